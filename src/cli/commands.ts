@@ -1,0 +1,118 @@
+import type { Config } from '../config.ts';
+import { openDatabase } from '../db/index.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { openMigratedDatabase } from '../runtime.ts';
+import { OrgError, OrgService, PERMISSIONS, type Organization, type Permission } from '../modules/orgs/service.ts';
+import { CliError, printJson, printTable } from './output.ts';
+
+interface Flags {
+  name?: string | undefined;
+  org?: string | undefined;
+  permissions?: string | undefined;
+  json?: boolean | undefined;
+}
+
+export async function migrateCommand(config: Config): Promise<void> {
+  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, sqliteSynchronous: config.sqliteSynchronous });
+  try {
+    const applied = await migrateToLatest(database.db, database.engine);
+    process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+  } finally {
+    await database.close();
+  }
+}
+
+async function withOrgs<T>(config: Config, fn: (orgs: OrgService) => Promise<T>): Promise<T> {
+  const database = await openMigratedDatabase(config);
+  try {
+    return await fn(new OrgService(database));
+  } catch (error) {
+    if (error instanceof OrgError) throw new CliError(error.message);
+    throw error;
+  } finally {
+    await database.close();
+  }
+}
+
+function noExtra(args: string[], what: string): void {
+  if (args.length > 0) throw new CliError(`${what}: unexpected argument '${args[0]}'`);
+}
+
+export async function orgCommand(config: Config, sub: string | undefined, args: string[], flags: Flags): Promise<void> {
+  if (sub === 'create') {
+    noExtra(args, 'org create');
+    if (!flags.name?.trim()) throw new CliError('org create needs --name NAME');
+    const org = await withOrgs(config, (orgs) => orgs.createOrg(flags.name!));
+    if (flags.json) printJson(org);
+    else process.stdout.write(`created organization ${org.name}\n  id: ${org.id}\n`);
+    return;
+  }
+  if (sub === 'list') {
+    noExtra(args, 'org list');
+    const list = await withOrgs(config, (orgs) => orgs.listOrgs());
+    if (flags.json) printJson(list);
+    else printTable(list as unknown as Record<string, string>[], ['id', 'name', 'created_at']);
+    return;
+  }
+  throw new CliError(`usage: sitewright org create --name NAME [--json] | sitewright org list [--json]`);
+}
+
+async function requireOrg(orgs: OrgService, idOrName: string | undefined, what: string): Promise<Organization> {
+  if (!idOrName) throw new CliError(`${what} needs --org ORG_ID_OR_NAME`);
+  const org = await orgs.findOrg(idOrName);
+  if (!org) throw new CliError(`no organization with id or name '${idOrName}'`);
+  return org;
+}
+
+function parsePermissions(text: string | undefined): Permission[] {
+  if (!text) throw new CliError('keys create needs --permissions read, write or read,write');
+  const list = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const unknown = list.filter((p) => !PERMISSIONS.includes(p as Permission));
+  if (unknown.length > 0 || list.length === 0) {
+    throw new CliError(`unknown permission '${unknown[0] ?? text}': use read, write or read,write`);
+  }
+  return list as Permission[];
+}
+
+export async function keysCommand(config: Config, sub: string | undefined, args: string[], flags: Flags): Promise<void> {
+  if (sub === 'create') {
+    noExtra(args, 'keys create');
+    const permissions = parsePermissions(flags.permissions);
+    const created = await withOrgs(config, async (orgs) => {
+      const org = await requireOrg(orgs, flags.org, 'keys create');
+      return orgs.createKey(org.id, permissions, flags.name?.trim() || null);
+    });
+    const { id, key, org_id, name, created_at } = created;
+    if (flags.json) printJson({ id, key, org_id, permissions: created.permissions, name, created_at });
+    else {
+      process.stdout.write(
+        `created API key ${id} (${created.permissions.join(',')})\n\n  ${key}\n\n` +
+          'Store it now: it is shown only once. Use it as "Authorization: Bearer <key>".\n',
+      );
+    }
+    return;
+  }
+  if (sub === 'list') {
+    noExtra(args, 'keys list');
+    const keys = await withOrgs(config, async (orgs) => orgs.listKeys((await requireOrg(orgs, flags.org, 'keys list')).id));
+    if (flags.json) printJson(keys);
+    else {
+      printTable(
+        keys.map((k) => ({ ...k, permissions: k.permissions.join(','), status: k.revoked_at ? 'revoked' : 'active' })),
+        ['id', 'name', 'prefix', 'permissions', 'status', 'created_at', 'last_used_at'],
+      );
+    }
+    return;
+  }
+  if (sub === 'revoke') {
+    const [keyId, ...extra] = args;
+    noExtra(extra, 'keys revoke');
+    if (!keyId) throw new CliError('usage: sitewright keys revoke KEY_ID');
+    const key = await withOrgs(config, (orgs) => orgs.revokeKey(keyId));
+    if (!key) throw new CliError(`no API key with id '${keyId}'`);
+    if (flags.json) printJson(key);
+    else process.stdout.write(`revoked API key ${key.id} at ${key.revoked_at}\n`);
+    return;
+  }
+  throw new CliError('usage: sitewright keys create|list|revoke ... (see sitewright --help)');
+}

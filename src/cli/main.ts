@@ -1,0 +1,73 @@
+// The `sitewright` command. It opens the same DATA_DIR / DATABASE_URL as the server, so it can be
+// used while the server runs.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.ts';
+import { orgCommand, keysCommand, migrateCommand } from './commands.ts';
+import { CliError } from './output.ts';
+
+const USAGE = `Usage: sitewright <command>
+
+Commands:
+  start                                   serve the API and deliver webhooks (what \`npm start\` runs)
+  worker                                  deliver webhooks only (no HTTP server)
+  migrate                                 apply database migrations and exit
+  org create --name NAME [--json]         create an organization
+  org list [--json]                       list organizations
+  keys create --org ORG_ID_OR_NAME --permissions read,write [--name N] [--json]
+                                          create an API key (shown once)
+  keys list --org ORG_ID_OR_NAME [--json] list an organization's keys (never the secret)
+  keys revoke KEY_ID [--json]             revoke a key; it stops working on the next request
+
+Settings come from the environment (DATA_DIR, DATABASE_URL, ...): see README.md.`;
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: 'string' },
+      org: { type: 'string' },
+      permissions: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, sub, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(USAGE + '\n');
+    if (!command && !values.help) process.exitCode = 2;
+    return;
+  }
+  if (command === 'start') {
+    if (positionals.length > 1) throw new CliError(`start takes no arguments\n\n${USAGE}`);
+    const { startServer } = await import('../main.ts');
+    return startServer();
+  }
+  const config = loadConfig();
+  if (command === 'worker') {
+    if (positionals.length > 1) throw new CliError(`worker takes no arguments\n\n${USAGE}`);
+    const { workerCommand } = await import('./worker.ts');
+    return workerCommand(config);
+  }
+  switch (command) {
+    case 'migrate':
+      return migrateCommand(config);
+    case 'org':
+      return orgCommand(config, sub, rest, values);
+    case 'keys':
+      return keysCommand(config, sub, rest, values);
+    default:
+      throw new CliError(`unknown command '${command}'\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof CliError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`sitewright: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  process.stderr.write(`sitewright: ${(error as Error).stack ?? String(error)}\n`);
+  process.exitCode = 1;
+});

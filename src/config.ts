@@ -1,0 +1,139 @@
+// Every setting Sitewright reads from the environment, validated once at boot.
+// README.md lists the same variables with their defaults; keep the two in step.
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { parseDuration, parseDurationList } from './lib/duration.ts';
+
+const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
+
+const EnvSchema = Type.Object({
+  PORT: Type.String({ default: '3000', pattern: '^[0-9]{1,5}$' }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  DATA_DIR: Type.String({ default: './data' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  RATE_LIMIT_QUOTA: Type.String({ default: '100', pattern: '^[1-9][0-9]*$' }),
+  RATE_LIMIT_WINDOW_SECONDS: Type.String({ default: '60', pattern: '^[1-9][0-9]*$' }),
+  SQLITE_SYNCHRONOUS: Type.Union([Type.Literal('NORMAL'), Type.Literal('FULL')], { default: 'FULL' }),
+  WEBHOOKS_ALLOW_PRIVATE: Bool,
+  API_DEPRECATION: Type.Optional(Type.String()),
+  API_SUNSET: Type.Optional(Type.String()),
+  SHUTDOWN_GRACE_MS: Type.String({ default: '10000', pattern: '^[0-9]+$' }),
+  WEBHOOK_DISPATCHER: Bool,
+  WEBHOOK_RETRY_SCHEDULE: Type.String({ default: '0s,5s,5m,30m,2h,5h,10h,10h' }),
+  WEBHOOK_TIMEOUT: Type.String({ default: '15s' }),
+  WEBHOOK_DISABLE_AFTER: Type.String({ default: '5d' }),
+  WEBHOOK_SECRET_ROTATION_OVERLAP: Type.String({ default: '24h' }),
+  WEBHOOK_POLL_INTERVAL: Type.String({ default: '100ms' }),
+  WEBHOOK_CONCURRENCY: Type.String({ default: '64', pattern: '^[1-9][0-9]{0,3}$' }),
+  WEBHOOK_ENDPOINT_CONCURRENCY: Type.String({ default: '8', pattern: '^[1-9][0-9]{0,3}$' }),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  publicUrl: string;
+  logLevel: string;
+  rateLimit: { quota: number; windowSeconds: number };
+  sqliteSynchronous: 'NORMAL' | 'FULL';
+  webhooksAllowPrivate: boolean;
+  /** Deprecation and Sunset header values for /api/v1, sent only when set. */
+  deprecation: { deprecation: string | undefined; sunset: string | undefined };
+  shutdownGraceMs: number;
+  webhooks: WebhookSettings;
+}
+
+/** Webhook delivery settings; every duration is in milliseconds. */
+export interface WebhookSettings {
+  /** Run the dispatcher inside `sitewright start` (false: API only, run `sitewright worker` beside it). */
+  dispatcher: boolean;
+  /** Delay before each attempt, the first measured from the event, each next from the previous attempt. */
+  retrySchedule: number[];
+  timeoutMs: number;
+  /** An endpoint failing without a single success for this long is switched off. */
+  disableAfterMs: number;
+  /** How long after a rotation deliveries still carry the previous secret's signature too. */
+  rotationOverlapMs: number;
+  pollIntervalMs: number;
+  /** Attempts in flight at once in one dispatcher. */
+  concurrency: number;
+  /** Attempts in flight at once to one endpoint, across all dispatchers: a dead endpoint can hold no more. */
+  endpointConcurrency: number;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const known = Object.keys(EnvSchema.properties);
+  // Empty strings count as unset, so `FOO= npm start` falls back to the default.
+  const picked: Record<string, string> = {};
+  for (const name of known) {
+    const value = env[name];
+    if (value !== undefined && value !== '') picked[name] = value;
+  }
+  picked.WEBHOOKS_ALLOW_PRIVATE ??= 'false';
+  picked.WEBHOOK_DISPATCHER ??= 'true';
+  const withDefaults = Value.Default(EnvSchema, picked);
+  const problems = [...Value.Errors(EnvSchema, withDefaults)];
+  if (problems.length > 0) {
+    const lines = problems.map((p) => `${p.path.slice(1) || 'env'}: ${p.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = withDefaults as Static<typeof EnvSchema>;
+  const port = Number(e.PORT);
+  return {
+    port,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    rateLimit: { quota: Number(e.RATE_LIMIT_QUOTA), windowSeconds: Number(e.RATE_LIMIT_WINDOW_SECONDS) },
+    sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true',
+    deprecation: { deprecation: e.API_DEPRECATION, sunset: e.API_SUNSET },
+    shutdownGraceMs: Number(e.SHUTDOWN_GRACE_MS),
+    webhooks: webhookSettings(e),
+  };
+}
+
+function webhookSettings(e: Static<typeof EnvSchema>): WebhookSettings {
+  const retrySchedule = parseDurationList(e.WEBHOOK_RETRY_SCHEDULE);
+  if (!retrySchedule) {
+    throw new ConfigError(`Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE: expected comma-separated durations such as 0s,5s,5m,2h,1d`);
+  }
+  // The outbox makes every new delivery due at once; a delayed first attempt would need the
+  // schedule inside every transaction that records an event.
+  if (retrySchedule[0] !== 0) throw new ConfigError('Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE: the first attempt must be immediate (0s)');
+  return {
+    dispatcher: e.WEBHOOK_DISPATCHER === 'true',
+    retrySchedule,
+    timeoutMs: positiveDuration('WEBHOOK_TIMEOUT', e.WEBHOOK_TIMEOUT),
+    disableAfterMs: positiveDuration('WEBHOOK_DISABLE_AFTER', e.WEBHOOK_DISABLE_AFTER),
+    rotationOverlapMs: duration('WEBHOOK_SECRET_ROTATION_OVERLAP', e.WEBHOOK_SECRET_ROTATION_OVERLAP),
+    pollIntervalMs: positiveDuration('WEBHOOK_POLL_INTERVAL', e.WEBHOOK_POLL_INTERVAL),
+    concurrency: Number(e.WEBHOOK_CONCURRENCY),
+    endpointConcurrency: Number(e.WEBHOOK_ENDPOINT_CONCURRENCY),
+  };
+}
+
+function duration(name: string, text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new ConfigError(`Invalid configuration:\n  ${name}: expected a duration such as 50ms, 15s, 5m, 2h or 1d`);
+  return ms;
+}
+
+function positiveDuration(name: string, text: string): number {
+  const ms = duration(name, text);
+  if (ms === 0) throw new ConfigError(`Invalid configuration:\n  ${name}: must be longer than 0`);
+  return ms;
+}

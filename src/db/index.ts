@@ -1,0 +1,86 @@
+// One Kysely instance over either engine: SQLite under DATA_DIR by default, PostgreSQL when
+// DATABASE_URL is set.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import type { DB } from './schema.ts';
+import type { Engine } from './engine.ts';
+
+export type { Engine } from './engine.ts';
+
+export interface Database {
+  db: Kysely<DB>;
+  engine: Engine;
+  /** SQLite only: a second, read-only connection for prepared hot-path reads (see db/prepared.ts). */
+  sqliteReader?: SQLite.Database;
+  /** PostgreSQL only: the pool behind `db`, for prepared hot-path reads. */
+  pgPool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  sqliteSynchronous?: 'NORMAL' | 'FULL';
+  pgPoolSize?: number;
+}
+
+export function openDatabase(opts: DatabaseOptions): Database {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.pgPoolSize ?? 10) : openSqlite(opts);
+}
+
+function openPostgres(url: string, max: number): Database {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle connection that the server ends (restart, failover, pg_terminate_backend) is an
+  // 'error' event on the pool; unhandled, it would crash the process. The pool has already
+  // dropped that client and opens a new one for the next query, so there is nothing to do.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', pgPool: pool, close: () => db.destroy() };
+}
+
+function openSqlite(opts: DatabaseOptions): Database {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const file = join(opts.dataDir, 'sitewright.db');
+  const writer = new SQLite(file);
+  writer.pragma('journal_mode = WAL');
+  // FULL fsyncs every commit: a committed write (and the event written with it) survives power loss.
+  writer.pragma(`synchronous = ${opts.sqliteSynchronous ?? 'FULL'}`);
+  writer.pragma('foreign_keys = ON');
+  // The CLI and the server may share the file: wait for the other's write lock instead of failing.
+  writer.pragma('busy_timeout = 5000');
+  const reader = new SQLite(file, { readonly: true });
+  reader.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withBooleanParams(writer) }) });
+  return {
+    db,
+    engine: 'sqlite',
+    sqliteReader: reader,
+    close: async () => {
+      await db.destroy();
+      reader.close();
+    },
+  };
+}
+
+/** better-sqlite3 refuses to bind booleans; SQLite stores them as 0/1. */
+export function sqliteParams(params: readonly unknown[]): unknown[] {
+  return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+}
+
+function withBooleanParams(database: SQLite.Database): SqliteDatabase {
+  return {
+    close: () => database.close(),
+    prepare(sql: string): SqliteStatement {
+      const stmt = database.prepare(sql);
+      return {
+        reader: stmt.reader,
+        all: (params) => stmt.all(sqliteParams(params)),
+        run: (params) => stmt.run(sqliteParams(params)),
+        iterate: (params) => stmt.iterate(sqliteParams(params)),
+      };
+    },
+  };
+}

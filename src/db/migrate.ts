@@ -1,0 +1,29 @@
+// Migrations run at every start (and via `sitewright migrate`). On PostgreSQL Kysely's migrator
+// takes a lock, so several instances starting together apply each migration once.
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Engine } from './engine.ts';
+import * as m001 from './migrations/001_initial.ts';
+import * as m002 from './migrations/002_webhook_delivery.ts';
+
+type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
+const migrations: Record<string, EngineMigration> = {
+  '001_initial': m001,
+  '002_webhook_delivery': m002,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly engine: Engine) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(
+      Object.entries(migrations).map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, this.engine) }]),
+    );
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(engine) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,47 @@
+// Reusable compiled queries for hot paths. Kysely costs ~25 µs to build and compile a query; a
+// request that authenticates and reads one record would pay that twice. A prepared query is
+// built once with named placeholders, and each run only binds values.
+//
+// On SQLite the statement runs on the read-only connection: it sees only committed data, never a
+// transaction that the writer connection has open.
+import type { Compilable } from 'kysely';
+import type { Database } from './index.ts';
+import { sqliteParams } from './index.ts';
+
+const MARK = '\u0000param:';
+
+export interface PreparedQuery<Args extends Record<string, unknown>, Row> {
+  /** Runs the query and returns every row. */
+  all(args: Args): Promise<Row[]>;
+  /** Runs the query and returns the first row, if any. */
+  first(args: Args): Promise<Row | undefined>;
+}
+
+/**
+ * `build(p)` returns a Kysely query in which `p('name')` stands for a value bound at run time.
+ * Only read queries belong here.
+ */
+export function prepareQuery<Args extends Record<string, unknown>, Row>(
+  database: Database,
+  build: (p: (name: keyof Args & string) => string) => Compilable<Row>,
+): PreparedQuery<Args, Row> {
+  const compiled = build((name) => MARK + name).compile();
+  const slots = compiled.parameters.map((value) =>
+    typeof value === 'string' && value.startsWith(MARK) ? { arg: value.slice(MARK.length), value: undefined } : { arg: undefined, value },
+  );
+  const bind = (args: Args): unknown[] =>
+    slots.map((s) => (s.arg !== undefined ? (args as Record<string, unknown>)[s.arg] : s.value));
+
+  let all: (args: Args) => Promise<Row[]>;
+  if (database.sqliteReader) {
+    const stmt = database.sqliteReader.prepare(compiled.sql);
+    all = async (args) => stmt.all(sqliteParams(bind(args))) as Row[];
+  } else if (database.pgPool) {
+    const pool = database.pgPool;
+    const text = compiled.sql;
+    all = async (args) => (await pool.query({ text, values: bind(args) })).rows as Row[];
+  } else {
+    throw new Error('prepareQuery needs a SQLite reader or a PostgreSQL pool');
+  }
+  return { all, first: async (args) => (await all(args))[0] };
+}

@@ -1,0 +1,189 @@
+// Table types for Kysely. Timestamps are written as ISO-8601 strings; PostgreSQL stores them as
+// timestamptz and hands back Date objects, SQLite stores the text. Booleans come back as 0/1 on
+// SQLite. db/rows.ts turns both into the API's types.
+import type { ColumnType } from 'kysely';
+
+export type Timestamp = ColumnType<string | Date, string, string>;
+export type NullableTimestamp = ColumnType<string | Date | null, string | null, string | null>;
+export type Bool = ColumnType<boolean | number, boolean, boolean>;
+/** JSON arrays are kept as text on both engines: they are only ever read whole. */
+export type JsonText = string;
+/** COUNT() and other bigints come back as strings from pg. */
+export type Num = ColumnType<number | string, number, number>;
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  org_id: string;
+  name: string | null;
+  key_hash: string;
+  prefix: string;
+  /** Comma-separated, e.g. "read,write". */
+  permissions: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface PlansTable {
+  id: string;
+  org_id: string;
+  name: string;
+  description: string | null;
+  price: Num;
+  interval: string;
+  max_sites: number;
+  max_ai_messages_daily: number;
+  can_export_code: Bool;
+  can_use_custom_domain: Bool;
+  is_active: Bool;
+  is_default: Bool;
+  sort_order: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ClientsTable {
+  id: string;
+  org_id: string;
+  /** The builder user that owns this client's projects (Project.user_id). */
+  user_id: string;
+  email: string;
+  /** Lower-cased email: uniqueness within an org is case-insensitive. */
+  email_lower: string;
+  name: string | null;
+  company: string | null;
+  status: string;
+  plan_id: string | null;
+  payment_status: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProjectsTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  org_client_id: string | null;
+  name: string;
+  /** Lower-cased name for `q` search, folded in JS so both engines agree beyond ASCII. */
+  name_lower: string;
+  description: string | null;
+  status: string;
+  template: string | null;
+  template_id: string | null;
+  tags: JsonText;
+  starred: Bool;
+  is_public: Bool;
+  subdomain: string | null;
+  custom_domain: string | null;
+  custom_domain_status: string | null;
+  published_url: string | null;
+  last_published_at: NullableTimestamp;
+  preview_image_url: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  last_opened_at: NullableTimestamp;
+}
+
+export interface TemplatesTable {
+  id: string;
+  org_id: string;
+  name: string;
+  description: string | null;
+  category: string;
+  thumbnail_url: string | null;
+  is_public: Bool;
+  is_featured: Bool;
+  /** The project whose files the template snapshots (files arrive with the site-content capability). */
+  source_project_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhooksTable {
+  id: string;
+  org_id: string;
+  url: string;
+  events: JsonText;
+  is_active: Bool;
+  secret: string;
+  /** The secret before the last rotation: still signs deliveries until previous_secret_expires_at. */
+  previous_secret: string | null;
+  previous_secret_expires_at: NullableTimestamp;
+  /** Why the service switched the endpoint off (410 Gone, failing for days); null when the user did. */
+  disabled_reason: string | null;
+  /** Start of the current run of failed attempts; null after a success. */
+  failing_since: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EventsTable {
+  id: string;
+  org_id: string;
+  type: string;
+  /** The JSON body sent to every endpoint: {"id", "type", "timestamp", "data"}. */
+  payload: string;
+  created_at: Timestamp;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'dropped';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  org_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  /** When the next attempt is due; null once the delivery is finished. */
+  next_attempt_at: NullableTimestamp;
+  lease_until: NullableTimestamp;
+  lease_token: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempted_at: Timestamp;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  /** The first 2 KB of the response body. */
+  response_body: string | null;
+}
+
+export interface PageViewsTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  path: string;
+  /** Referrer host, or null for direct traffic. */
+  referrer: string | null;
+  device: string;
+  visitor_hash: string;
+  viewed_at: Timestamp;
+}
+
+export interface DB {
+  organizations: OrganizationsTable;
+  api_keys: ApiKeysTable;
+  plans: PlansTable;
+  clients: ClientsTable;
+  projects: ProjectsTable;
+  templates: TemplatesTable;
+  webhooks: WebhooksTable;
+  events: EventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  page_views: PageViewsTable;
+}

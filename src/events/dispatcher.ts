@@ -1,0 +1,175 @@
+// The webhook dispatcher: claims due deliveries, sends them with a bounded pool, records the
+// results in batches. It runs inside `sitewright start` and alone as `sitewright worker`; any
+// number of them may share one database (see claim.ts).
+import type { Config, WebhookSettings } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { claimDue, loadJobs, type DeliveryJob } from './claim.ts';
+import { expireHeldDeliveries } from './held.ts';
+import { recordResults, type Finished } from './results.ts';
+import { WebhookSender } from './sender.ts';
+import { onOutboxSignal } from './signal.ts';
+
+export interface DispatcherLogger {
+  info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface DispatcherOptions extends WebhookSettings {
+  allowPrivate: boolean;
+  logger?: DispatcherLogger;
+}
+
+/** How often held deliveries past their schedule are marked failed. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+export class Dispatcher {
+  readonly stats = { attempts: 0, succeeded: 0, failed: 0 };
+  private readonly sender: WebhookSender;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly leaseMs: number;
+  private results: Finished[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private flushQueued = false;
+  private running = false;
+  private claiming = false;
+  private currentTick: Promise<void> = Promise.resolve();
+  private again = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private lastSweep = 0;
+
+  constructor(
+    private readonly database: Database,
+    private readonly opts: DispatcherOptions,
+  ) {
+    this.sender = new WebhookSender({ timeoutMs: opts.timeoutMs, allowPrivate: opts.allowPrivate });
+    // Longer than any attempt can take (the timeout) plus time to record it, so a live
+    // dispatcher's lease never runs out under it.
+    this.leaseMs = 2 * opts.timeoutMs + 1_000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = onOutboxSignal(() => this.wake());
+    this.wake();
+  }
+
+  /** Looks for due deliveries now rather than at the next poll. */
+  wake(): void {
+    if (!this.running) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    this.currentTick = this.tick();
+  }
+
+  /**
+   * Stops claiming, lets attempts in flight finish for up to graceMs and records their results.
+   * Attempts still running after that are abandoned to their lease: another dispatcher (or this
+   * one after a restart) makes them again once it runs out.
+   */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.running = false;
+    clearTimeout(this.pollTimer);
+    this.unsubscribe?.();
+    // A claim under way still launches what it leased; wait for it so those attempts are waited for too.
+    await this.currentTick;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
+    clearTimeout(timer);
+    await this.flush();
+    this.sender.close();
+  }
+
+  /** Marks failed the held deliveries that outlived their schedule; returns how many. */
+  sweep(now = Date.now()): Promise<number> {
+    this.lastSweep = now;
+    return expireHeldDeliveries(this.database.db, this.opts.retrySchedule, { now });
+  }
+
+  private async tick(): Promise<void> {
+    this.claiming = true;
+    clearTimeout(this.pollTimer);
+    try {
+      do {
+        this.again = false;
+        if (Date.now() - this.lastSweep >= SWEEP_INTERVAL_MS) await this.sweep();
+        const free = this.opts.concurrency - this.inFlight.size;
+        if (free <= 0 || !this.running) break;
+        const claimed = await claimDue(this.database, { limit: free, endpointConcurrency: this.opts.endpointConcurrency, leaseMs: this.leaseMs });
+        const jobs = await loadJobs(this.database, claimed);
+        for (const job of jobs) this.launch(job);
+        // A full batch suggests more is due; look again at once.
+        if (jobs.length > 0 && jobs.length === free) this.again = true;
+      } while (this.again && this.running);
+    } catch (error) {
+      this.opts.logger?.error({ err: error }, 'webhook dispatcher: claiming failed; retrying at the next poll');
+    } finally {
+      this.claiming = false;
+      if (this.running) this.pollTimer = setTimeout(() => this.wake(), this.opts.pollIntervalMs);
+    }
+  }
+
+  private launch(job: DeliveryJob): void {
+    const attempt = this.sender.send(job).then((result) => {
+      this.stats.attempts++;
+      if (result.ok) this.stats.succeeded++;
+      else this.stats.failed++;
+      this.results.push({ job, result });
+      this.queueFlush();
+    });
+    this.inFlight.add(attempt);
+    void attempt.finally(() => this.inFlight.delete(attempt));
+  }
+
+  /** Coalesces the results that finish close together into one transaction. */
+  private queueFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(() => {
+      this.flushQueued = false;
+      // A freed slot (and the released lease) may let more work go: claim after recording.
+      void this.flush().then(() => this.wake());
+    });
+  }
+
+  private flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      const batch = this.results;
+      if (batch.length === 0) return;
+      this.results = [];
+      try {
+        await recordResults(this.database.db, batch, this.opts);
+      } catch (error) {
+        if (batch.length > 1) {
+          // One bad row must not cost the whole batch a second send: record them one by one.
+          for (const finished of batch) await this.recordOne(finished);
+        } else {
+          this.logRecordFailure(error, batch.length);
+        }
+      }
+    });
+    return this.flushing;
+  }
+
+  private async recordOne(finished: Finished): Promise<void> {
+    try {
+      await recordResults(this.database.db, [finished], this.opts);
+    } catch (error) {
+      this.logRecordFailure(error, 1);
+    }
+  }
+
+  /** The lease will run out and the attempt be made again: a duplicate, never a loss. */
+  private logRecordFailure(error: unknown, count: number): void {
+    this.opts.logger?.error({ err: error, count }, 'webhook dispatcher: could not record attempt results; they will be retried');
+  }
+}
+
+/** The dispatcher as configured by the environment. */
+export function createDispatcher(database: Database, config: Config, logger?: DispatcherLogger): Dispatcher {
+  return new Dispatcher(database, { ...config.webhooks, allowPrivate: config.webhooksAllowPrivate, ...(logger ? { logger } : {}) });
+}

@@ -1,0 +1,12 @@
+import type { Config } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import type { OrgService } from '../modules/orgs/service.ts';
+import type { RateLimiter } from './rate-limit.ts';
+
+/** What every route plugin is given: the app's collaborators, built once by the app factory. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  orgs: OrgService;
+  rateLimiter: RateLimiter;
+}

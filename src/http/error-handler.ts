@@ -1,0 +1,36 @@
+// Every failure leaves as exactly {"error": "<message>"}; a 500 never shows internals.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from '../lib/errors.ts';
+
+const FASTIFY_MESSAGES: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Content-Type must be application/json'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Request body is empty but Content-Type is application/json'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Malformed JSON in request body'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Request body too large'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Content-Length does not match the body'],
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError & { validationError?: boolean }, request, reply) => {
+    if (error instanceof ApiError) {
+      reply.headers(error.headers);
+      return reply.status(error.statusCode).send({ error: error.message });
+    }
+    if (error.validation || error.validationError) {
+      return reply.status(400).send({ error: error.message });
+    }
+    const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
+    if (known) return reply.status(known[0]).send({ error: known[1] });
+    if (error instanceof SyntaxError && error.statusCode === 400) {
+      return reply.status(400).send({ error: 'Malformed JSON in request body' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.status(status).send({ error: error.message });
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ error: 'Internal server error' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ error: `No route for ${request.method} ${request.url.split('?')[0]}` });
+  });
+}

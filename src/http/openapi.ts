@@ -1,0 +1,53 @@
+// The OpenAPI 3.1 document is generated from the route schemas, so it cannot drift from the code.
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './context.ts';
+import { API_PREFIX } from './api-guard.ts';
+import { ErrorBody } from './schemas.ts';
+
+const DESCRIPTION = `Manage an agency's clients, their website projects, templates, client plans, traffic
+analytics and signed webhooks.
+
+- Authentication: \`Authorization: Bearer wk_...\` (an organization API key). \`GET\` needs the
+  \`read\` permission; \`POST\`, \`PATCH\`, \`PUT\` and \`DELETE\` need \`write\`.
+- Every failure is \`{"error": "<message>"}\`. Checks run in the order 401, 429, 403, 415, 400, 404.
+- Unknown body fields are refused with 400 naming the field.
+- Lists are ordered newest first (\`created_at DESC, id DESC\`), except plans
+  (\`sort_order ASC, created_at ASC\`).
+- DELETE answers \`200 {"deleted": true, "id": "..."}\`.
+- Rate limit: a fixed window per credential (per client IP without a valid one); every response
+  carries \`RateLimit-Policy\`, \`RateLimit\`, \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
+  \`X-RateLimit-Reset\`; a 429 adds \`Retry-After\`.`;
+
+export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Site-Builder Management REST API', version: '1.0.0', description: DESCRIPTION },
+      servers: [{ url: ctx.config.publicUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'Organization API key (prefix wk_)' },
+        },
+      },
+      security: [{ apiKey: [] }],
+    },
+  });
+}
+
+/** GET /api/v1/docs: the document itself, readable without a credential. */
+export function registerDocsRoute(app: FastifyInstance): void {
+  app.get(
+    `${API_PREFIX}/docs`,
+    {
+      config: { public: true },
+      schema: {
+        tags: ['meta'],
+        summary: 'This OpenAPI 3.1 document',
+        security: [],
+        response: { 200: { type: 'object', additionalProperties: true }, 429: ErrorBody },
+      },
+    },
+    async () => app.swagger(),
+  );
+}

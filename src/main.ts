@@ -1,0 +1,46 @@
+// Entry point: config -> database (migrated) -> HTTP server + webhook dispatcher. On
+// SIGTERM/SIGINT the server stops accepting connections and the dispatcher stops claiming;
+// in-flight requests and delivery attempts finish, then the database closes.
+import { loadConfig } from './config.ts';
+import { createDispatcher } from './events/dispatcher.ts';
+import { buildApp } from './http/app.ts';
+import { createRuntime } from './runtime.ts';
+
+export async function startServer(): Promise<void> {
+  const config = loadConfig();
+  const runtime = await createRuntime(config);
+  const app = await buildApp(runtime.ctx, { level: config.logLevel });
+  await runtime.ctx.rateLimiter.ready().catch((error: unknown) => {
+    app.log.warn({ err: error }, 'Redis not reachable yet; rate limits count in memory until it is');
+  });
+
+  const dispatcher = config.webhooks.dispatcher ? createDispatcher(runtime.ctx.database, config, app.log) : undefined;
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      app.log.error('in-flight requests did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    force.unref();
+    try {
+      // Attempts still running a second before the forced exit are left to their lease.
+      await Promise.all([app.close(), dispatcher?.stop(Math.max(0, config.shutdownGraceMs - 1_000))]);
+      await runtime.close();
+      app.log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  dispatcher?.start();
+  app.log.info({ engine: runtime.ctx.database.engine, publicUrl: config.publicUrl, dispatcher: Boolean(dispatcher) }, 'Sitewright API ready');
+}

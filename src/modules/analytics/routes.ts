@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../http/context.ts';
+import { caller } from '../../http/caller.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import { Analytics, AnalyticsQuery, DIRECT_REFERRER, TOP_LIMIT } from './schema.ts';
+import { AnalyticsService } from './service.ts';
+
+const DESCRIPTION = `Page views of the organization's published sites.
+
+- Window: the last \`days\` UTC calendar days including today, from 00:00 UTC of the first day
+  up to the moment of the request.
+- \`dailyViews\` has exactly \`days\` entries, one per UTC day, oldest first; days without views are 0.
+- \`uniqueVisitors\` counts distinct visitor hashes in the window.
+- \`topPages\`, \`topReferrers\` and \`deviceBreakdown\` are sorted by views descending, then by
+  path, referrer or device ascending (byte order), and hold at most ${TOP_LIMIT} entries.
+- Traffic without a referrer is reported as the referrer \`"${DIRECT_REFERRER}"\`.
+- Without \`project_id\` every project of the organization counts; a \`project_id\` that is not a
+  project of the organization is a 404.`;
+
+export function analyticsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const analytics = new AnalyticsService(ctx);
+  return async (app) => {
+    app.get(
+      '/analytics',
+      {
+        schema: {
+          tags: ['analytics'],
+          summary: 'Aggregated traffic analytics',
+          description: DESCRIPTION,
+          querystring: AnalyticsQuery,
+          response: { 200: Type.Object({ analytics: Analytics }, { additionalProperties: false, description: 'The traffic report' }), ...errorResponses(400, 403, 404) },
+        },
+      },
+      async (request) => ({ analytics: await analytics.report(caller(request).orgId, request.query) }),
+    );
+  };
+}

@@ -1,0 +1,39 @@
+// Traffic report of an organization, or of one of its projects, over the last `days` UTC days.
+import type { AppContext } from '../../http/context.ts';
+import { notFound } from '../../lib/errors.ts';
+import * as repo from './repo.ts';
+import { DEFAULT_DAYS, type Analytics, type AnalyticsQuery } from './schema.ts';
+import { utcWindow } from './window.ts';
+
+export class AnalyticsService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async report(orgId: string, query: AnalyticsQuery): Promise<Analytics> {
+    const { db, engine } = this.ctx.database;
+    if (query.project_id !== undefined && !(await repo.projectExists(db, orgId, query.project_id))) throw notFound('Project');
+    const window = utcWindow(this.now(), query.days ?? DEFAULT_DAYS);
+    const scope: repo.ViewScope = { orgId, projectId: query.project_id, from: window.from, to: window.to };
+    // Independent aggregates: on PostgreSQL they run on separate pool connections at once; on
+    // SQLite they queue on its single connection, which costs nothing extra. They share one
+    // fixed upper bound, so views arriving meanwhile do not make the numbers disagree.
+    const [total, pages, referrers, devices, days] = await Promise.all([
+      repo.totals(db, scope),
+      repo.topBy(db, engine, scope, 'path'),
+      repo.topBy(db, engine, scope, 'referrer'),
+      repo.topBy(db, engine, scope, 'device'),
+      repo.viewsByDay(db, engine, scope),
+    ]);
+    const perDay = new Map(days.map((d) => [d.key, d.views]));
+    return {
+      totalViews: total.views,
+      uniqueVisitors: total.visitors,
+      topPages: pages.map((p) => ({ path: p.key, views: p.views })),
+      topReferrers: referrers.map((r) => ({ referrer: r.key, views: r.views })),
+      dailyViews: window.dates.map((date) => ({ date, views: perDay.get(date) ?? 0 })),
+      deviceBreakdown: devices.map((d) => ({ device: d.key, views: d.views })),
+    };
+  }
+}

@@ -1,0 +1,76 @@
+// SQL for clients. Every function takes the organization id: tenant scope is not optional.
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import type { Executor } from '../../db/executor.ts';
+import { prepareQuery } from '../../db/prepared.ts';
+import type { ClientsTable } from '../../db/schema.ts';
+import { toIso } from '../../lib/clock.ts';
+import type { Client } from './schema.ts';
+
+export type ClientRow = Selectable<ClientsTable>;
+
+export function toClient(row: ClientRow): Client {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    company: row.company,
+    status: row.status as Client['status'],
+    plan_id: row.plan_id,
+    payment_status: row.payment_status as Client['payment_status'],
+    created_at: toIso(row.created_at),
+  };
+}
+
+export function findClient(db: Executor, orgId: string, id: string): Promise<ClientRow | undefined> {
+  return db.selectFrom('clients').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+export function findClientByEmail(db: Executor, orgId: string, email: string): Promise<ClientRow | undefined> {
+  return db
+    .selectFrom('clients')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('email_lower', '=', email.toLowerCase())
+    .executeTakeFirst();
+}
+
+/**
+ * The client a new project is created for. With `lock` (PostgreSQL) the row stays locked until
+ * the transaction ends, so two concurrent creates cannot both pass the plan's max_sites check.
+ */
+export function findClientByEmailForProject(db: Executor, orgId: string, email: string, lock: boolean): Promise<ClientRow | undefined> {
+  return db
+    .selectFrom('clients')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('email_lower', '=', email.toLowerCase())
+    .$if(lock, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+export function listClients(db: Executor, orgId: string): Promise<ClientRow[]> {
+  return db.selectFrom('clients').selectAll().where('org_id', '=', orgId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+export type NewClientRow = Insertable<ClientsTable>;
+
+export async function insertClient(db: Executor, row: NewClientRow): Promise<void> {
+  await db.insertInto('clients').values(row).execute();
+}
+
+export async function updateClient(
+  db: Executor,
+  orgId: string,
+  id: string,
+  changes: Updateable<ClientsTable>,
+): Promise<void> {
+  await db.updateTable('clients').set(changes).where('org_id', '=', orgId).where('id', '=', id).execute();
+}
+
+/** GET /clients/{id} is a hot path: one prepared statement, no query building per request. */
+export function prepareFindClient(database: Database) {
+  return prepareQuery<{ orgId: string; id: string }, ClientRow>(database, (p) =>
+    database.db.selectFrom('clients').selectAll().where('org_id', '=', p('orgId')).where('id', '=', p('id')),
+  );
+}

@@ -1,0 +1,101 @@
+// Business rules for clients: unique email per organization (case-insensitive), plans that are
+// active and of the same organization, PATCH changing only the fields present. Every change
+// records its event (client.created, client.updated) in the same transaction.
+import type { AppContext } from '../../http/context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Executor } from '../../db/executor.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { nowIso } from '../../lib/clock.ts';
+import { findPlan } from '../plans/repo.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import * as repo from './repo.ts';
+import type { Client, CreateClientBody, UpdateClientBody } from './schema.ts';
+
+export class ClientsService {
+  private readonly findById: ReturnType<typeof repo.prepareFindClient>;
+
+  constructor(private readonly ctx: AppContext) {
+    this.findById = repo.prepareFindClient(ctx.database);
+  }
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  async list(orgId: string): Promise<Client[]> {
+    return (await repo.listClients(this.db, orgId)).map(repo.toClient);
+  }
+
+  async get(orgId: string, id: string): Promise<Client> {
+    const row = await this.findById.first({ orgId, id });
+    if (!row) throw notFound('Client');
+    return repo.toClient(row);
+  }
+
+  async create(orgId: string, body: CreateClientBody): Promise<Client> {
+    const now = nowIso();
+    const row: repo.NewClientRow = {
+      id: newId(),
+      org_id: orgId,
+      user_id: newId(),
+      email: body.email,
+      email_lower: body.email.toLowerCase(),
+      name: body.name ?? null,
+      company: body.company ?? null,
+      status: 'invited',
+      plan_id: body.plan_id ?? null,
+      payment_status: 'none',
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        if (await repo.findClientByEmail(trx, orgId, body.email)) throw duplicateEmail(body.email);
+        if (row.plan_id) await requireAttachablePlan(trx, orgId, row.plan_id);
+        await repo.insertClient(trx, row);
+        const client = repo.toClient(row as repo.ClientRow);
+        await recordEvent(trx, { orgId, type: 'client.created', data: { client } });
+        return client;
+      });
+    } catch (error) {
+      // Two concurrent creates with one email: the unique index decides, the loser gets the 400.
+      if (isUniqueViolation(error)) throw duplicateEmail(body.email);
+      throw error;
+    }
+  }
+
+  async update(orgId: string, id: string, body: UpdateClientBody): Promise<Client> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await repo.findClient(trx, orgId, id);
+      if (!current) throw notFound('Client');
+      const changes: { name?: string | null; company?: string | null; status?: string; plan_id?: string | null } = {};
+      if (body.name !== undefined) changes.name = body.name;
+      if (body.company !== undefined) changes.company = body.company;
+      if (body.status !== undefined) changes.status = body.status;
+      if (body.plan_id !== undefined) {
+        if (body.plan_id !== null && body.plan_id !== current.plan_id) await requireAttachablePlan(trx, orgId, body.plan_id);
+        changes.plan_id = body.plan_id;
+      }
+      const changed = (Object.keys(changes) as (keyof typeof changes)[]).filter((k) => changes[k] !== current[k]);
+      if (changed.length === 0) return repo.toClient(current);
+      const updated = { ...current, ...changes, updated_at: nowIso() };
+      await repo.updateClient(trx, orgId, id, { ...changes, updated_at: updated.updated_at });
+      const client = repo.toClient(updated);
+      // Stripe's shape: the record as it is now, and the previous value of each field that changed.
+      const previous_attributes = Object.fromEntries(changed.map((k) => [k, current[k]]));
+      await recordEvent(trx, { orgId, type: 'client.updated', data: { client, previous_attributes } });
+      return client;
+    });
+  }
+}
+
+function duplicateEmail(email: string) {
+  return badRequest(`A client with email '${email}' already exists in this organization`);
+}
+
+async function requireAttachablePlan(db: Executor, orgId: string, planId: string): Promise<void> {
+  const plan = await findPlan(db, orgId, planId);
+  if (!plan) throw badRequest(`field 'plan_id': no plan ${planId} in this organization`);
+  if (!plan.is_active) throw badRequest(`field 'plan_id': plan ${planId} is not active and cannot be attached`);
+}

@@ -1,0 +1,154 @@
+// Organizations and their API keys: created by the CLI (and later the dashboard), checked on
+// every API request.
+import type { Database } from '../../db/index.ts';
+import { prepareQuery, type PreparedQuery } from '../../db/prepared.ts';
+import { newId, isUuid } from '../../lib/ids.ts';
+import { nowIso, toIso } from '../../lib/clock.ts';
+import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../../lib/keys.ts';
+
+export type Permission = 'read' | 'write';
+export const PERMISSIONS: readonly Permission[] = ['read', 'write'];
+
+export interface Organization {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  org_id: string;
+  name: string | null;
+  prefix: string;
+  permissions: Permission[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** Who is calling: the result of a successful authentication. */
+export interface Caller {
+  orgId: string;
+  keyId: string;
+  permissions: Permission[];
+}
+
+export class OrgError extends Error {}
+
+/** `last_used_at` is written at most this often per key, to keep reads free of writes. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+type KeyRow = { id: string; org_id: string; permissions: string; last_used_at: string | Date | null };
+
+export class OrgService {
+  private readonly findActiveKey: PreparedQuery<{ hash: string }, KeyRow>;
+
+  constructor(private readonly database: Database) {
+    this.findActiveKey = prepareQuery<{ hash: string }, KeyRow>(database, (p) =>
+      database.db
+        .selectFrom('api_keys')
+        .select(['id', 'org_id', 'permissions', 'last_used_at'])
+        .where('key_hash', '=', p('hash'))
+        .where('revoked_at', 'is', null),
+    );
+  }
+
+  private get db() {
+    return this.database.db;
+  }
+
+  async createOrg(name: string): Promise<Organization> {
+    const trimmed = name.trim();
+    if (!trimmed) throw new OrgError('organization name must not be empty');
+    const existing = await this.db.selectFrom('organizations').select('id').where('name', '=', trimmed).executeTakeFirst();
+    if (existing) throw new OrgError(`an organization named "${trimmed}" already exists (${existing.id})`);
+    const org = { id: newId(), name: trimmed, created_at: nowIso() };
+    await this.db.insertInto('organizations').values(org).execute();
+    return org;
+  }
+
+  async listOrgs(): Promise<Organization[]> {
+    const rows = await this.db.selectFrom('organizations').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    return rows.map((r) => ({ id: r.id, name: r.name, created_at: toIso(r.created_at) }));
+  }
+
+  /** Finds an organization by id or, failing that, by exact name. */
+  async findOrg(idOrName: string): Promise<Organization | undefined> {
+    const row = await this.db
+      .selectFrom('organizations')
+      .selectAll()
+      .where((eb) => (isUuid(idOrName) ? eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]) : eb('name', '=', idOrName)))
+      .executeTakeFirst();
+    return row && { id: row.id, name: row.name, created_at: toIso(row.created_at) };
+  }
+
+  async createKey(orgId: string, permissions: Permission[], name: string | null): Promise<ApiKeyInfo & { key: string }> {
+    const key = generateApiKey();
+    const row = {
+      id: newId(),
+      org_id: orgId,
+      name,
+      key_hash: hashApiKey(key),
+      prefix: displayPrefix(key),
+      permissions: PERMISSIONS.filter((p) => permissions.includes(p)).join(','),
+      created_at: nowIso(),
+      last_used_at: null,
+      revoked_at: null,
+    };
+    await this.db.insertInto('api_keys').values(row).execute();
+    return { ...toKeyInfo(row), key };
+  }
+
+  async listKeys(orgId: string): Promise<ApiKeyInfo[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toKeyInfo);
+  }
+
+  /** Revokes a key; returns false when no such key exists. Revoking twice keeps the first time. */
+  async revokeKey(keyId: string): Promise<ApiKeyInfo | undefined> {
+    if (!isUuid(keyId)) return undefined;
+    await this.db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
+    const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
+    return row && toKeyInfo(row);
+  }
+
+  /** The caller behind a bearer key, or undefined for a missing, malformed, unknown or revoked key. */
+  async authenticate(key: string): Promise<Caller | undefined> {
+    if (!isWellFormedApiKey(key)) return undefined;
+    const row = await this.findActiveKey.first({ hash: hashApiKey(key) });
+    if (!row) return undefined;
+    const lastUsed = row.last_used_at === null ? 0 : Date.parse(toIso(row.last_used_at));
+    if (Date.now() - lastUsed >= LAST_USED_RESOLUTION_MS) {
+      await this.db.updateTable('api_keys').set({ last_used_at: nowIso() }).where('id', '=', row.id).execute();
+    }
+    return { orgId: row.org_id, keyId: row.id, permissions: row.permissions.split(',') as Permission[] };
+  }
+}
+
+function toKeyInfo(row: {
+  id: string;
+  org_id: string;
+  name: string | null;
+  prefix: string;
+  permissions: string;
+  created_at: string | Date;
+  last_used_at: string | Date | null;
+  revoked_at: string | Date | null;
+}): ApiKeyInfo {
+  return {
+    id: row.id,
+    org_id: row.org_id,
+    name: row.name,
+    prefix: row.prefix,
+    permissions: row.permissions.split(',').filter(Boolean) as Permission[],
+    created_at: toIso(row.created_at),
+    last_used_at: toIso(row.last_used_at),
+    revoked_at: toIso(row.revoked_at),
+  };
+}

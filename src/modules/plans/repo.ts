@@ -1,0 +1,62 @@
+// SQL for plans. Every function takes the organization id.
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import { bool, num, type Executor } from '../../db/executor.ts';
+import type { PlansTable } from '../../db/schema.ts';
+import { toIso } from '../../lib/clock.ts';
+import type { Plan } from './schema.ts';
+
+export type PlanRow = Selectable<PlansTable>;
+
+export function toPlan(row: PlanRow): Plan {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    price: num(row.price),
+    interval: row.interval as Plan['interval'],
+    max_sites: row.max_sites,
+    max_ai_messages_daily: row.max_ai_messages_daily,
+    can_export_code: bool(row.can_export_code),
+    can_use_custom_domain: bool(row.can_use_custom_domain),
+    is_active: bool(row.is_active),
+    is_default: bool(row.is_default),
+    sort_order: row.sort_order,
+    created_at: toIso(row.created_at),
+  };
+}
+
+export async function findPlan(db: Executor, orgId: string, id: string): Promise<Plan | undefined> {
+  const row = await db.selectFrom('plans').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return row && toPlan(row);
+}
+
+export async function listPlans(db: Executor, orgId: string): Promise<Plan[]> {
+  const rows = await db
+    .selectFrom('plans')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .orderBy('sort_order', 'asc')
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map(toPlan);
+}
+
+export async function insertPlan(db: Executor, row: Insertable<PlansTable>): Promise<void> {
+  await db.insertInto('plans').values(row).execute();
+}
+
+export async function updatePlan(db: Executor, orgId: string, id: string, changes: Updateable<PlansTable>): Promise<void> {
+  await db.updateTable('plans').set(changes).where('org_id', '=', orgId).where('id', '=', id).execute();
+}
+
+/** Clears the default flag on every other plan of the organization. */
+export async function unsetOtherDefaults(db: Executor, orgId: string, keepId: string, now: string): Promise<void> {
+  await db
+    .updateTable('plans')
+    .set({ is_default: false, updated_at: now })
+    .where('org_id', '=', orgId)
+    .where('id', '!=', keepId)
+    .where('is_default', '=', true)
+    .execute();
+}

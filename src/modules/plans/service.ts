@@ -1,0 +1,60 @@
+// Business rules for plans: the spec's defaults, at most one default plan per organization.
+// Price changes apply to new subscriptions; existing ones keep their price until renewal
+// (billing reads the price at renewal time).
+import type { AppContext } from '../../http/context.ts';
+import { notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { nowIso } from '../../lib/clock.ts';
+import * as repo from './repo.ts';
+import type { CreatePlanBody, Plan, UpdatePlanBody } from './schema.ts';
+
+export class PlansService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  list(orgId: string): Promise<Plan[]> {
+    return repo.listPlans(this.db, orgId);
+  }
+
+  async get(orgId: string, id: string): Promise<Plan> {
+    const plan = await repo.findPlan(this.db, orgId, id);
+    if (!plan) throw notFound('Plan');
+    return plan;
+  }
+
+  async create(orgId: string, body: CreatePlanBody): Promise<Plan> {
+    const now = nowIso();
+    const row = {
+      id: newId(),
+      org_id: orgId,
+      name: body.name,
+      description: body.description ?? null,
+      price: body.price,
+      interval: body.interval ?? 'monthly',
+      max_sites: body.max_sites ?? 3,
+      max_ai_messages_daily: body.max_ai_messages_daily ?? 50,
+      can_export_code: body.can_export_code ?? false,
+      can_use_custom_domain: body.can_use_custom_domain ?? false,
+      is_active: true,
+      is_default: false,
+      sort_order: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    await repo.insertPlan(this.db, row);
+    return repo.toPlan(row as repo.PlanRow);
+  }
+
+  async update(orgId: string, id: string, body: UpdatePlanBody): Promise<Plan> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await repo.findPlan(trx, orgId, id))) throw notFound('Plan');
+      const now = nowIso();
+      if (body.is_default === true) await repo.unsetOtherDefaults(trx, orgId, id, now);
+      await repo.updatePlan(trx, orgId, id, { ...body, updated_at: now });
+      return (await repo.findPlan(trx, orgId, id))!;
+    });
+  }
+}

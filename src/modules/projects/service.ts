@@ -1,0 +1,158 @@
+// Business rules for projects: created for a client of the organization (optionally from one of
+// its templates), within the client's plan limit, with a subdomain unique across the service.
+import type { AppContext } from '../../http/context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Executor } from '../../db/executor.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { nowIso } from '../../lib/clock.ts';
+import { findClientByEmailForProject, type ClientRow } from '../clients/repo.ts';
+import { findPlan } from '../plans/repo.ts';
+import { findTemplate } from '../templates/repo.ts';
+import { ProjectListQuery, type ProjectFilter } from './list-query.ts';
+import * as repo from './repo.ts';
+import type { CreateProjectBody, Project, UpdateProjectBody } from './schema.ts';
+import { isReserved, slugify, withSuffix } from './subdomain.ts';
+
+/** Attempts at a free subdomain when concurrent creates race for the same one. */
+const SUBDOMAIN_ATTEMPTS = 5;
+
+export class ProjectsService {
+  private readonly findById: ReturnType<typeof repo.prepareFindProject>;
+  private readonly listQuery: ProjectListQuery;
+
+  constructor(private readonly ctx: AppContext) {
+    this.findById = repo.prepareFindProject(ctx.database);
+    this.listQuery = new ProjectListQuery(ctx.database);
+  }
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  builderUrl(id: string): string {
+    return `${this.ctx.config.publicUrl}/app/projects/${id}`;
+  }
+
+  /** The `{projects, total}` body, already serialized: the rows arrive as JSON text. */
+  async listJson(orgId: string, filter: ProjectFilter, limit: number, offset: number): Promise<string> {
+    const { rows, total } = await this.listQuery.run(orgId, filter, limit, offset);
+    return `{"projects":[${rows.join(',')}],"total":${total}}`;
+  }
+
+  async get(orgId: string, id: string): Promise<Project> {
+    const row = await this.findById.first({ orgId, id });
+    if (!row) throw notFound('Project');
+    return repo.toProject(row);
+  }
+
+  async create(orgId: string, body: CreateProjectBody): Promise<Project> {
+    const name = requireName(body.name);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction().execute((trx) => this.insert(trx, orgId, body, name, attempt > 1));
+      } catch (error) {
+        // The only unique column written is the subdomain: another create took it between our
+        // check and our insert. Start over (the transaction is void) with a random suffix.
+        if (isUniqueViolation(error) && attempt < SUBDOMAIN_ATTEMPTS) continue;
+        throw error;
+      }
+    }
+  }
+
+  private async insert(trx: Executor, orgId: string, body: CreateProjectBody, name: string, suffixed: boolean): Promise<Project> {
+    // SQLite runs one write transaction at a time; PostgreSQL needs the client row locked.
+    const client = await findClientByEmailForProject(trx, orgId, body.client_email, this.ctx.database.engine === 'postgres');
+    if (!client) throw new ApiError(404, `field 'client_email': no client with email '${body.client_email}' in this organization`);
+    let template: { id: string; name: string } | undefined;
+    if (body.template_id !== undefined) {
+      template = await findTemplate(trx, orgId, body.template_id);
+      if (!template) throw new ApiError(404, `field 'template_id': no template ${body.template_id} in this organization`);
+    }
+    await checkSiteLimit(trx, orgId, client);
+    const now = nowIso();
+    const row: repo.NewProjectRow = {
+      id: newId(),
+      org_id: orgId,
+      user_id: client.user_id,
+      org_client_id: client.id,
+      name,
+      name_lower: name.toLowerCase(),
+      description: body.description ?? null,
+      status: 'active',
+      template: template?.name ?? null,
+      template_id: template?.id ?? null,
+      tags: '[]',
+      starred: false,
+      is_public: false,
+      subdomain: await pickSubdomain(trx, name, suffixed),
+      custom_domain: null,
+      custom_domain_status: null,
+      published_url: null,
+      last_published_at: null,
+      preview_image_url: null,
+      created_at: now,
+      updated_at: now,
+      last_opened_at: null,
+    };
+    await repo.insertProject(trx, row);
+    const project = repo.toProject(row as repo.ProjectRow);
+    await recordEvent(trx, { orgId, type: 'project.created', data: { project } });
+    return project;
+  }
+
+  async update(orgId: string, id: string, body: UpdateProjectBody): Promise<Project> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await repo.findProject(trx, orgId, id);
+      if (!current) throw notFound('Project');
+      const changes: { name?: string; name_lower?: string; description?: string | null; status?: string; tags?: string } = {};
+      if (body.name !== undefined) {
+        changes.name = requireName(body.name);
+        changes.name_lower = changes.name.toLowerCase();
+      }
+      if (body.description !== undefined) changes.description = body.description;
+      if (body.status !== undefined) changes.status = body.status;
+      if (body.tags !== undefined) changes.tags = JSON.stringify(normalizeTags(body.tags));
+      // The subdomain stays on rename: it is the published site's address.
+      const changed = (Object.keys(changes) as (keyof typeof changes)[]).filter((k) => changes[k] !== current[k]);
+      if (changed.length === 0) return repo.toProject(current);
+      const updated_at = nowIso();
+      await repo.updateProject(trx, orgId, id, { ...changes, updated_at });
+      return repo.toProject({ ...current, ...changes, updated_at });
+    });
+  }
+
+  async delete(orgId: string, id: string): Promise<void> {
+    if (!(await repo.deleteProject(this.db, orgId, id))) throw notFound('Project');
+  }
+}
+
+function requireName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw badRequest(`field 'name' must not be blank`);
+  return trimmed;
+}
+
+/** Trimmed, without empty tags, each kept once in the order first given. */
+export function normalizeTags(tags: string[]): string[] {
+  return [...new Set(tags.map((t) => t.trim()).filter((t) => t !== ''))];
+}
+
+async function checkSiteLimit(trx: Executor, orgId: string, client: ClientRow): Promise<void> {
+  if (!client.plan_id) return;
+  const plan = await findPlan(trx, orgId, client.plan_id);
+  if (!plan) return;
+  const count = await repo.countClientProjects(trx, orgId, client.id);
+  if (count >= plan.max_sites) {
+    throw forbidden(
+      `Plan limit reached: this client's plan '${plan.name}' allows max_sites = ${plan.max_sites} and the client has ${count} project(s)`,
+    );
+  }
+}
+
+async function pickSubdomain(trx: Executor, name: string, suffixed: boolean): Promise<string> {
+  const slug = slugify(name);
+  if (!suffixed && !isReserved(slug) && !(await repo.subdomainTaken(trx, slug))) return slug;
+  return withSuffix(slug);
+}

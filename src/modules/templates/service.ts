@@ -1,0 +1,83 @@
+// Templates: private to the organization. `source_project_id` is remembered so that the file
+// snapshot (a later capability) knows what to copy; the project may later be deleted, which
+// sets it to null and leaves the template as it is.
+import type { Updateable } from 'kysely';
+import type { AppContext } from '../../http/context.ts';
+import type { TemplatesTable } from '../../db/schema.ts';
+import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { nowIso } from '../../lib/clock.ts';
+import { findProject } from '../projects/repo.ts';
+import * as repo from './repo.ts';
+import { DEFAULT_CATEGORY, type CreateTemplateBody, type Template, type UpdateTemplateBody } from './schema.ts';
+
+export class TemplatesService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  async list(orgId: string): Promise<Template[]> {
+    return (await repo.listTemplates(this.db, orgId)).map(repo.toTemplate);
+  }
+
+  async get(orgId: string, id: string): Promise<Template> {
+    const row = await repo.findTemplate(this.db, orgId, id);
+    if (!row) throw notFound('Template');
+    return repo.toTemplate(row);
+  }
+
+  async create(orgId: string, body: CreateTemplateBody): Promise<Template> {
+    const now = nowIso();
+    const row = {
+      id: newId(),
+      org_id: orgId,
+      name: nonBlank('name', body.name),
+      description: body.description ?? null,
+      category: nonBlank('category', body.category ?? DEFAULT_CATEGORY),
+      thumbnail_url: null,
+      is_public: body.is_public ?? false,
+      is_featured: false,
+      source_project_id: body.source_project_id ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    // In one transaction, so the project cannot vanish between the check and the insert.
+    return this.db.transaction().execute(async (trx) => {
+      if (row.source_project_id && !(await findProject(trx, orgId, row.source_project_id))) {
+        throw new ApiError(404, `field 'source_project_id': no project ${row.source_project_id} in this organization`);
+      }
+      await repo.insertTemplate(trx, row);
+      return repo.toTemplate(row);
+    });
+  }
+
+  async update(orgId: string, id: string, body: UpdateTemplateBody): Promise<Template> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await repo.findTemplate(trx, orgId, id);
+      if (!current) throw notFound('Template');
+      const changes: Updateable<TemplatesTable> = {};
+      if (body.name !== undefined) changes.name = nonBlank('name', body.name);
+      if (body.description !== undefined) changes.description = body.description;
+      if (body.category !== undefined) changes.category = nonBlank('category', body.category);
+      if (body.thumbnail_url !== undefined) changes.thumbnail_url = body.thumbnail_url;
+      if (body.is_public !== undefined) changes.is_public = body.is_public;
+      if (body.is_featured !== undefined) changes.is_featured = body.is_featured;
+      if (Object.keys(changes).length === 0) return repo.toTemplate(current);
+      changes.updated_at = nowIso();
+      await repo.updateTemplate(trx, orgId, id, changes);
+      return repo.toTemplate((await repo.findTemplate(trx, orgId, id))!);
+    });
+  }
+
+  async delete(orgId: string, id: string): Promise<void> {
+    if (!(await repo.deleteTemplate(this.db, orgId, id))) throw notFound('Template');
+  }
+}
+
+function nonBlank(field: string, value: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw badRequest(`field '${field}' must not be blank`);
+  return trimmed;
+}

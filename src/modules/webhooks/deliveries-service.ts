@@ -1,0 +1,77 @@
+// The delivery log of an endpoint, replays, and the test ping.
+import type { AppContext } from '../../http/context.ts';
+import { notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { activeSecrets, type DeliveryJob } from '../../events/claim.ts';
+import { recordTestEvent } from '../../events/outbox.ts';
+import { recordResults } from '../../events/results.ts';
+import { WebhookSender } from '../../events/sender.ts';
+import { signalOutbox } from '../../events/signal.ts';
+import * as repo from './repo.ts';
+import * as deliveries from './deliveries-repo.ts';
+import type { DeliveriesQuery, WebhookAttempt, WebhookDelivery } from './deliveries-schema.ts';
+
+export class DeliveriesService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  private async requireWebhook(orgId: string, webhookId: string) {
+    const webhook = await repo.findWebhook(this.db, orgId, webhookId);
+    if (!webhook) throw notFound('Webhook');
+    return webhook;
+  }
+
+  async list(orgId: string, webhookId: string, query: DeliveriesQuery): Promise<{ deliveries: WebhookDelivery[]; total: number }> {
+    await this.requireWebhook(orgId, webhookId);
+    return deliveries.listDeliveries(this.db, orgId, webhookId, { limit: query.limit ?? 50, offset: query.offset ?? 0, status: query.status });
+  }
+
+  /**
+   * Sends a delivery again as soon as a dispatcher picks it up, with its original event (same
+   * webhook-id and body). If that attempt fails, the delivery carries on with its retry schedule
+   * where it stood; one that had already run through it is failed again.
+   */
+  async retry(orgId: string, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
+    await this.requireWebhook(orgId, webhookId);
+    if (!(await deliveries.findDelivery(this.db, orgId, webhookId, deliveryId))) throw notFound('Delivery');
+    await deliveries.scheduleNow(this.db, orgId, webhookId, deliveryId);
+    signalOutbox();
+    return (await deliveries.findDelivery(this.db, orgId, webhookId, deliveryId))!;
+  }
+
+  /**
+   * Sends a `webhook.test` event to this endpoint only, now, whether or not it is active, and
+   * returns the attempt. The ping is one attempt with no retries and does not count towards the
+   * endpoint's failure record; it shows in the delivery log like any delivery.
+   */
+  async test(orgId: string, webhookId: string): Promise<{ attempt: WebhookAttempt; delivery: WebhookDelivery }> {
+    const webhook = await this.requireWebhook(orgId, webhookId);
+    const { timeoutMs } = this.ctx.config.webhooks;
+    const lease = { token: newId(), until: new Date(Date.now() + 2 * timeoutMs + 1_000).toISOString() };
+    const event = await this.db.transaction().execute((trx) =>
+      recordTestEvent(trx, orgId, webhookId, { webhook: repo.toWebhook(webhook) }, lease),
+    );
+    const job: DeliveryJob = {
+      deliveryId: event.deliveryIds[0]!,
+      webhookId,
+      eventId: event.id,
+      attemptCount: 0,
+      leaseToken: lease.token,
+      url: webhook.url,
+      payload: event.payload,
+      secrets: activeSecrets(webhook),
+    };
+    const sender = new WebhookSender({ timeoutMs, allowPrivate: this.ctx.config.webhooksAllowPrivate });
+    try {
+      const result = await sender.send(job);
+      await recordResults(this.db, [{ job, result, once: true }], this.ctx.config.webhooks);
+    } finally {
+      sender.close();
+    }
+    const delivery = (await deliveries.findDelivery(this.db, orgId, webhookId, job.deliveryId))!;
+    return { attempt: delivery.attempts[0]!, delivery };
+  }
+}

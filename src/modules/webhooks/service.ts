@@ -1,0 +1,113 @@
+// Webhook endpoints: https URLs (http and private targets only with WEBHOOKS_ALLOW_PRIVATE),
+// at least one known event kind, a Standard Webhooks secret shown once and rotated with overlap.
+import type { Updateable } from 'kysely';
+import type { AppContext } from '../../http/context.ts';
+import type { WebhooksTable } from '../../db/schema.ts';
+import { notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { nowIso } from '../../lib/clock.ts';
+import { generateWebhookSecret } from '../../lib/webhook-secret.ts';
+import { bool } from '../../db/executor.ts';
+import * as repo from './repo.ts';
+import type { CreateWebhookBody, EventType, UpdateWebhookBody, Webhook } from './schema.ts';
+import { checkWebhookUrl } from './url-policy.ts';
+import { dropPending } from './deliveries-repo.ts';
+import { expireHeldDeliveries } from '../../events/held.ts';
+import { signalOutbox } from '../../events/signal.ts';
+
+const unique = (events: EventType[]) => JSON.stringify([...new Set(events)]);
+
+export class WebhooksService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  async list(orgId: string): Promise<Webhook[]> {
+    return (await repo.listWebhooks(this.db, orgId)).map(repo.toWebhook);
+  }
+
+  async get(orgId: string, id: string): Promise<Webhook> {
+    const row = await repo.findWebhook(this.db, orgId, id);
+    if (!row) throw notFound('Webhook');
+    return repo.toWebhook(row);
+  }
+
+  async create(orgId: string, body: CreateWebhookBody): Promise<Webhook & { secret: string }> {
+    const now = nowIso();
+    const row = {
+      id: newId(),
+      org_id: orgId,
+      url: checkWebhookUrl(body.url, this.ctx.config.webhooksAllowPrivate),
+      events: unique(body.events),
+      is_active: true,
+      secret: generateWebhookSecret(),
+      previous_secret: null,
+      previous_secret_expires_at: null,
+      disabled_reason: null,
+      failing_since: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await repo.insertWebhook(this.db, row);
+    return { ...repo.toWebhook(row), secret: row.secret };
+  }
+
+  async update(orgId: string, id: string, body: UpdateWebhookBody): Promise<Webhook> {
+    const updated = await this.db.transaction().execute(async (trx) => {
+      const current = await repo.findWebhook(trx, orgId, id);
+      if (!current) throw notFound('Webhook');
+      const changes: Updateable<WebhooksTable> = { updated_at: nowIso() };
+      if (body.url !== undefined) changes.url = checkWebhookUrl(body.url, this.ctx.config.webhooksAllowPrivate);
+      if (body.events !== undefined) changes.events = unique(body.events);
+      if (body.is_active !== undefined) {
+        changes.is_active = body.is_active;
+        // Switched on or off by a person: whatever the service had concluded no longer applies.
+        changes.disabled_reason = null;
+        changes.failing_since = null;
+        if (body.is_active && !bool(current.is_active)) {
+          // Held deliveries past their schedule become failed before the rest go out.
+          await expireHeldDeliveries(trx, this.ctx.config.webhooks.retrySchedule, { webhookId: id });
+        }
+      }
+      await repo.updateWebhook(trx, orgId, id, changes);
+      return repo.toWebhook((await repo.findWebhook(trx, orgId, id))!);
+    });
+    // Switched back on: its held deliveries are due.
+    if (body.is_active) signalOutbox();
+    return updated;
+  }
+
+  /**
+   * Deletes the endpoint and drops its pending deliveries (status `dropped`, no more attempts).
+   * The delivery records stay (the endpoint has no foreign key on them), so what was and was not
+   * sent remains on record; they leave with the organization.
+   */
+  async delete(orgId: string, id: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await repo.deleteWebhook(trx, orgId, id))) throw notFound('Webhook');
+      await dropPending(trx, orgId, id);
+    });
+  }
+
+  /**
+   * A new secret, returned once. For WEBHOOK_SECRET_ROTATION_OVERLAP (24 h) deliveries are signed
+   * with both, so a receiver can switch to the new secret without missing a delivery.
+   */
+  async rotateSecret(orgId: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await repo.findWebhook(trx, orgId, id);
+      if (!current) throw notFound('Webhook');
+      const now = Date.now();
+      const secret = generateWebhookSecret();
+      await repo.updateWebhook(trx, orgId, id, {
+        secret,
+        previous_secret: current.secret,
+        previous_secret_expires_at: new Date(now + this.ctx.config.webhooks.rotationOverlapMs).toISOString(),
+        updated_at: new Date(now).toISOString(),
+      });
+      return { webhook: repo.toWebhook(current), secret };
+    });
+  }
+}

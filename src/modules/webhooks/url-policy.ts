@@ -1,0 +1,29 @@
+// Registration-time check of a webhook URL. Delivery re-checks the resolved address at connect
+// time (a name can change what it points to); this check catches the obvious cases early.
+import ipaddr from 'ipaddr.js';
+import { badRequest } from '../../lib/errors.ts';
+
+const LOCAL_NAMES = /(^|\.)(localhost|local|internal)$/i;
+
+export function checkWebhookUrl(raw: string, allowPrivate: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw badRequest(`field 'url' must be a valid URL`);
+  }
+  const httpAllowed = allowPrivate && url.protocol === 'http:';
+  if (url.protocol !== 'https:' && !httpAllowed) throw badRequest(`field 'url' must be an https URL`);
+  if (url.username || url.password) throw badRequest(`field 'url' must not contain credentials`);
+  if (allowPrivate) return url.toString();
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (LOCAL_NAMES.test(host)) throw badRequest(`field 'url' must not point at a local host name`);
+  if (ipaddr.isValid(host)) {
+    let address = ipaddr.parse(host);
+    if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
+      address = (address as ipaddr.IPv6).toIPv4Address();
+    }
+    if (address.range() !== 'unicast') throw badRequest(`field 'url' must not point at a private, loopback or reserved address`);
+  }
+  return url.toString();
+}

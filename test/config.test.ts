@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { formatDuration, parseDuration } from '../src/lib/duration.ts';
+
+describe('webhook settings', () => {
+  it('default to the schedule and limits of DESIGN.md', () => {
+    const { webhooks } = loadConfig({});
+    expect(webhooks.retrySchedule).toEqual([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    expect(webhooks).toMatchObject({ timeoutMs: 15_000, disableAfterMs: 5 * 86_400_000, rotationOverlapMs: 86_400_000, dispatcher: true });
+  });
+
+  it('parse durations in ms, s, m, h and d', () => {
+    expect([parseDuration('0ms'), parseDuration('50ms'), parseDuration('5s'), parseDuration('5m'), parseDuration('2h'), parseDuration('1d')]).toEqual([
+      0, 50, 5_000, 300_000, 7_200_000, 86_400_000,
+    ]);
+    expect(parseDuration('5')).toBeUndefined();
+    expect(parseDuration('1.5s')).toBeUndefined();
+    expect(formatDuration(5 * 86_400_000 + 3_600_000)).toBe('5d 1h');
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0ms,50ms,100ms' }).webhooks.retrySchedule).toEqual([0, 50, 100]);
+  });
+
+  it.each([
+    ['WEBHOOK_RETRY_SCHEDULE', '0s,5x'],
+    ['WEBHOOK_RETRY_SCHEDULE', '5s,10s'],
+    ['WEBHOOK_TIMEOUT', '0s'],
+    ['WEBHOOK_TIMEOUT', 'soon'],
+    ['WEBHOOK_DISABLE_AFTER', '5 days'],
+    ['WEBHOOK_SECRET_ROTATION_OVERLAP', '-1h'],
+    ['WEBHOOK_CONCURRENCY', '0'],
+    ['WEBHOOK_DISPATCHER', 'yes'],
+  ])('refuse %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});

@@ -1,0 +1,133 @@
+// The test harness: one app and database per test file, a fresh organization with keys per
+// test, and every response checked against the served OpenAPI document.
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import type { AppContext } from '../../src/http/context.ts';
+import type { Organization } from '../../src/modules/orgs/service.ts';
+import { createDispatcher, type Dispatcher } from '../../src/events/dispatcher.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+import { OpenApiChecker } from './openapi-check.ts';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  /** The bearer key; null sends no Authorization header. Defaults to the test's read+write key. */
+  key?: string | null;
+  headers?: Record<string, string>;
+  /** A raw payload instead of JSON. */
+  payload?: string;
+}
+
+let counter = 0;
+
+export function testConfig(db: TestDatabase, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATA_DIR: db.dataDir,
+    ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+    RATE_LIMIT_QUOTA: '10000',
+    LOG_LEVEL: 'silent',
+    SQLITE_SYNCHRONOUS: 'NORMAL',
+    PUBLIC_URL: 'http://sitewright.test',
+    ...env,
+  });
+}
+
+export class TestApi {
+  org!: Organization;
+  /** read + write */
+  key!: string;
+  readKey!: string;
+  writeKey!: string;
+  /** Set when the harness runs a webhook dispatcher (useTestApi(env, { dispatcher: true })). */
+  dispatcher: Dispatcher | undefined;
+
+  constructor(
+    readonly app: FastifyInstance,
+    readonly ctx: AppContext,
+    private readonly checker: OpenApiChecker,
+  ) {}
+
+  async newOrg(name = 'Agency'): Promise<{ org: Organization; key: string; readKey: string; writeKey: string }> {
+    const org = await this.ctx.orgs.createOrg(`${name} ${process.pid}-${++counter}`);
+    const key = (await this.ctx.orgs.createKey(org.id, ['read', 'write'], 'rw')).key;
+    const readKey = (await this.ctx.orgs.createKey(org.id, ['read'], 'ro')).key;
+    const writeKey = (await this.ctx.orgs.createKey(org.id, ['write'], 'wo')).key;
+    return { org, key, readKey, writeKey };
+  }
+
+  async request<T = any>(method: string, url: string, body?: unknown, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const key = opts.key === undefined ? this.key : opts.key;
+    const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}) };
+    let payload: string | undefined = opts.payload;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['content-type'] = 'application/json';
+    }
+    Object.assign(headers, opts.headers);
+    const res = await this.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
+    const problem = this.checker.check(method, url, res.statusCode, res.headers['content-type'] as string | undefined, res.body);
+    expect(problem, `OpenAPI conformance of ${method} ${url}`).toBeNull();
+    const isJson = String(res.headers['content-type'] ?? '').startsWith('application/json');
+    return { status: res.statusCode, headers: res.headers, body: isJson && res.body ? JSON.parse(res.body) : res.body, text: res.body };
+  }
+
+  get<T = any>(url: string, opts?: RequestOptions) {
+    return this.request<T>('GET', url, undefined, opts);
+  }
+  post<T = any>(url: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('POST', url, body, opts);
+  }
+  patch<T = any>(url: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('PATCH', url, body, opts);
+  }
+  delete<T = any>(url: string, opts?: RequestOptions) {
+    return this.request<T>('DELETE', url, undefined, opts);
+  }
+}
+
+export interface HarnessOptions {
+  /** Run a webhook dispatcher beside the app, as `sitewright start` does. */
+  dispatcher?: boolean;
+}
+
+/**
+ * Registers the per-file set-up and returns the harness. Each test starts with a fresh
+ * organization and keys on `api.org`, `api.key`, `api.readKey`, `api.writeKey`.
+ */
+export function useTestApi(env: Record<string, string> = {}, opts: HarnessOptions = {}): TestApi {
+  const holder = {} as { api: TestApi; runtime: Runtime; db: TestDatabase };
+  beforeAll(async () => {
+    holder.db = await createTestDatabase();
+    holder.runtime = await createRuntime(testConfig(holder.db, env), { rateLimitKeyPrefix: `sw:test:${process.pid}:${++counter}` });
+    const app = await buildApp(holder.runtime.ctx);
+    holder.api = new TestApi(app, holder.runtime.ctx, await OpenApiChecker.create(app.swagger()));
+    if (opts.dispatcher) {
+      holder.api.dispatcher = createDispatcher(holder.runtime.ctx.database, holder.runtime.ctx.config);
+      holder.api.dispatcher.start();
+    }
+  });
+  afterAll(async () => {
+    await holder.api?.dispatcher?.stop(1_000);
+    await holder.api?.app.close();
+    await holder.runtime?.close();
+    await holder.db?.drop();
+  });
+  beforeEach(async () => {
+    Object.assign(holder.api, await holder.api.newOrg());
+  });
+  // The harness object exists only after beforeAll; hand out a proxy that forwards to it.
+  return new Proxy({} as TestApi, {
+    get: (_t, prop) => {
+      const value = (holder.api as unknown as Record<string | symbol, unknown>)[prop];
+      return typeof value === 'function' ? value.bind(holder.api) : value;
+    },
+  });
+}

@@ -1,0 +1,77 @@
+// Seeds the rows analytics reads, straight into the database: a client and a project per site
+// (every NOT NULL column of projects, without the projects module) and page views.
+import type { Kysely } from 'kysely';
+import type { DB } from '../../src/db/schema.ts';
+import { newId } from '../../src/lib/ids.ts';
+
+export async function seedProject(db: Kysely<DB>, orgId: string, name = 'Site'): Promise<string> {
+  const now = new Date().toISOString();
+  const clientId = newId();
+  const userId = newId();
+  await db
+    .insertInto('clients')
+    .values({
+      id: clientId,
+      org_id: orgId,
+      user_id: userId,
+      email: `${clientId}@example.com`,
+      email_lower: `${clientId}@example.com`,
+      name: null,
+      company: null,
+      status: 'active',
+      plan_id: null,
+      payment_status: 'none',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  const id = newId();
+  await db
+    .insertInto('projects')
+    .values({
+      id,
+      org_id: orgId,
+      user_id: userId,
+      org_client_id: clientId,
+      name,
+      name_lower: name.toLowerCase(),
+      status: 'active',
+      tags: '[]',
+      starred: false,
+      is_public: false,
+      subdomain: `site-${id}`,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+export interface View {
+  /** ISO timestamp of the view. */
+  at: string;
+  path?: string;
+  /** Referrer host; null (the default) is direct traffic. */
+  referrer?: string | null;
+  device?: string;
+  visitor?: string;
+}
+
+export async function seedViews(db: Kysely<DB>, orgId: string, projectId: string, views: View[]): Promise<void> {
+  if (views.length === 0) return;
+  const rows = views.map((v) => ({
+    id: newId(),
+    org_id: orgId,
+    project_id: projectId,
+    path: v.path ?? '/',
+    referrer: v.referrer ?? null,
+    device: v.device ?? 'desktop',
+    visitor_hash: v.visitor ?? newId(),
+    viewed_at: v.at,
+  }));
+  // Chunks keep each statement under SQLite's bound-parameter limit.
+  for (let i = 0; i < rows.length; i += 100) await db.insertInto('page_views').values(rows.slice(i, i + 100)).execute();
+}
+
+/** `n` views at one moment, all sharing the other fields given. */
+export const times = (n: number, view: View): View[] => Array.from({ length: n }, () => ({ ...view }));
