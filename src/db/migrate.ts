@@ -4,11 +4,13 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Engine } from './engine.ts';
 import * as m001 from './migrations/001_initial.ts';
 import * as m002 from './migrations/002_webhook_delivery.ts';
+import * as m003 from './migrations/003_site_files.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
   '001_initial': m001,
   '002_webhook_delivery': m002,
+  '003_site_files': m003,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -174,6 +174,23 @@ export interface PageViewsTable {
   viewed_at: Timestamp;
 }
 
+/** One file of a project's site; template_files has the same shape with template_id. */
+export interface ProjectFilesTable {
+  org_id: string;
+  project_id: string;
+  /** Normalised relative path, e.g. `index.html`, `assets/site.css`. */
+  path: string;
+  content: Buffer;
+  content_type: string;
+  size: number;
+  sha256: string;
+  updated_at: Timestamp;
+}
+
+export interface TemplateFilesTable extends Omit<ProjectFilesTable, 'project_id'> {
+  template_id: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -186,4 +203,6 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   page_views: PageViewsTable;
+  project_files: ProjectFilesTable;
+  template_files: TemplateFilesTable;
 }
