@@ -68,7 +68,7 @@ describe('sitewright CLI', () => {
     const server = await startServer(env, port);
     try {
       await runCli(['org', 'create', '--name', 'Live', '--json'], env);
-      const key = JSON.parse((await runCli(['keys', 'create', '--org', 'Live', '--permissions', 'read,write', '--json'], env)).stdout).key;
+      const { key, id } = JSON.parse((await runCli(['keys', 'create', '--org', 'Live', '--permissions', 'read,write', '--json'], env)).stdout);
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/clients`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -76,6 +76,14 @@ describe('sitewright CLI', () => {
       });
       expect(res.status).toBe(201);
       expect(res.headers.get('x-request-id')).toBeTruthy();
+
+      // The server remembers authenticated keys; a revocation by another process still counts
+      // from the very next request.
+      const list = () => fetch(`http://127.0.0.1:${port}/api/v1/clients`, { headers: { authorization: `Bearer ${key}` } });
+      expect((await list()).status).toBe(200);
+      expect((await list()).status).toBe(200);
+      expect((await runCli(['keys', 'revoke', id], env)).code).toBe(0);
+      expect((await list()).status).toBe(401);
     } finally {
       expect(await stopServer(server)).toBe(0);
     }

@@ -110,6 +110,14 @@ describe('webhook delivery', () => {
     expect(after.attempts).toHaveLength(2);
   });
 
+  it('refuses fields sent to an operation that takes no body, and accepts an empty object', async () => {
+    const hook = await endpoint();
+    const refused = await api.post(`/api/v1/webhooks/${hook.id}/rotate-secret`, { grace: 10 });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: "unknown field 'grace'" });
+    expect((await api.post(`/api/v1/webhooks/${hook.id}/rotate-secret`, {})).status).toBe(200);
+  });
+
   it('rotates the secret: deliveries carry both signatures, each verifying', async () => {
     const hook = await endpoint();
     const res = await api.post(`/api/v1/webhooks/${hook.id}/rotate-secret`);

@@ -68,15 +68,21 @@ export function registerApiGuard(app: FastifyInstance, ctx: AppContext): void {
     checkContentType(request, routeConfig.allowEmptyBody === true);
   });
   // A bodyless write without a body schema takes no fields: one that comes is refused by name,
-  // like an unknown field anywhere else, instead of being ignored.
-  app.addHook('preValidation', async (request) => {
-    if (!request.routeOptions.config.allowEmptyBody || request.routeOptions.schema?.body) return;
-    const body = request.body;
-    if (body === undefined || body === null) return;
-    if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'This operation takes no request body');
-    const [field] = Object.keys(body);
-    if (field !== undefined) throw new ApiError(400, `unknown field '${field}'`);
+  // like an unknown field anywhere else, instead of being ignored. Attached only to those routes,
+  // so that no other request pays for the hook.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.allowEmptyBody || route.schema?.body) return;
+    const existing = route.preValidation;
+    route.preValidation = [...(existing ? [existing].flat() : []), refuseUnexpectedBody];
   });
+}
+
+async function refuseUnexpectedBody(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  if (body === undefined || body === null) return;
+  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'This operation takes no request body');
+  const [field] = Object.keys(body);
+  if (field !== undefined) throw new ApiError(400, `unknown field '${field}'`);
 }
 
 function isApiPath(url: string): boolean {

@@ -4,6 +4,7 @@ import type { Database } from '../../db/index.ts';
 import { prepareQuery, type PreparedQuery } from '../../db/prepared.ts';
 import { newId, isUuid } from '../../lib/ids.ts';
 import { nowIso, toIso } from '../../lib/clock.ts';
+import { KeyCache } from './key-cache.ts';
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../../lib/keys.ts';
 
 export type Permission = 'read' | 'write';
@@ -42,8 +43,10 @@ type KeyRow = { id: string; org_id: string; permissions: string; last_used_at: s
 
 export class OrgService {
   private readonly findActiveKey: PreparedQuery<{ hash: string }, KeyRow>;
+  private readonly keyCache: KeyCache;
 
   constructor(private readonly database: Database) {
+    this.keyCache = new KeyCache(database);
     this.findActiveKey = prepareQuery<{ hash: string }, KeyRow>(database, (p) =>
       database.db
         .selectFrom('api_keys')
@@ -120,14 +123,22 @@ export class OrgService {
 
   /** The caller behind a bearer key, or undefined for a missing, malformed, unknown or revoked key. */
   async authenticate(key: string): Promise<Caller | undefined> {
+    const now = Date.now();
+    const cached = this.keyCache.get(key);
+    if (cached && now - cached.lastUsedMs < LAST_USED_RESOLUTION_MS) return cached.caller;
+
     if (!isWellFormedApiKey(key)) return undefined;
+    const version = this.keyCache.version();
     const row = await this.findActiveKey.first({ hash: hashApiKey(key) });
     if (!row) return undefined;
-    const lastUsed = row.last_used_at === null ? 0 : Date.parse(toIso(row.last_used_at));
-    if (Date.now() - lastUsed >= LAST_USED_RESOLUTION_MS) {
+    let lastUsedMs = row.last_used_at === null ? 0 : Date.parse(toIso(row.last_used_at));
+    if (now - lastUsedMs >= LAST_USED_RESOLUTION_MS) {
       await this.db.updateTable('api_keys').set({ last_used_at: nowIso() }).where('id', '=', row.id).execute();
+      lastUsedMs = now;
     }
-    return { orgId: row.org_id, keyId: row.id, permissions: row.permissions.split(',') as Permission[] };
+    const caller: Caller = { orgId: row.org_id, keyId: row.id, permissions: row.permissions.split(',') as Permission[] };
+    this.keyCache.set(key, { caller, lastUsedMs }, version);
+    return caller;
   }
 }
 
