@@ -3,6 +3,7 @@
 // number of them may share one database (see claim.ts).
 import type { Config, WebhookSettings } from '../config.ts';
 import type { Database } from '../db/index.ts';
+import { ClaimLoop } from '../jobs/claim-loop.ts';
 import { claimDue, loadJobs, type DeliveryJob } from './claim.ts';
 import { expireHeldDeliveries } from './held.ts';
 import { recordResults, type Finished } from './results.ts';
@@ -25,17 +26,11 @@ const SWEEP_INTERVAL_MS = 60_000;
 export class Dispatcher {
   readonly stats = { attempts: 0, succeeded: 0, failed: 0 };
   private readonly sender: WebhookSender;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly loop: ClaimLoop<DeliveryJob>;
   private readonly leaseMs: number;
   private results: Finished[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private flushQueued = false;
-  private running = false;
-  private claiming = false;
-  private currentTick: Promise<void> = Promise.resolve();
-  private again = false;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
   private lastSweep = 0;
 
   constructor(
@@ -46,23 +41,24 @@ export class Dispatcher {
     // Longer than any attempt can take (the timeout) plus time to record it, so a live
     // dispatcher's lease never runs out under it.
     this.leaseMs = 2 * opts.timeoutMs + 1_000;
+    this.loop = new ClaimLoop<DeliveryJob>({
+      name: 'webhook dispatcher',
+      concurrency: opts.concurrency,
+      pollIntervalMs: opts.pollIntervalMs,
+      claim: (limit) => this.claim(limit),
+      run: (job) => this.attempt(job),
+      subscribe: onOutboxSignal,
+      logger: opts.logger,
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.unsubscribe = onOutboxSignal(() => this.wake());
-    this.wake();
+    this.loop.start();
   }
 
   /** Looks for due deliveries now rather than at the next poll. */
   wake(): void {
-    if (!this.running) return;
-    if (this.claiming) {
-      this.again = true;
-      return;
-    }
-    this.currentTick = this.tick();
+    this.loop.wake();
   }
 
   /**
@@ -71,15 +67,7 @@ export class Dispatcher {
    * one after a restart) makes them again once it runs out.
    */
   async stop(graceMs = 10_000): Promise<void> {
-    this.running = false;
-    clearTimeout(this.pollTimer);
-    this.unsubscribe?.();
-    // A claim under way still launches what it leased; wait for it so those attempts are waited for too.
-    await this.currentTick;
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-    await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
-    clearTimeout(timer);
+    await this.loop.stop(graceMs);
     await this.flush();
     this.sender.close();
   }
@@ -90,39 +78,19 @@ export class Dispatcher {
     return expireHeldDeliveries(this.database.db, this.opts.retrySchedule, { now });
   }
 
-  private async tick(): Promise<void> {
-    this.claiming = true;
-    clearTimeout(this.pollTimer);
-    try {
-      do {
-        this.again = false;
-        if (Date.now() - this.lastSweep >= SWEEP_INTERVAL_MS) await this.sweep();
-        const free = this.opts.concurrency - this.inFlight.size;
-        if (free <= 0 || !this.running) break;
-        const claimed = await claimDue(this.database, { limit: free, endpointConcurrency: this.opts.endpointConcurrency, leaseMs: this.leaseMs });
-        const jobs = await loadJobs(this.database, claimed);
-        for (const job of jobs) this.launch(job);
-        // A full batch suggests more is due; look again at once.
-        if (jobs.length > 0 && jobs.length === free) this.again = true;
-      } while (this.again && this.running);
-    } catch (error) {
-      this.opts.logger?.error({ err: error }, 'webhook dispatcher: claiming failed; retrying at the next poll');
-    } finally {
-      this.claiming = false;
-      if (this.running) this.pollTimer = setTimeout(() => this.wake(), this.opts.pollIntervalMs);
-    }
+  private async claim(limit: number): Promise<DeliveryJob[]> {
+    if (Date.now() - this.lastSweep >= SWEEP_INTERVAL_MS) await this.sweep();
+    const claimed = await claimDue(this.database, { limit, endpointConcurrency: this.opts.endpointConcurrency, leaseMs: this.leaseMs });
+    return loadJobs(this.database, claimed);
   }
 
-  private launch(job: DeliveryJob): void {
-    const attempt = this.sender.send(job).then((result) => {
-      this.stats.attempts++;
-      if (result.ok) this.stats.succeeded++;
-      else this.stats.failed++;
-      this.results.push({ job, result });
-      this.queueFlush();
-    });
-    this.inFlight.add(attempt);
-    void attempt.finally(() => this.inFlight.delete(attempt));
+  private async attempt(job: DeliveryJob): Promise<void> {
+    const result = await this.sender.send(job);
+    this.stats.attempts++;
+    if (result.ok) this.stats.succeeded++;
+    else this.stats.failed++;
+    this.results.push({ job, result });
+    this.queueFlush();
   }
 
   /** Coalesces the results that finish close together into one transaction. */
