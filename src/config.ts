@@ -32,6 +32,11 @@ const EnvSchema = Type.Object({
   WEBHOOK_POLL_INTERVAL: Type.String({ default: '100ms' }),
   WEBHOOK_CONCURRENCY: Type.String({ default: '64', pattern: '^[1-9][0-9]{0,3}$' }),
   WEBHOOK_ENDPOINT_CONCURRENCY: Type.String({ default: '8', pattern: '^[1-9][0-9]{0,3}$' }),
+  GENERATION_WORKER: Bool,
+  GENERATION_CONCURRENCY: Type.String({ default: '2', pattern: '^[1-9][0-9]{0,2}$' }),
+  GENERATION_POLL_INTERVAL: Type.String({ default: '1s' }),
+  GENERATION_RETRY_SCHEDULE: Type.String({ default: '0s,30s,2m' }),
+  GENERATION_TIMEOUT: Type.String({ default: '5m' }),
 });
 
 export interface Config {
@@ -49,6 +54,20 @@ export interface Config {
   deprecation: { deprecation: string | undefined; sunset: string | undefined };
   shutdownGraceMs: number;
   webhooks: WebhookSettings;
+  generation: GenerationSettings;
+}
+
+/** AI generation jobs; durations in milliseconds. */
+export interface GenerationSettings {
+  /** Run generation jobs inside `sitewright start` (false: run `sitewright worker` beside it). */
+  worker: boolean;
+  /** Jobs run at once by one process. */
+  concurrency: number;
+  pollIntervalMs: number;
+  /** Delay before each try; a job is tried once per entry (the first is normally 0s). */
+  retrySchedule: number[];
+  /** A job running longer than this is aborted; also the lease another worker waits out after a crash. */
+  timeoutMs: number;
 }
 
 /** Webhook delivery settings; every duration is in milliseconds. */
@@ -81,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   picked.WEBHOOKS_ALLOW_PRIVATE ??= 'false';
   picked.WEBHOOK_DISPATCHER ??= 'true';
+  picked.GENERATION_WORKER ??= 'true';
   const withDefaults = Value.Default(EnvSchema, picked);
   const problems = [...Value.Errors(EnvSchema, withDefaults)];
   if (problems.length > 0) {
@@ -103,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deprecation: { deprecation: e.API_DEPRECATION, sunset: e.API_SUNSET },
     shutdownGraceMs: Number(e.SHUTDOWN_GRACE_MS),
     webhooks: webhookSettings(e),
+    generation: generationSettings(e),
   };
 }
 
@@ -123,6 +144,20 @@ function webhookSettings(e: Static<typeof EnvSchema>): WebhookSettings {
     pollIntervalMs: positiveDuration('WEBHOOK_POLL_INTERVAL', e.WEBHOOK_POLL_INTERVAL),
     concurrency: Number(e.WEBHOOK_CONCURRENCY),
     endpointConcurrency: Number(e.WEBHOOK_ENDPOINT_CONCURRENCY),
+  };
+}
+
+function generationSettings(e: Static<typeof EnvSchema>): GenerationSettings {
+  const retrySchedule = parseDurationList(e.GENERATION_RETRY_SCHEDULE);
+  if (!retrySchedule || retrySchedule.length === 0) {
+    throw new ConfigError(`Invalid configuration:\n  GENERATION_RETRY_SCHEDULE: expected comma-separated durations such as 0s,30s,2m`);
+  }
+  return {
+    worker: e.GENERATION_WORKER === 'true',
+    concurrency: Number(e.GENERATION_CONCURRENCY),
+    pollIntervalMs: positiveDuration('GENERATION_POLL_INTERVAL', e.GENERATION_POLL_INTERVAL),
+    retrySchedule,
+    timeoutMs: positiveDuration('GENERATION_TIMEOUT', e.GENERATION_TIMEOUT),
   };
 }
 

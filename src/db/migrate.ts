@@ -5,12 +5,14 @@ import type { Engine } from './engine.ts';
 import * as m001 from './migrations/001_initial.ts';
 import * as m002 from './migrations/002_webhook_delivery.ts';
 import * as m003 from './migrations/003_site_files.ts';
+import * as m007 from './migrations/007_generations.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
   '001_initial': m001,
   '002_webhook_delivery': m002,
   '003_site_files': m003,
+  '007_generations': m007,
 };
 
 class StaticProvider implements MigrationProvider {

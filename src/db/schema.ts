@@ -191,6 +191,32 @@ export interface TemplateFilesTable extends Omit<ProjectFilesTable, 'project_id'
   template_id: string;
 }
 
+export type GenerationStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface GenerationsTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  org_client_id: string | null;
+  prompt: string;
+  model: string;
+  status: GenerationStatus;
+  error: string | null;
+  summary: string | null;
+  /** JSON array of the paths written, once succeeded. */
+  files: string | null;
+  /** Tries started so far. */
+  attempts: number;
+  /** When the next try is due; null once finished. */
+  next_attempt_at: NullableTimestamp;
+  lease_until: NullableTimestamp;
+  lease_token: string | null;
+  created_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -205,4 +231,5 @@ export interface DB {
   page_views: PageViewsTable;
   project_files: ProjectFilesTable;
   template_files: TemplateFilesTable;
+  generations: GenerationsTable;
 }

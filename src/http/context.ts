@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { OrgService } from '../modules/orgs/service.ts';
 import type { RateLimiter } from './rate-limit.ts';
+import type { ProviderRegistry } from '../sites/generate/provider.ts';
 
 /** What every route plugin is given: the app's collaborators, built once by the app factory. */
 export interface AppContext {
@@ -9,4 +10,6 @@ export interface AppContext {
   database: Database;
   orgs: OrgService;
   rateLimiter: RateLimiter;
+  /** The AI providers configured, by model. */
+  providers: ProviderRegistry;
 }

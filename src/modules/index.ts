@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../http/context.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { clientsRoutes } from './clients/routes.ts';
+import { generationsRoutes } from './generations/routes.ts';
 import { plansRoutes } from './plans/routes.ts';
 import { projectsRoutes } from './projects/routes.ts';
 import { templatesRoutes } from './templates/routes.ts';
@@ -17,4 +18,5 @@ export const apiModules: ((ctx: AppContext) => FastifyPluginAsyncTypebox)[] = [
   analyticsRoutes,
   webhooksRoutes,
   webhookDeliveriesRoutes,
+  generationsRoutes,
 ];

@@ -45,3 +45,12 @@ export class GenerationError extends Error {
     this.name = 'GenerationError';
   }
 }
+
+/** The configured providers, by model id. */
+export interface ProviderRegistry {
+  /** Model ids a request may name, the default first. */
+  readonly models: readonly string[];
+  readonly defaultModel: string;
+  /** The provider serving `model`, or undefined when no configured provider serves it. */
+  providerFor(model: string): Provider | undefined;
+}

@@ -1,0 +1,61 @@
+// SQL for generations. Every function takes the organization id, except the worker's, which act
+// on rows it holds the lease of.
+import type { Insertable, Selectable } from 'kysely';
+import { num, type Executor } from '../../db/executor.ts';
+import type { GenerationsTable } from '../../db/schema.ts';
+import { toIso } from '../../lib/clock.ts';
+import type { Generation } from './schema.ts';
+
+export type GenerationRow = Selectable<GenerationsTable>;
+
+export function toGeneration(row: GenerationRow): Generation {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    status: row.status,
+    prompt: row.prompt,
+    model: row.model,
+    summary: row.summary,
+    error: row.error,
+    files: row.files === null ? null : (JSON.parse(row.files) as string[]),
+    attempts: row.attempts,
+    created_at: toIso(row.created_at),
+    started_at: toIso(row.started_at),
+    finished_at: toIso(row.finished_at),
+  };
+}
+
+export async function insertGeneration(db: Executor, row: Insertable<GenerationsTable>): Promise<void> {
+  await db.insertInto('generations').values(row).execute();
+}
+
+export function findGeneration(db: Executor, orgId: string, projectId: string, id: string): Promise<GenerationRow | undefined> {
+  return db
+    .selectFrom('generations')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function listGenerations(db: Executor, orgId: string, projectId: string, limit: number, offset: number) {
+  const base = db.selectFrom('generations').where('org_id', '=', orgId).where('project_id', '=', projectId);
+  const [rows, counted] = await Promise.all([
+    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: num(counted.n) };
+}
+
+/** The client's generations since `since` (an ISO instant): its AI messages that day. */
+export async function countClientGenerationsSince(db: Executor, orgId: string, clientId: string, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('generations')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', orgId)
+    .where('org_client_id', '=', clientId)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return num(row.n);
+}

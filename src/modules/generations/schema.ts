@@ -1,0 +1,44 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Body, DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.ts';
+
+export const GENERATION_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+
+export const Generation = Type.Object(
+  {
+    id: Uuid(),
+    project_id: Uuid(),
+    status: StringEnum(GENERATION_STATUSES, {
+      description: '`queued` -> `running` -> `succeeded` | `failed`. A retryable failure goes back to `queued` until the retry schedule runs out.',
+    }),
+    prompt: Type.String(),
+    model: Type.String({ description: 'The provider model that serves it; `builtin` needs no network' }),
+    summary: Nullable(Type.String({ description: 'What was built or changed, once succeeded' })),
+    error: Nullable(Type.String({ description: 'Why it failed (or why the last try failed while it is retried)' })),
+    files: Nullable(Type.Array(Type.String(), { description: 'The paths of the site after the generation, once succeeded' })),
+    attempts: Type.Integer({ minimum: 0 }),
+    created_at: DateTime(),
+    started_at: Nullable(DateTime()),
+    finished_at: Nullable(DateTime()),
+  },
+  { title: 'Generation', additionalProperties: false },
+);
+export type Generation = Static<typeof Generation>;
+
+export const GenerationEnvelope = Type.Object({ generation: Generation }, { additionalProperties: false });
+
+export const GenerateBody = Body({
+  prompt: Type.String({ minLength: 1, maxLength: 10_000, description: 'What to build, or for a site that has files, what to change' }),
+  model: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'One of the configured models; default AI_DEFAULT_MODEL' })),
+});
+export type GenerateBody = Static<typeof GenerateBody>;
+
+export const ProjectIdParams = Type.Object({ id: Uuid() });
+export const GenerationParams = Type.Object({ id: Uuid(), generationId: Uuid() });
+
+export const ListGenerationsQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,112 @@
+// Business rules for AI generation requests: the project must be the caller's, the model one of
+// those configured, and the client within its plan's daily AI message quota. The request is only
+// queued here; a generation worker (src/sites/generate/worker.ts) carries it out.
+import type { Database } from '../../db/index.ts';
+import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import type { ProviderRegistry } from '../../sites/generate/provider.ts';
+import { signalGenerations } from '../../sites/generate/signal.ts';
+import { findPlan } from '../plans/repo.ts';
+import * as repo from './repo.ts';
+import type { GenerateBody, Generation } from './schema.ts';
+
+export class GenerationsService {
+  constructor(
+    private readonly database: Database,
+    private readonly providers: ProviderRegistry,
+  ) {}
+
+  async create(orgId: string, projectId: string, body: GenerateBody, now = new Date()): Promise<Generation> {
+    const model = body.model ?? this.providers.defaultModel;
+    if (!this.providers.providerFor(model)) {
+      throw badRequest(`field 'model': unknown model '${model}'; available: ${this.providers.models.join(', ')}`);
+    }
+    const generation = await this.database.db.transaction().execute(async (trx) => {
+      const project = await trx
+        .selectFrom('projects')
+        .select(['id', 'org_client_id'])
+        .where('org_id', '=', orgId)
+        .where('id', '=', projectId)
+        .executeTakeFirst();
+      if (!project) throw notFound('Project');
+      if (project.org_client_id) {
+        // SQLite runs one write transaction at a time; on PostgreSQL the client row is locked so
+        // that two requests cannot both take the last message of the day.
+        const client = await trx
+          .selectFrom('clients')
+          .select(['id', 'plan_id'])
+          .where('org_id', '=', orgId)
+          .where('id', '=', project.org_client_id)
+          .$if(this.database.engine === 'postgres', (qb) => qb.forUpdate())
+          .executeTakeFirst();
+        if (client?.plan_id) {
+          const plan = await findPlan(trx, orgId, client.plan_id);
+          if (plan) {
+            const midnight = utcMidnight(now);
+            const used = await repo.countClientGenerationsSince(trx, orgId, client.id, midnight.toISOString());
+            if (used >= plan.max_ai_messages_daily) throw dailyLimitReached(plan.name, plan.max_ai_messages_daily, midnight, now);
+          }
+        }
+      }
+      const at = now.toISOString();
+      const row = {
+        id: newId(),
+        org_id: orgId,
+        project_id: projectId,
+        org_client_id: project.org_client_id,
+        prompt: body.prompt,
+        model,
+        status: 'queued' as const,
+        error: null,
+        summary: null,
+        files: null,
+        attempts: 0,
+        next_attempt_at: at,
+        lease_until: null,
+        lease_token: null,
+        created_at: at,
+        started_at: null,
+        finished_at: null,
+        updated_at: at,
+      };
+      await repo.insertGeneration(trx, row);
+      return repo.toGeneration(row);
+    });
+    signalGenerations();
+    return generation;
+  }
+
+  async get(orgId: string, projectId: string, id: string): Promise<Generation> {
+    await this.requireProject(orgId, projectId);
+    const row = await repo.findGeneration(this.database.db, orgId, projectId, id);
+    if (!row) throw notFound('Generation');
+    return repo.toGeneration(row);
+  }
+
+  async list(orgId: string, projectId: string, limit: number, offset: number): Promise<{ generations: Generation[]; total: number }> {
+    await this.requireProject(orgId, projectId);
+    const { rows, total } = await repo.listGenerations(this.database.db, orgId, projectId, limit, offset);
+    return { generations: rows.map(repo.toGeneration), total };
+  }
+
+  private async requireProject(orgId: string, projectId: string): Promise<void> {
+    const found = await this.database.db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('id', '=', projectId).executeTakeFirst();
+    if (!found) throw notFound('Project');
+  }
+}
+
+function utcMidnight(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/** 429 with Retry-After until the quota renews at the next midnight UTC. */
+function dailyLimitReached(planName: string, limit: number, midnight: Date, now: Date): ApiError {
+  const renews = new Date(midnight.getTime() + 86_400_000);
+  const seconds = Math.max(1, Math.ceil((renews.getTime() - now.getTime()) / 1000));
+  return new ApiError(
+    429,
+    `Daily AI message limit reached: this client's plan '${planName}' allows max_ai_messages_daily = ${limit}; it renews at ${renews.toISOString()}`,
+    { 'retry-after': String(seconds) },
+  );
+}
+
