@@ -32,6 +32,14 @@ const EnvSchema = Type.Object({
   WEBHOOK_POLL_INTERVAL: Type.String({ default: '100ms' }),
   WEBHOOK_CONCURRENCY: Type.String({ default: '64', pattern: '^[1-9][0-9]{0,3}$' }),
   WEBHOOK_ENDPOINT_CONCURRENCY: Type.String({ default: '8', pattern: '^[1-9][0-9]{0,3}$' }),
+  FILE_MAX_BYTES: Type.String({ default: '5242880', pattern: '^[1-9][0-9]*$' }),
+  PROJECT_MAX_BYTES: Type.String({ default: '52428800', pattern: '^[1-9][0-9]*$' }),
+  PROJECT_MAX_FILES: Type.String({ default: '1000', pattern: '^[1-9][0-9]*$' }),
+  AI_API_KEY: Type.Optional(Type.String()),
+  AI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  AI_MODELS: Type.String({ default: 'gpt-4o-mini' }),
+  AI_DEFAULT_MODEL: Type.String({ default: 'builtin' }),
+  AI_TIMEOUT: Type.String({ default: '120s' }),
   GENERATION_WORKER: Bool,
   GENERATION_CONCURRENCY: Type.String({ default: '2', pattern: '^[1-9][0-9]{0,2}$' }),
   GENERATION_POLL_INTERVAL: Type.String({ default: '1s' }),
@@ -55,6 +63,18 @@ export interface Config {
   shutdownGraceMs: number;
   webhooks: WebhookSettings;
   generation: GenerationSettings;
+  ai: AiSettings;
+  /** Limits on project files, in bytes and files. */
+  files: { maxFileBytes: number; maxProjectBytes: number; maxProjectFiles: number };
+}
+
+/** AI providers: `builtin` always; an OpenAI-compatible API when apiKey is set. */
+export interface AiSettings {
+  apiKey: string | undefined;
+  baseUrl: string | undefined;
+  models: string[];
+  defaultModel: string;
+  timeoutMs: number;
 }
 
 /** AI generation jobs; durations in milliseconds. */
@@ -124,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: Number(e.SHUTDOWN_GRACE_MS),
     webhooks: webhookSettings(e),
     generation: generationSettings(e),
+    ai: aiSettings(e),
+    files: { maxFileBytes: Number(e.FILE_MAX_BYTES), maxProjectBytes: Number(e.PROJECT_MAX_BYTES), maxProjectFiles: Number(e.PROJECT_MAX_FILES) },
   };
 }
 
@@ -144,6 +166,21 @@ function webhookSettings(e: Static<typeof EnvSchema>): WebhookSettings {
     pollIntervalMs: positiveDuration('WEBHOOK_POLL_INTERVAL', e.WEBHOOK_POLL_INTERVAL),
     concurrency: Number(e.WEBHOOK_CONCURRENCY),
     endpointConcurrency: Number(e.WEBHOOK_ENDPOINT_CONCURRENCY),
+  };
+}
+
+function aiSettings(e: Static<typeof EnvSchema>): AiSettings {
+  const models = e.AI_MODELS.split(',').map((m) => m.trim()).filter((m) => m && m !== 'builtin');
+  const available = ['builtin', ...(e.AI_API_KEY ? models : [])];
+  if (!available.includes(e.AI_DEFAULT_MODEL)) {
+    throw new ConfigError(`Invalid configuration:\n  AI_DEFAULT_MODEL: '${e.AI_DEFAULT_MODEL}' is not available; available: ${available.join(', ')} (models of AI_MODELS need AI_API_KEY)`);
+  }
+  return {
+    apiKey: e.AI_API_KEY,
+    baseUrl: e.AI_BASE_URL,
+    models,
+    defaultModel: e.AI_DEFAULT_MODEL,
+    timeoutMs: positiveDuration('AI_TIMEOUT', e.AI_TIMEOUT),
   };
 }
 

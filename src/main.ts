@@ -1,10 +1,11 @@
-// Entry point: config -> database (migrated) -> HTTP server + webhook dispatcher. On
+// Entry point: config -> database (migrated) -> HTTP server + webhook dispatcher + generation worker. On
 // SIGTERM/SIGINT the server stops accepting connections and the dispatcher stops claiming;
 // in-flight requests and delivery attempts finish, then the database closes.
 import { loadConfig } from './config.ts';
 import { createDispatcher } from './events/dispatcher.ts';
 import { buildApp } from './http/app.ts';
 import { createRuntime } from './runtime.ts';
+import { GenerationWorker } from './sites/generate/worker.ts';
 
 export async function startServer(): Promise<void> {
   const config = loadConfig();
@@ -15,6 +16,7 @@ export async function startServer(): Promise<void> {
   });
 
   const dispatcher = config.webhooks.dispatcher ? createDispatcher(runtime.ctx.database, config, app.log) : undefined;
+  const generations = config.generation.worker ? new GenerationWorker(runtime.ctx.database, runtime.ctx.providers, config, app.log) : undefined;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -28,7 +30,8 @@ export async function startServer(): Promise<void> {
     force.unref();
     try {
       // Attempts still running a second before the forced exit are left to their lease.
-      await Promise.all([app.close(), dispatcher?.stop(Math.max(0, config.shutdownGraceMs - 1_000))]);
+      const grace = Math.max(0, config.shutdownGraceMs - 1_000);
+      await Promise.all([app.close(), dispatcher?.stop(grace), generations?.stop(grace)]);
       await runtime.close();
       app.log.info('stopped');
       process.exit(0);
@@ -42,5 +45,9 @@ export async function startServer(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   dispatcher?.start();
-  app.log.info({ engine: runtime.ctx.database.engine, publicUrl: config.publicUrl, dispatcher: Boolean(dispatcher) }, 'Sitewright API ready');
+  generations?.start();
+  app.log.info(
+    { engine: runtime.ctx.database.engine, publicUrl: config.publicUrl, dispatcher: Boolean(dispatcher), generationWorker: Boolean(generations), models: runtime.ctx.providers.models },
+    'Sitewright API ready',
+  );
 }

@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import type { AppContext } from './http/context.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { OrgService } from './modules/orgs/service.ts';
+import { createProviders } from './sites/generate/registry.ts';
 
 export async function openMigratedDatabase(config: Config): Promise<Database> {
   const database = openDatabase({
@@ -30,7 +31,7 @@ export interface Runtime {
 export async function createRuntime(config: Config, opts: { rateLimitKeyPrefix?: string } = {}): Promise<Runtime> {
   const database = await openMigratedDatabase(config);
   const rateLimiter = new RateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl, keyPrefix: opts.rateLimitKeyPrefix });
-  const ctx: AppContext = { config, database, orgs: new OrgService(database), rateLimiter };
+  const ctx: AppContext = { config, database, orgs: new OrgService(database), rateLimiter, providers: createProviders(config) };
   return {
     ctx,
     close: async () => {

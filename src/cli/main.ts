@@ -9,7 +9,7 @@ const USAGE = `Usage: sitewright <command>
 
 Commands:
   start                                   serve the API and deliver webhooks (what \`npm start\` runs)
-  worker                                  deliver webhooks only (no HTTP server)
+  worker                                  deliver webhooks and run AI generations (no HTTP server)
   migrate                                 apply database migrations and exit
   org create --name NAME [--json]         create an organization
   org list [--json]                       list organizations

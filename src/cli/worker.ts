@@ -1,15 +1,19 @@
-// `sitewright worker`: the webhook dispatcher without the HTTP API, for deployments that run
-// delivery apart from the API instances (start those with WEBHOOK_DISPATCHER=false), or to add
-// delivery capacity. Any number may run against one PostgreSQL database.
+// `sitewright worker`: the background workers without the HTTP API (webhook deliveries and AI
+// generation jobs), for deployments that run them apart from the API instances (start those with
+// WEBHOOK_DISPATCHER=false GENERATION_WORKER=false), or to add capacity. Any number may run
+// against one PostgreSQL database.
 import { pino } from 'pino';
 import type { Config } from '../config.ts';
 import { createDispatcher } from '../events/dispatcher.ts';
 import { openMigratedDatabase } from '../runtime.ts';
+import { createProviders } from '../sites/generate/registry.ts';
+import { GenerationWorker } from '../sites/generate/worker.ts';
 
 export async function workerCommand(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   const database = await openMigratedDatabase(config);
   const dispatcher = createDispatcher(database, config, log);
+  const generations = new GenerationWorker(database, createProviders(config), config, log);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -22,7 +26,8 @@ export async function workerCommand(config: Config): Promise<void> {
     }, config.shutdownGraceMs);
     force.unref();
     try {
-      await dispatcher.stop(Math.max(0, config.shutdownGraceMs - 1_000));
+      const grace = Math.max(0, config.shutdownGraceMs - 1_000);
+      await Promise.all([dispatcher.stop(grace), generations.stop(grace)]);
       await database.close();
       log.info('stopped');
       process.exit(0);
@@ -35,5 +40,6 @@ export async function workerCommand(config: Config): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   dispatcher.start();
-  log.info({ engine: database.engine }, 'Sitewright webhook worker ready');
+  generations.start();
+  log.info({ engine: database.engine }, 'Sitewright worker ready: webhook deliveries and generation jobs');
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../http/context.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { clientsRoutes } from './clients/routes.ts';
+import { filesRoutes } from './files/routes.ts';
 import { generationsRoutes } from './generations/routes.ts';
 import { plansRoutes } from './plans/routes.ts';
 import { projectsRoutes } from './projects/routes.ts';
@@ -19,4 +20,5 @@ export const apiModules: ((ctx: AppContext) => FastifyPluginAsyncTypebox)[] = [
   webhooksRoutes,
   webhookDeliveriesRoutes,
   generationsRoutes,
+  filesRoutes,
 ];

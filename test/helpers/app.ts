@@ -8,6 +8,7 @@ import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import type { AppContext } from '../../src/http/context.ts';
 import type { Organization } from '../../src/modules/orgs/service.ts';
 import { createDispatcher, type Dispatcher } from '../../src/events/dispatcher.ts';
+import { GenerationWorker } from '../../src/sites/generate/worker.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { OpenApiChecker } from './openapi-check.ts';
 
@@ -48,6 +49,8 @@ export class TestApi {
   writeKey!: string;
   /** Set when the harness runs a webhook dispatcher (useTestApi(env, { dispatcher: true })). */
   dispatcher: Dispatcher | undefined;
+  /** Set when the harness runs a generation worker (useTestApi(env, { generationWorker: true })). */
+  generationWorker: GenerationWorker | undefined;
 
   constructor(
     readonly app: FastifyInstance,
@@ -91,11 +94,16 @@ export class TestApi {
   delete<T = any>(url: string, opts?: RequestOptions) {
     return this.request<T>('DELETE', url, undefined, opts);
   }
+  put<T = any>(url: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('PUT', url, body, opts);
+  }
 }
 
 export interface HarnessOptions {
   /** Run a webhook dispatcher beside the app, as `sitewright start` does. */
   dispatcher?: boolean;
+  /** Run a generation worker beside the app, as `sitewright start` does. */
+  generationWorker?: boolean;
 }
 
 /**
@@ -113,9 +121,15 @@ export function useTestApi(env: Record<string, string> = {}, opts: HarnessOption
       holder.api.dispatcher = createDispatcher(holder.runtime.ctx.database, holder.runtime.ctx.config);
       holder.api.dispatcher.start();
     }
+    if (opts.generationWorker) {
+      const { ctx } = holder.runtime;
+      holder.api.generationWorker = new GenerationWorker(ctx.database, ctx.providers, ctx.config);
+      holder.api.generationWorker.start();
+    }
   });
   afterAll(async () => {
     await holder.api?.dispatcher?.stop(1_000);
+    await holder.api?.generationWorker?.stop(1_000);
     await holder.api?.app.close();
     await holder.runtime?.close();
     await holder.db?.drop();

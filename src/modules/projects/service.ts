@@ -10,6 +10,7 @@ import { nowIso } from '../../lib/clock.ts';
 import { findClientByEmailForProject, type ClientRow } from '../clients/repo.ts';
 import { findPlan } from '../plans/repo.ts';
 import { findTemplate } from '../templates/repo.ts';
+import { copyTemplateToProject } from '../../sites/files/service.ts';
 import { ProjectListQuery, type ProjectFilter } from './list-query.ts';
 import * as repo from './repo.ts';
 import type { CreateProjectBody, Project, UpdateProjectBody } from './schema.ts';
@@ -97,6 +98,7 @@ export class ProjectsService {
       last_opened_at: null,
     };
     await repo.insertProject(trx, row);
+    if (template) await copyTemplateToProject(trx, orgId, template.id, row.id);
     const project = repo.toProject(row as repo.ProjectRow);
     await recordEvent(trx, { orgId, type: 'project.created', data: { project } });
     return project;

@@ -1,6 +1,6 @@
-// Templates: private to the organization. `source_project_id` is remembered so that the file
-// snapshot (a later capability) knows what to copy; the project may later be deleted, which
-// sets it to null and leaves the template as it is.
+// Templates: private to the organization. A template made with `source_project_id` keeps a
+// snapshot of that project's files taken in the same transaction; later edits on either side never
+// reach the other, and the project may later be deleted (source_project_id becomes null).
 import type { Updateable } from 'kysely';
 import type { AppContext } from '../../http/context.ts';
 import type { TemplatesTable } from '../../db/schema.ts';
@@ -8,6 +8,7 @@ import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { findProject } from '../projects/repo.ts';
+import { snapshotProjectToTemplate } from '../../sites/files/service.ts';
 import * as repo from './repo.ts';
 import { DEFAULT_CATEGORY, type CreateTemplateBody, type Template, type UpdateTemplateBody } from './schema.ts';
 
@@ -49,6 +50,7 @@ export class TemplatesService {
         throw new ApiError(404, `field 'source_project_id': no project ${row.source_project_id} in this organization`);
       }
       await repo.insertTemplate(trx, row);
+      if (row.source_project_id) await snapshotProjectToTemplate(trx, orgId, row.source_project_id, row.id);
       return repo.toTemplate(row);
     });
   }

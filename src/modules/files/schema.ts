@@ -1,0 +1,36 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Body, DateTime, StringEnum, Uuid } from '../../http/schemas.ts';
+
+const fileFields = {
+  path: Type.String({ description: 'Normalised relative path, e.g. `index.html`, `assets/logo.svg`' }),
+  size: Type.Integer({ minimum: 0, description: 'Bytes' }),
+  content_type: Type.String(),
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  updated_at: DateTime(),
+};
+
+export const FileMeta = Type.Object(fileFields, { title: 'SiteFileMeta', additionalProperties: false });
+
+export const FileWithContent = Type.Object(
+  {
+    ...fileFields,
+    content: Type.String(),
+    encoding: StringEnum(['utf8', 'base64'] as const, { description: '`utf8` for text files, `base64` for anything else' }),
+  },
+  { title: 'SiteFile', additionalProperties: false },
+);
+
+export const FileList = Type.Object({ files: Type.Array(FileMeta) }, { additionalProperties: false });
+export const FileEnvelope = Type.Object({ file: FileMeta }, { additionalProperties: false });
+export const FileContentEnvelope = Type.Object({ file: FileWithContent }, { additionalProperties: false });
+export const FileDeleted = Type.Object({ deleted: Type.Boolean(), path: Type.String() }, { additionalProperties: false });
+
+export const ProjectParams = Type.Object({ id: Uuid() });
+export const TemplateParams = Type.Object({ templateId: Uuid() });
+export const FileParams = Type.Object({ id: Uuid(), '*': Type.String({ description: 'The file path (may contain /)' }) });
+
+export const PutFileBody = Body({
+  content: Type.String({ description: 'The file content: text as is, or base64 with `encoding: "base64"`' }),
+  encoding: Type.Optional(StringEnum(['utf8', 'base64'] as const, { default: 'utf8' })),
+});
+export type PutFileBody = Static<typeof PutFileBody>;

@@ -1,0 +1,33 @@
+// The rules for a site file's path, shared by the files API, templates, generation and publishing.
+// A path is relative, `/`-separated and plain enough to be a URL path on every host and a file
+// name on every operating system an export may be unpacked on.
+
+export const MAX_PATH_BYTES = 255;
+export const MAX_SEGMENT_LENGTH = 100;
+/** Letters, digits and `- _ . ~ @ +` in each segment; `/` between segments. */
+const SEGMENT = /^[A-Za-z0-9\-_.~@+]+$/;
+
+export class PathError extends Error {}
+
+/**
+ * The normalised form of `raw` (a leading `./` or `/` dropped, repeated slashes collapsed), or a
+ * PathError saying what is wrong with it.
+ */
+export function normalisePath(raw: string): string {
+  if (raw.includes('\0')) throw new PathError('must not contain NUL');
+  if (/[\u0000-\u001f\u007f]/.test(raw)) throw new PathError('must not contain control characters');
+  if (raw.includes('\\')) throw new PathError('must use / as the separator, not \\');
+  let path = raw.replace(/\/{2,}/g, '/');
+  while (path.startsWith('./')) path = path.slice(2);
+  if (path.startsWith('/')) throw new PathError('must be relative (no leading /)');
+  if (path.endsWith('/')) throw new PathError('must name a file, not a directory (no trailing /)');
+  if (path === '') throw new PathError('must not be empty');
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new PathError(`must be at most ${MAX_PATH_BYTES} bytes`);
+  for (const segment of path.split('/')) {
+    if (segment === '..' || segment === '.') throw new PathError("must not contain '.' or '..' segments");
+    if (segment.length > MAX_SEGMENT_LENGTH) throw new PathError(`each segment must be at most ${MAX_SEGMENT_LENGTH} characters`);
+    if (!SEGMENT.test(segment)) throw new PathError('may only contain letters, digits, - _ . ~ @ + and / between segments');
+    if (segment.startsWith('.') && segment !== '.well-known') throw new PathError("segments must not start with '.' (except .well-known)");
+  }
+  return path;
+}
