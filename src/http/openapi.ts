@@ -32,6 +32,18 @@ export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Pr
       },
       security: [{ apiKey: [] }],
     },
+    // Fastify's wildcard (`/files/*`) is documented as a `{path}` parameter that may contain `/`.
+    transform: ({ schema, url }) => {
+      if (!url.endsWith('/*')) return { schema, url };
+      const params = schema?.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+      const properties = { ...params?.properties };
+      if (properties['*']) {
+        properties.path = properties['*'];
+        delete properties['*'];
+      }
+      const required = (params?.required ?? []).map((r) => (r === '*' ? 'path' : r));
+      return { schema: { ...schema, params: { ...params, properties, required } }, url: url.slice(0, -1) + '{path}' };
+    },
   });
 }
 

@@ -16,7 +16,8 @@ export class OpenApiChecker {
     this.ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(this.ajv);
     this.routes = Object.entries(doc.paths ?? {}).map(([path, item]) => ({
-      pattern: new RegExp('^' + path.replace(/\{[^}]+\}/g, '[^/]+') + '$'),
+      // A trailing {path} (a file path) may span several segments; other parameters are one segment.
+      pattern: new RegExp('^' + path.replace(/\{path\}$/, '.+').replace(/\{[^}]+\}/g, '[^/]+') + '$'),
       item: item as OpenAPIV3_1.PathItemObject,
     }));
   }
@@ -39,6 +40,8 @@ export class OpenApiChecker {
     }
     const response = operation.responses?.[String(status)] as OpenAPIV3_1.ResponseObject | undefined;
     if (!response) return `${method} ${path} answered ${status}, which is not documented`;
+    const mediaType = contentType?.split(';')[0]!.trim();
+    if (mediaType && mediaType !== 'application/json' && response.content?.[mediaType]) return null;
     const schema = response.content?.['application/json']?.schema;
     if (!schema) return body === '' ? null : `${method} ${path} ${status} has a body but no documented schema`;
     if (!contentType?.startsWith('application/json')) return `${method} ${path} ${status}: content-type ${contentType}`;

@@ -117,7 +117,6 @@ export function filesRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           description:
             "Allowed when the client's plan has `can_export_code` (403 otherwise); projects of clients without a plan may export. The archive holds every file at its path.",
           params: ProjectParams,
-          produces: ['application/zip'],
           response: {
             200: { description: 'A zip archive', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } },
             ...errorResponses(400, 403, 404),

@@ -15,7 +15,7 @@ export class PathError extends Error {}
  */
 export function normalisePath(raw: string): string {
   if (raw.includes('\0')) throw new PathError('must not contain NUL');
-  if (/[\u0000-\u001f\u007f]/.test(raw)) throw new PathError('must not contain control characters');
+  if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) throw new PathError('must not contain control characters');
   if (raw.includes('\\')) throw new PathError('must use / as the separator, not \\');
   let path = raw.replace(/\/{2,}/g, '/');
   while (path.startsWith('./')) path = path.slice(2);
