@@ -102,6 +102,14 @@ function section(id: Section, brief: Brief, kind: Kind): string {
   }
 }
 
+/** The business's initial on its brand colour, inline: no request for /favicon.ico. */
+function favicon(brief: Brief): string {
+  const initial = escapeHtml((brief.name.trim()[0] ?? 'S').toUpperCase());
+  const color = palette(brief, kindById(brief.kind)).primary;
+  const svg = `<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 64 64'><rect width='64' height='64' rx='14' fill='${color}'/><text x='32' y='44' font-size='36' font-family='system-ui,sans-serif' font-weight='700' text-anchor='middle' fill='#fff'>${initial}</text></svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
 export function renderIndex(brief: Brief): string {
   const kind = kindById(brief.kind);
   const e = (s: string) => escapeHtml(fill(s, brief));
@@ -116,6 +124,7 @@ export function renderIndex(brief: Brief): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${e(brief.name)} | ${e(kind.label)}${brief.place ? ` in ${e(brief.place)}` : ''}</title>
 <meta name="description" content="${e(tagline)}">
+<link rel="icon" href="${favicon(brief)}">
 <link rel="stylesheet" href="styles.css">
 </head>
 <body id="top">
@@ -199,7 +208,7 @@ nav a:hover { color: var(--link); text-decoration: underline; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 260px), 1fr)); gap: 1.5rem; }
 .card { background: var(--bg); border: 1px solid color-mix(in srgb, var(--text) 10%, transparent); border-radius: var(--radius); padding: 1.75rem; box-shadow: var(--shadow); margin: 0; }
 .alt .card { background: var(--bg); }
-.icon { width: 2.5rem; height: 2.5rem; fill: var(--primary); margin-bottom: 1rem; }
+.icon { width: 2.5rem; height: 2.5rem; fill: var(--link); margin-bottom: 1rem; }
 .split { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 340px), 1fr)); gap: 2.5rem; align-items: start; }
 .facts { list-style: none; padding: 0; margin: 0; display: grid; gap: 1rem; }
 .facts li { background: var(--bg); border-radius: var(--radius); padding: 1.25rem 1.5rem; box-shadow: var(--shadow); }
