@@ -33,3 +33,29 @@ describe('webhook settings', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 });
+
+describe('site content and AI settings', () => {
+  it('default to the documented limits and the builtin model', () => {
+    const config = loadConfig({});
+    expect(config.files).toEqual({ maxFileBytes: 5 * 1_048_576, maxProjectBytes: 50 * 1_048_576, maxProjectFiles: 1000 });
+    expect(config.ai).toEqual({ apiKey: undefined, baseUrl: undefined, models: ['gpt-4o-mini'], defaultModel: 'builtin', timeoutMs: 120_000 });
+    expect(config.generation).toEqual({ worker: true, concurrency: 2, pollIntervalMs: 1_000, retrySchedule: [0, 30_000, 120_000], timeoutMs: 300_000 });
+  });
+
+  it('accepts a configured model as the default only with an API key', () => {
+    expect(loadConfig({ AI_API_KEY: 'sk-x', AI_MODELS: 'gpt-4o, gpt-4o-mini', AI_DEFAULT_MODEL: 'gpt-4o' }).ai).toMatchObject({ models: ['gpt-4o', 'gpt-4o-mini'], defaultModel: 'gpt-4o' });
+    expect(() => loadConfig({ AI_DEFAULT_MODEL: 'gpt-4o' })).toThrow(/AI_DEFAULT_MODEL: 'gpt-4o' is not available; available: builtin/);
+  });
+
+  it.each([
+    ['FILE_MAX_BYTES', '0'],
+    ['PROJECT_MAX_FILES', 'many'],
+    ['AI_TIMEOUT', '0s'],
+    ['AI_BASE_URL', 'ftp://x'],
+    ['GENERATION_RETRY_SCHEDULE', 'later'],
+    ['GENERATION_WORKER', 'on'],
+  ])('refuse %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});

@@ -30,6 +30,12 @@ describe('GET /api/v1/docs', () => {
       Object.keys(item).map((method) => `${method} ${path.replace(/^\/api\/v1/, '')}`),
     );
     for (const op of SPEC_OPERATIONS) expect(operations).toContain(op);
+    // Site content: files, export, template files, AI generation.
+    for (const op of [
+      'get /projects/{projectId}/files', 'get /projects/{projectId}/files/{path}', 'put /projects/{projectId}/files/{path}', 'delete /projects/{projectId}/files/{path}',
+      'get /projects/{projectId}/export', 'get /templates/{templateId}/files',
+      'post /projects/{projectId}/generate', 'get /projects/{projectId}/generations', 'get /projects/{projectId}/generations/{generationId}',
+    ]) expect(operations).toContain(op);
     for (const op of SPEC_OPERATIONS) {
       const [method, path] = op.split(' ') as [string, string];
       const operation = doc.paths[`/api/v1${path}`]?.[method];

@@ -26,7 +26,7 @@ export function filesRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
 
   return async (app) => {
     app.get(
-      '/projects/:id/files',
+      '/projects/:projectId/files',
       {
         schema: {
           tags,
@@ -38,13 +38,13 @@ export function filesRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { orgId } = caller(request);
-        await requireProject(db, orgId, request.params.id);
-        return { files: await listFiles(db, orgId, request.params.id) };
+        await requireProject(db, orgId, request.params.projectId);
+        return { files: await listFiles(db, orgId, request.params.projectId) };
       },
     );
 
     app.get(
-      '/projects/:id/files/*',
+      '/projects/:projectId/files/*',
       {
         schema: {
           tags,
@@ -56,15 +56,15 @@ export function filesRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { orgId } = caller(request);
-        await requireProject(db, orgId, request.params.id);
-        const file = await getFile(db, orgId, request.params.id, validPath(request.params['*']));
+        await requireProject(db, orgId, request.params.projectId);
+        const file = await getFile(db, orgId, request.params.projectId, validPath(request.params['*']));
         if (!file) throw notFound('File');
         return { file };
       },
     );
 
     app.put(
-      '/projects/:id/files/*',
+      '/projects/:projectId/files/*',
       {
         bodyLimit: putBodyLimit,
         schema: {
@@ -82,15 +82,15 @@ export function filesRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const content = decodeContent(request.body.content, request.body.encoding ?? 'utf8');
         if (!content) throw badRequest(`field 'content' is not valid base64`);
         const { file, created } = await db.transaction().execute(async (trx) => {
-          await requireProject(trx, orgId, request.params.id);
-          return putFile(trx, orgId, request.params.id, path, content, limits);
+          await requireProject(trx, orgId, request.params.projectId);
+          return putFile(trx, orgId, request.params.projectId, path, content, limits);
         });
         return reply.status(created ? 201 : 200).send({ file });
       },
     );
 
     app.delete(
-      '/projects/:id/files/*',
+      '/projects/:projectId/files/*',
       {
         schema: {
           tags,
@@ -102,14 +102,14 @@ export function filesRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const { orgId } = caller(request);
         const path = validPath(request.params['*']);
-        await requireProject(db, orgId, request.params.id);
-        if (!(await deleteFile(db, orgId, request.params.id, path))) throw notFound('File');
+        await requireProject(db, orgId, request.params.projectId);
+        if (!(await deleteFile(db, orgId, request.params.projectId, path))) throw notFound('File');
         return { deleted: true, path };
       },
     );
 
     app.get(
-      '/projects/:id/export',
+      '/projects/:projectId/export',
       {
         schema: {
           tags,
@@ -125,7 +125,7 @@ export function filesRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { orgId } = caller(request);
-        const project = await requireProject(db, orgId, request.params.id);
+        const project = await requireProject(db, orgId, request.params.projectId);
         await checkExportAllowed(db, orgId, project.org_client_id);
         const zip = await zipProjectFiles(db, orgId, project.id);
         const name = (project.subdomain ?? project.id).replace(/[^a-z0-9-]/gi, '');

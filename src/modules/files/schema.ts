@@ -25,9 +25,9 @@ export const FileEnvelope = Type.Object({ file: FileMeta }, { additionalProperti
 export const FileContentEnvelope = Type.Object({ file: FileWithContent }, { additionalProperties: false });
 export const FileDeleted = Type.Object({ deleted: Type.Boolean(), path: Type.String() }, { additionalProperties: false });
 
-export const ProjectParams = Type.Object({ id: Uuid() });
+export const ProjectParams = Type.Object({ projectId: Uuid() });
 export const TemplateParams = Type.Object({ templateId: Uuid() });
-export const FileParams = Type.Object({ id: Uuid(), '*': Type.String({ description: 'The file path (may contain /)' }) });
+export const FileParams = Type.Object({ projectId: Uuid(), '*': Type.String({ description: 'The file path (may contain /)' }) });
 
 export const PutFileBody = Body({
   content: Type.String({ description: 'The file content: text as is, or base64 with `encoding: "base64"`' }),

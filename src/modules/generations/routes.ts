@@ -12,7 +12,7 @@ export function generationsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const generations = new GenerationsService(ctx.database, ctx.providers);
   return async (app) => {
     app.post(
-      '/projects/:id/generate',
+      '/projects/:projectId/generate',
       {
         schema: {
           tags,
@@ -25,13 +25,13 @@ export function generationsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const generation = await generations.create(caller(request).orgId, request.params.id, request.body);
+        const generation = await generations.create(caller(request).orgId, request.params.projectId, request.body);
         return reply.status(202).send({ generation });
       },
     );
 
     app.get(
-      '/projects/:id/generations',
+      '/projects/:projectId/generations',
       {
         schema: {
           tags,
@@ -47,12 +47,12 @@ export function generationsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { limit = 20, offset = 0 } = request.query;
-        return generations.list(caller(request).orgId, request.params.id, limit, offset);
+        return generations.list(caller(request).orgId, request.params.projectId, limit, offset);
       },
     );
 
     app.get(
-      '/projects/:id/generations/:generationId',
+      '/projects/:projectId/generations/:generationId',
       {
         schema: {
           tags,
@@ -62,7 +62,7 @@ export function generationsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => ({
-        generation: await generations.get(caller(request).orgId, request.params.id, request.params.generationId),
+        generation: await generations.get(caller(request).orgId, request.params.projectId, request.params.generationId),
       }),
     );
   };

@@ -32,8 +32,8 @@ export const GenerateBody = Body({
 });
 export type GenerateBody = Static<typeof GenerateBody>;
 
-export const ProjectIdParams = Type.Object({ id: Uuid() });
-export const GenerationParams = Type.Object({ id: Uuid(), generationId: Uuid() });
+export const ProjectIdParams = Type.Object({ projectId: Uuid() });
+export const GenerationParams = Type.Object({ projectId: Uuid(), generationId: Uuid() });
 
 export const ListGenerationsQuery = Type.Object(
   {
