@@ -32,6 +32,13 @@ const EnvSchema = Type.Object({
   WEBHOOK_POLL_INTERVAL: Type.String({ default: '100ms' }),
   WEBHOOK_CONCURRENCY: Type.String({ default: '64', pattern: '^[1-9][0-9]{0,3}$' }),
   WEBHOOK_ENDPOINT_CONCURRENCY: Type.String({ default: '8', pattern: '^[1-9][0-9]{0,3}$' }),
+  SITES_DOMAIN: Type.Optional(Type.String({ pattern: '^[a-z0-9.-]+(:[0-9]{1,5})?$' })),
+  SITES_SCHEME: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('https')])),
+  SITES_IPV4: Type.Optional(Type.String({ pattern: '^([0-9]{1,3}[.]){3}[0-9]{1,3}$' })),
+  PREVIEW_TTL: Type.String({ default: '7d' }),
+  PREVIEW_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  DNS_SERVERS: Type.Optional(Type.String()),
+  DOMAIN_CHECK_INTERVAL: Type.String({ default: '5m' }),
   FILE_MAX_BYTES: Type.String({ default: '5242880', pattern: '^[1-9][0-9]*$' }),
   PROJECT_MAX_BYTES: Type.String({ default: '52428800', pattern: '^[1-9][0-9]*$' }),
   PROJECT_MAX_FILES: Type.String({ default: '1000', pattern: '^[1-9][0-9]*$' }),
@@ -64,8 +71,25 @@ export interface Config {
   webhooks: WebhookSettings;
   generation: GenerationSettings;
   ai: AiSettings;
+  sites: SitesSettings;
   /** Limits on project files, in bytes and files. */
   files: { maxFileBytes: number; maxProjectBytes: number; maxProjectFiles: number };
+}
+
+/** Published sites, previews and custom domains. */
+export interface SitesSettings {
+  /** Sites answer on `{subdomain}.{domain}`; may carry a port (`localhost:3000`). */
+  domain: string;
+  /** Scheme of published URLs on the sites domain. */
+  scheme: 'http' | 'https';
+  /** The address apex custom domains point an A record at; unset: apex domains need ALIAS/CNAME flattening. */
+  ipv4: string | undefined;
+  previewTtlMs: number;
+  /** Signs preview links; unset: a secret generated once and kept in the database. */
+  previewSecret: string | undefined;
+  /** Resolvers for custom-domain checks (`host` or `host:port`); empty: the system's. */
+  dnsServers: string[];
+  domainCheckIntervalMs: number;
 }
 
 /** AI providers: `builtin` always; an OpenAI-compatible API when apiKey is set. */
@@ -145,6 +169,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: webhookSettings(e),
     generation: generationSettings(e),
     ai: aiSettings(e),
+    sites: {
+      domain: (e.SITES_DOMAIN ?? `localhost:${port}`).toLowerCase(),
+      scheme: e.SITES_SCHEME ?? (e.PUBLIC_URL?.startsWith('https:') ? 'https' : 'http'),
+      ipv4: e.SITES_IPV4,
+      previewTtlMs: positiveDuration('PREVIEW_TTL', e.PREVIEW_TTL),
+      previewSecret: e.PREVIEW_SECRET,
+      dnsServers: (e.DNS_SERVERS ?? '').split(',').map((d) => d.trim()).filter(Boolean),
+      domainCheckIntervalMs: positiveDuration('DOMAIN_CHECK_INTERVAL', e.DOMAIN_CHECK_INTERVAL),
+    },
     files: { maxFileBytes: Number(e.FILE_MAX_BYTES), maxProjectBytes: Number(e.PROJECT_MAX_BYTES), maxProjectFiles: Number(e.PROJECT_MAX_FILES) },
   };
 }

@@ -7,6 +7,7 @@ import type { AppContext } from './http/context.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { OrgService } from './modules/orgs/service.ts';
 import { createProviders } from './sites/generate/registry.ts';
+import { PreviewSigner } from './sites/publish/preview.ts';
 
 export async function openMigratedDatabase(config: Config): Promise<Database> {
   const database = openDatabase({
@@ -31,7 +32,7 @@ export interface Runtime {
 export async function createRuntime(config: Config, opts: { rateLimitKeyPrefix?: string } = {}): Promise<Runtime> {
   const database = await openMigratedDatabase(config);
   const rateLimiter = new RateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl, keyPrefix: opts.rateLimitKeyPrefix });
-  const ctx: AppContext = { config, database, orgs: new OrgService(database), rateLimiter, providers: createProviders(config) };
+  const ctx: AppContext = { config, database, orgs: new OrgService(database), rateLimiter, providers: createProviders(config), preview: new PreviewSigner(database, config.sites.previewSecret) };
   return {
     ctx,
     close: async () => {

@@ -5,6 +5,7 @@ import type { Engine } from './engine.ts';
 import * as m001 from './migrations/001_initial.ts';
 import * as m002 from './migrations/002_webhook_delivery.ts';
 import * as m003 from './migrations/003_site_files.ts';
+import * as m004 from './migrations/004_publishing.ts';
 import * as m007 from './migrations/007_generations.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
@@ -12,6 +13,7 @@ const migrations: Record<string, EngineMigration> = {
   '001_initial': m001,
   '002_webhook_delivery': m002,
   '003_site_files': m003,
+  '004_publishing': m004,
   '007_generations': m007,
 };
 

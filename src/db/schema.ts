@@ -89,6 +89,8 @@ export interface ProjectsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   last_opened_at: NullableTimestamp;
+  /** The deployment the published site serves; null when unpublished. */
+  current_deployment_id: string | null;
 }
 
 export interface TemplatesTable {
@@ -217,6 +219,53 @@ export interface GenerationsTable {
   updated_at: Timestamp;
 }
 
+export interface DeploymentsTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  file_count: number;
+  total_bytes: number;
+  created_at: Timestamp;
+}
+
+export interface DeploymentFilesTable {
+  deployment_id: string;
+  path: string;
+  content: Buffer;
+  content_type: string;
+  size: number;
+  sha256: string;
+}
+
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: Timestamp;
+}
+
+export type DomainStatus = 'pending' | 'active' | 'failed';
+
+export interface ProjectDomainsTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  /** Lower-case ASCII (punycode), no trailing dot. */
+  domain: string;
+  status: DomainStatus;
+  /** The value of the TXT record that proves ownership. */
+  verification_token: string;
+  last_error: string | null;
+  verified_at: NullableTimestamp;
+  last_checked_at: NullableTimestamp;
+  /** When the background check looks again; null once active or failed. */
+  next_attempt_at: NullableTimestamp;
+  attempts: number;
+  lease_until: NullableTimestamp;
+  lease_token: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -232,4 +281,8 @@ export interface DB {
   project_files: ProjectFilesTable;
   template_files: TemplateFilesTable;
   generations: GenerationsTable;
+  deployments: DeploymentsTable;
+  deployment_files: DeploymentFilesTable;
+  service_secrets: ServiceSecretsTable;
+  project_domains: ProjectDomainsTable;
 }

@@ -8,6 +8,7 @@ import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import { apiModules } from '../modules/index.ts';
+import { registerSiteHosting } from '../sites/hosting/serve.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -25,6 +26,8 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
     return503OnClosing: true,
   });
   app.setValidatorCompiler(validatorCompiler);
+  // First: a request for a published site is answered before any API hook runs.
+  registerSiteHosting(app, ctx, ctx.preview);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();

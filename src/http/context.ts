@@ -3,6 +3,7 @@ import type { Database } from '../db/index.ts';
 import type { OrgService } from '../modules/orgs/service.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { ProviderRegistry } from '../sites/generate/provider.ts';
+import type { PreviewSigner } from '../sites/publish/preview.ts';
 
 /** What every route plugin is given: the app's collaborators, built once by the app factory. */
 export interface AppContext {
@@ -12,4 +13,6 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   /** The AI providers configured, by model. */
   providers: ProviderRegistry;
+  /** Signs and checks preview links. */
+  preview: PreviewSigner;
 }

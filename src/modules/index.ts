@@ -5,6 +5,7 @@ import { analyticsRoutes } from './analytics/routes.ts';
 import { clientsRoutes } from './clients/routes.ts';
 import { filesRoutes } from './files/routes.ts';
 import { generationsRoutes } from './generations/routes.ts';
+import { publishingRoutes } from './publishing/routes.ts';
 import { plansRoutes } from './plans/routes.ts';
 import { projectsRoutes } from './projects/routes.ts';
 import { templatesRoutes } from './templates/routes.ts';
@@ -21,4 +22,5 @@ export const apiModules: ((ctx: AppContext) => FastifyPluginAsyncTypebox)[] = [
   webhookDeliveriesRoutes,
   generationsRoutes,
   filesRoutes,
+  publishingRoutes,
 ];

@@ -4,6 +4,7 @@
 // moves whenever any other connection, in this process or another one (the CLI revoking a key),
 // commits. A revocation therefore still takes effect on the next request. On PostgreSQL, where
 // other instances write and no such counter exists, nothing is cached.
+import { changeCounter } from '../../db/change-counter.ts';
 import type { Database } from '../../db/index.ts';
 import type { Caller } from './service.ts';
 
@@ -22,8 +23,7 @@ export class KeyCache {
   private readonly readVersion: (() => number) | undefined;
 
   constructor(database: Database) {
-    const statement = database.sqliteReader?.prepare('PRAGMA data_version').pluck();
-    this.readVersion = statement && (() => statement.get() as number);
+    this.readVersion = changeCounter(database);
   }
 
   /** The database's change counter now; read it before the lookup whose result is then stored. */

@@ -47,13 +47,13 @@ export function validPath(raw: string, field = 'path'): string {
 
 const mib = (bytes: number) => `${+(bytes / 1_048_576).toFixed(2)} MiB`;
 
-function checkFileSize(path: string, size: number, limits: FileLimits): void {
+export function checkFileSize(path: string, size: number, limits: FileLimits): void {
   if (size > limits.maxFileBytes) {
     throw new ApiError(413, `File '${path}' is ${size} bytes; the limit is FILE_MAX_BYTES = ${limits.maxFileBytes} (${mib(limits.maxFileBytes)})`);
   }
 }
 
-function checkProjectTotals(files: number, bytes: number, limits: FileLimits): void {
+export function checkProjectTotals(files: number, bytes: number, limits: FileLimits): void {
   if (files > limits.maxProjectFiles) {
     throw badRequest(`A project may hold at most PROJECT_MAX_FILES = ${limits.maxProjectFiles} files; this would make ${files}`);
   }

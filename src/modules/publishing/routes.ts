@@ -1,0 +1,81 @@
+// Publishing a project's site, taking it offline, and preview links.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../http/context.ts';
+import { caller } from '../../http/caller.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import { notFound } from '../../lib/errors.ts';
+import { PublishService } from '../../sites/publish/service.ts';
+import { findProject, toProject } from '../projects/repo.ts';
+import { Project } from '../projects/schema.ts';
+import { Preview, ProjectParams, Published, PublishBody } from './schema.ts';
+
+const tags = ['publishing'];
+
+export function publishingRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const publishing = new PublishService(ctx.database, ctx.config);
+  return async (app) => {
+    app.post(
+      '/projects/:projectId/publish',
+      {
+        config: { allowEmptyBody: true },
+        // No body at all means "publish the project's files", like an empty object.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+        schema: {
+          tags,
+          summary: 'Publish the site',
+          description:
+            "Publishes `builtFiles` when given, else the project's current files, as a new immutable deployment, and makes it live at once on the project's subdomain of SITES_DOMAIN (or its active custom domain). Sets `published_url` and `last_published_at` and emits `project.published` with the project and the `deployment_id`. No files, or no `index.html`: 400. Paths and sizes follow the files API's rules.",
+          params: ProjectParams,
+          body: PublishBody,
+          response: { 200: Published, ...errorResponses(400, 403, 404, 413, 415) },
+        },
+      },
+      async (request) => publishing.publish(caller(request).orgId, request.params.projectId, request.body?.builtFiles),
+    );
+
+    app.post(
+      '/projects/:projectId/unpublish',
+      {
+        config: { allowEmptyBody: true },
+        schema: {
+          tags,
+          summary: 'Take the site offline',
+          description: 'The site answers 404 from the next request on; `published_url` becomes null (`last_published_at` keeps the last publish). Unpublishing a site that is not published changes nothing.',
+          params: ProjectParams,
+          response: { 200: Type.Object({ project: Project }, { additionalProperties: false }), ...errorResponses(400, 403, 404, 415) },
+        },
+      },
+      async (request) => ({ project: await publishing.unpublish(caller(request).orgId, request.params.projectId) }),
+    );
+
+    app.get(
+      '/projects/:projectId/preview',
+      {
+        schema: {
+          tags,
+          summary: 'Preview link of the current files',
+          description: `\`preview_url\` opens the project's current (unpublished) files without credentials until \`preview_expires_at\` (PREVIEW_TTL, default 7 days); each call makes a fresh link. Previews are not counted in analytics and carry \`X-Robots-Tag: noindex\`.`,
+          params: ProjectParams,
+          response: { 200: Preview, ...errorResponses(400, 403, 404) },
+        },
+      },
+      async (request) => {
+        const row = await findProject(ctx.database.db, caller(request).orgId, request.params.projectId);
+        if (!row) throw notFound('Project');
+        const project = toProject(row);
+        const expires = Math.floor((Date.now() + ctx.config.sites.previewTtlMs) / 1000);
+        const signature = await ctx.preview.sign(project.id, expires);
+        return {
+          published_url: project.published_url,
+          has_published: row.current_deployment_id !== null,
+          embed_preview_path: `/embed/projects/${project.id}/preview`,
+          preview_url: `${ctx.config.publicUrl}/preview/${project.id}/${expires}/${signature}/`,
+          preview_expires_at: new Date(expires * 1000).toISOString(),
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,37 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Body, DateTime, Nullable, Uuid } from '../../http/schemas.ts';
+import { Project } from '../projects/schema.ts';
+
+export const ProjectParams = Type.Object({ projectId: Uuid() });
+
+export const PublishBody = Type.Optional(
+  Body({
+    builtFiles: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description: 'Path -> UTF-8 content. When given, exactly these files are published; otherwise the project’s current files.',
+      }),
+    ),
+  }),
+);
+export type PublishBody = Static<typeof PublishBody>;
+
+export const Published = Type.Object(
+  {
+    url: Type.String({ description: 'The live address' }),
+    deployId: Uuid({ description: 'The immutable deployment now served' }),
+    status: Type.Literal('ready'),
+    project: Project,
+  },
+  { additionalProperties: false },
+);
+
+export const Preview = Type.Object(
+  {
+    published_url: Nullable(Type.String()),
+    has_published: Type.Boolean({ description: 'Whether the site is live now' }),
+    embed_preview_path: Type.String({ description: 'Where the embeddable builder mounts the preview pane' }),
+    preview_url: Type.String({ description: 'A signed link to the current, unpublished files; anyone holding it can open it until it expires' }),
+    preview_expires_at: DateTime(),
+  },
+  { additionalProperties: false },
+);
