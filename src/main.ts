@@ -6,6 +6,7 @@ import { createDispatcher } from './events/dispatcher.ts';
 import { buildApp } from './http/app.ts';
 import { createRuntime } from './runtime.ts';
 import { GenerationWorker } from './sites/generate/worker.ts';
+import { DomainChecker } from './sites/domains/checker.ts';
 
 export async function startServer(): Promise<void> {
   const config = loadConfig();
@@ -16,6 +17,8 @@ export async function startServer(): Promise<void> {
   });
 
   const dispatcher = config.webhooks.dispatcher ? createDispatcher(runtime.ctx.database, config, app.log) : undefined;
+  // Cheap, and leased: every instance may run it.
+  const domainChecker = new DomainChecker(runtime.ctx.database, config, app.log);
   const generations = config.generation.worker ? new GenerationWorker(runtime.ctx.database, runtime.ctx.providers, config, app.log) : undefined;
 
   let stopping = false;
@@ -31,7 +34,7 @@ export async function startServer(): Promise<void> {
     try {
       // Attempts still running a second before the forced exit are left to their lease.
       const grace = Math.max(0, config.shutdownGraceMs - 1_000);
-      await Promise.all([app.close(), dispatcher?.stop(grace), generations?.stop(grace)]);
+      await Promise.all([app.close(), dispatcher?.stop(grace), generations?.stop(grace), domainChecker.stop(grace)]);
       await runtime.close();
       app.log.info('stopped');
       process.exit(0);
@@ -46,6 +49,7 @@ export async function startServer(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   dispatcher?.start();
   generations?.start();
+  domainChecker.start();
   app.log.info(
     { engine: runtime.ctx.database.engine, publicUrl: config.publicUrl, dispatcher: Boolean(dispatcher), generationWorker: Boolean(generations), models: runtime.ctx.providers.models },
     'Sitewright API ready',

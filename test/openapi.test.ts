@@ -35,7 +35,12 @@ describe('GET /api/v1/docs', () => {
       'get /projects/{projectId}/files', 'get /projects/{projectId}/files/{path}', 'put /projects/{projectId}/files/{path}', 'delete /projects/{projectId}/files/{path}',
       'get /projects/{projectId}/export', 'get /templates/{templateId}/files',
       'post /projects/{projectId}/generate', 'get /projects/{projectId}/generations', 'get /projects/{projectId}/generations/{generationId}',
+      // Publishing and custom domains.
+      'post /projects/{projectId}/publish', 'post /projects/{projectId}/unpublish', 'get /projects/{projectId}/preview',
+      'get /projects/{projectId}/domains', 'post /projects/{projectId}/domains', 'post /projects/{projectId}/domains/{domainId}/verify',
+      'delete /projects/{projectId}/domains/{domainId}',
     ]) expect(operations).toContain(op);
+    expect(operations.some((op) => op.includes('/internal/'))).toBe(false);
     for (const op of SPEC_OPERATIONS) {
       const [method, path] = op.split(' ') as [string, string];
       const operation = doc.paths[`/api/v1${path}`]?.[method];

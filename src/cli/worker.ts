@@ -8,12 +8,14 @@ import { createDispatcher } from '../events/dispatcher.ts';
 import { openMigratedDatabase } from '../runtime.ts';
 import { createProviders } from '../sites/generate/registry.ts';
 import { GenerationWorker } from '../sites/generate/worker.ts';
+import { DomainChecker } from '../sites/domains/checker.ts';
 
 export async function workerCommand(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   const database = await openMigratedDatabase(config);
   const dispatcher = createDispatcher(database, config, log);
   const generations = new GenerationWorker(database, createProviders(config), config, log);
+  const domainChecker = new DomainChecker(database, config, log);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -27,7 +29,7 @@ export async function workerCommand(config: Config): Promise<void> {
     force.unref();
     try {
       const grace = Math.max(0, config.shutdownGraceMs - 1_000);
-      await Promise.all([dispatcher.stop(grace), generations.stop(grace)]);
+      await Promise.all([dispatcher.stop(grace), generations.stop(grace), domainChecker.stop(grace)]);
       await database.close();
       log.info('stopped');
       process.exit(0);
@@ -41,5 +43,6 @@ export async function workerCommand(config: Config): Promise<void> {
 
   dispatcher.start();
   generations.start();
-  log.info({ engine: database.engine }, 'Sitewright worker ready: webhook deliveries and generation jobs');
+  domainChecker.start();
+  log.info({ engine: database.engine }, 'Sitewright worker ready: webhook deliveries, generation jobs, domain checks');
 }

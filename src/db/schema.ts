@@ -254,7 +254,8 @@ export interface ProjectDomainsTable {
   status: DomainStatus;
   /** The value of the TXT record that proves ownership. */
   verification_token: string;
-  last_error: string | null;
+  /** JSON object: record key -> 'ok' | 'missing' | 'wrong', from the last DNS check. */
+  check_results: string | null;
   verified_at: NullableTimestamp;
   last_checked_at: NullableTimestamp;
   /** When the background check looks again; null once active or failed. */

@@ -9,6 +9,7 @@ import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import { apiModules } from '../modules/index.ts';
 import { registerSiteHosting } from '../sites/hosting/serve.ts';
+import { registerTlsAsk } from '../sites/hosting/tls-ask.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -37,6 +38,7 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
   await registerOpenApi(app, ctx);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  registerTlsAsk(app, ctx);
   registerDocsRoute(app);
   for (const routes of apiModules) {
     await app.register(routes(ctx), { prefix: API_PREFIX });

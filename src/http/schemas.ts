@@ -25,6 +25,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   401: 'Missing or invalid API key',
   403: 'The key lacks the permission this operation needs, or a plan limit was reached',
   404: 'No such record in the caller organization',
+  409: 'Conflicts with an existing record',
   413: 'Request body too large',
   415: 'Content-Type is not application/json on a write',
   429: 'Rate limit exceeded; see Retry-After',

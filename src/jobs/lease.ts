@@ -8,7 +8,7 @@ import type { Database } from '../db/index.ts';
 import { newId } from '../lib/ids.ts';
 
 /** Tables with the job columns: id, status, next_attempt_at, lease_until, lease_token. */
-export type JobTable = 'generations';
+export type JobTable = 'generations' | 'project_domains';
 
 export interface LeaseOptions {
   limit: number;

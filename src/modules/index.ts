@@ -4,6 +4,7 @@ import type { AppContext } from '../http/context.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { clientsRoutes } from './clients/routes.ts';
 import { filesRoutes } from './files/routes.ts';
+import { domainsRoutes } from './domains/routes.ts';
 import { generationsRoutes } from './generations/routes.ts';
 import { publishingRoutes } from './publishing/routes.ts';
 import { plansRoutes } from './plans/routes.ts';
@@ -23,4 +24,5 @@ export const apiModules: ((ctx: AppContext) => FastifyPluginAsyncTypebox)[] = [
   generationsRoutes,
   filesRoutes,
   publishingRoutes,
+  domainsRoutes,
 ];

@@ -42,7 +42,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('domain', 'text', (c) => c.notNull().unique())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('verification_token', 'text', (c) => c.notNull())
-    .addColumn('last_error', 'text')
+    // JSON: what the last DNS check found for each record.
+    .addColumn('check_results', 'text')
     .addColumn('verified_at', ts)
     .addColumn('last_checked_at', ts)
     .addColumn('next_attempt_at', ts)

@@ -1,0 +1,60 @@
+// Checking a custom domain's DNS: the TXT record proves ownership, and a CNAME to the sites host
+// (or, for an apex, an A record to SITES_IPV4) routes visitors here. Look-ups go through the
+// resolvers of DNS_SERVERS when set.
+import { Resolver } from 'node:dns/promises';
+import type { SitesSettings } from '../../config.ts';
+
+export interface DnsRecord {
+  type: 'CNAME' | 'A' | 'TXT';
+  name: string;
+  value: string;
+  /** What the last check found: `ok`, `missing`, `wrong`, or `unchecked` before any check. */
+  status: 'ok' | 'missing' | 'wrong' | 'unchecked';
+}
+
+export const TXT_PREFIX = '_sitewright';
+
+/** The records the owner must create for `domain`. */
+export function requiredRecords(sites: SitesSettings, domain: string, subdomain: string | null, token: string): Omit<DnsRecord, 'status'>[] {
+  const target = sites.domain.replace(/:\d+$/, '');
+  const routing: Omit<DnsRecord, 'status'> =
+    subdomain === null && sites.ipv4 ? { type: 'A', name: domain, value: sites.ipv4 } : { type: 'CNAME', name: domain, value: target };
+  return [routing, { type: 'TXT', name: `${TXT_PREFIX}.${domain}`, value: `sitewright-verify=${token}` }];
+}
+
+const recordKey = (r: Omit<DnsRecord, 'status'>) => `${r.type} ${r.name}`;
+
+export class DnsChecker {
+  private readonly resolver: Resolver;
+
+  constructor(servers: string[], timeoutMs = 3_000) {
+    this.resolver = new Resolver({ timeout: timeoutMs, tries: 2 });
+    if (servers.length > 0) this.resolver.setServers(servers);
+  }
+
+  /** Checks every record; returns each one's status keyed by "TYPE name". */
+  async check(records: Omit<DnsRecord, 'status'>[]): Promise<Record<string, DnsRecord['status']>> {
+    const results: Record<string, DnsRecord['status']> = {};
+    for (const record of records) results[recordKey(record)] = await this.checkOne(record);
+    return results;
+  }
+
+  private async checkOne(record: Omit<DnsRecord, 'status'>): Promise<DnsRecord['status']> {
+    try {
+      const want = record.value.toLowerCase().replace(/\.$/, '');
+      let found: string[];
+      if (record.type === 'TXT') found = (await this.resolver.resolveTxt(record.name)).map((chunks) => chunks.join(''));
+      else if (record.type === 'A') found = await this.resolver.resolve4(record.name);
+      else found = await this.resolver.resolveCname(record.name);
+      if (found.length === 0) return 'missing';
+      return found.some((v) => v.toLowerCase().replace(/\.$/, '') === want) ? 'ok' : 'wrong';
+    } catch {
+      // NXDOMAIN, no data, timeouts: the record is not there (yet).
+      return 'missing';
+    }
+  }
+}
+
+export function withStatus(records: Omit<DnsRecord, 'status'>[], results: Record<string, DnsRecord['status']> | null): DnsRecord[] {
+  return records.map((r) => ({ ...r, status: results?.[recordKey(r)] ?? 'unchecked' }));
+}

@@ -1,0 +1,29 @@
+// Custom domain names: what an owner may attach to a site. Lower case ASCII (international names
+// in punycode), under a known public suffix, not an IP address, not the service's own sites domain.
+import { domainToASCII } from 'node:url';
+import { parse } from 'tldts';
+import { badRequest } from '../../lib/errors.ts';
+
+export interface DomainName {
+  domain: string;
+  /** The labels left of the registrable domain (`www` for www.example.com); null for an apex. */
+  subdomain: string | null;
+}
+
+export function parseDomainName(raw: string, sitesDomain: string): DomainName {
+  const trimmed = raw.trim().toLowerCase().replace(/\.$/, '');
+  if (/[/:@?#\s]/.test(trimmed)) throw badRequest(`field 'domain': give a bare host name such as www.example.com (no scheme, port or path)`);
+  const ascii = domainToASCII(trimmed);
+  if (!ascii || ascii.length > 253) throw badRequest(`field 'domain': '${raw.slice(0, 100)}' is not a valid host name`);
+  if (!ascii.split('.').every((label) => /^(?!-)[a-z0-9-]{1,63}(?<!-)$/.test(label))) {
+    throw badRequest(`field 'domain': '${raw.slice(0, 100)}' is not a valid host name`);
+  }
+  const parsed = parse(ascii);
+  if (parsed.isIp) throw badRequest(`field 'domain': an IP address cannot be a custom domain`);
+  if (!parsed.domain || !parsed.isIcann) throw badRequest(`field 'domain': '${ascii}' is not under a known public suffix`);
+  const sitesHost = sitesDomain.replace(/:\d+$/, '');
+  if (ascii === sitesHost || ascii.endsWith(`.${sitesHost}`)) {
+    throw badRequest(`field 'domain': names under the service's own sites domain (${sitesHost}) are given to projects automatically`);
+  }
+  return { domain: ascii, subdomain: parsed.subdomain || null };
+}
