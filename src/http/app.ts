@@ -1,6 +1,7 @@
 // The app factory: a configured Fastify instance that never listens by itself (main.ts does),
 // so tests drive it through app.inject().
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.ts';
 import { registerApiGuard, API_PREFIX } from './api-guard.ts';
@@ -8,14 +9,23 @@ import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import { apiModules } from '../modules/index.ts';
-import { registerSiteHosting } from '../sites/hosting/serve.ts';
+import { createSiteHandler } from '../sites/hosting/serve.ts';
 import { registerTlsAsk } from '../sites/hosting/tls-ask.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['logger'] = false): Promise<FastifyInstance> {
+  // Published sites and preview links are answered on the raw request, before Fastify (see
+  // sites/hosting/serve.ts); everything else goes on to the API. app.inject() reaches only the API.
+  let siteHandler: ReturnType<typeof createSiteHandler> | undefined;
   const app = Fastify({
     logger,
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        const served = siteHandler?.(req, res) ?? false;
+        if (served === false) handler(req, res);
+        else if (served !== true) void served.then((done) => done || handler(req, res));
+      }),
     // Accept the caller's X-Request-Id when it is sane, so logs can be joined across services.
     requestIdHeader: false,
     genReqId: (req) => {
@@ -26,9 +36,8 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
     trustProxy: false,
     return503OnClosing: true,
   });
+  siteHandler = createSiteHandler(ctx, app.log);
   app.setValidatorCompiler(validatorCompiler);
-  // First: a request for a published site is answered before any API hook runs.
-  registerSiteHosting(app, ctx, ctx.preview);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();

@@ -17,6 +17,7 @@ export interface SiteTarget {
 
 type Row = { org_id: string; id: string; current_deployment_id: string | null };
 const MAX_ENTRIES = 10_000;
+export const MISS = Symbol('not cached');
 
 export class HostResolver {
   private readonly suffix: string;
@@ -62,12 +63,23 @@ export class HostResolver {
     return /^[a-z0-9-]{1,63}$/.test(label) ? label : undefined;
   }
 
+  /** Whether the host could name a site at all (cheap, no database): the API's own host cannot. */
+  mayBeSite(host: string): boolean {
+    if (host === this.apiHost) return false;
+    if (this.subdomainOf(host) !== undefined) return true;
+    return host.includes('.') && !host.includes(':') && !/^[\d.]+$/.test(host);
+  }
+
+  /** The remembered answer for a host while still true, or MISS: the hot path needs no promise. */
+  cached(host: string): SiteTarget | null | undefined | typeof MISS {
+    const entry = this.cache.get(host);
+    return entry && entry.version === this.version?.() ? entry.target : MISS;
+  }
+
   /** The site for a host, null when the host is a site host with nothing published, undefined when it is no site host. */
   async resolve(host: string): Promise<SiteTarget | null | undefined> {
-    if (host === this.apiHost) return undefined;
+    if (!this.mayBeSite(host)) return undefined;
     const label = this.subdomainOf(host);
-    const isCustom = label === undefined && host.includes('.') && !host.includes(':') && !/^[\d.]+$/.test(host);
-    if (label === undefined && !isCustom) return undefined;
     const version = this.version?.();
     const cached = this.cache.get(host);
     if (cached && cached.version === version) return cached.target;

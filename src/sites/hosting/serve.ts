@@ -1,98 +1,146 @@
 // Serving published sites from the same server as the API. A request whose Host names a site
-// (`{subdomain}.{SITES_DOMAIN}` or an active custom domain) is answered here, before any API
-// hook or route runs: it never reaches /api/v1, its cookies are ignored and no cookie is set.
-// Preview links (`/preview/{projectId}/{expires}/{signature}/...` on the API host) serve a
-// project's current files to anyone holding a valid, unexpired link.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// (`{subdomain}.{SITES_DOMAIN}` or an active custom domain) is answered here, on the raw Node
+// request, before Fastify sees it: it never reaches /api/v1, its cookies are ignored and no
+// cookie is set, and it pays for no API machinery. Preview links
+// (`/preview/{projectId}/{expires}/{signature}/...` on the API host) serve a project's current
+// files to anyone holding a valid, unexpired link.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../../http/context.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import { sha256 } from '../files/content.ts';
-import type { PreviewSigner } from '../publish/preview.ts';
-import { findSiteFile } from './paths.ts';
-import { HostResolver } from './resolve-host.ts';
+import { findSiteFile, type Found } from './paths.ts';
+import { HostResolver, MISS } from './resolve-host.ts';
 import { SiteFileCache, type CachedFile } from './site-files.ts';
 
 const NOT_FOUND_PAGE = Buffer.from('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>There is no page here.</p></body></html>\n');
 const NO_SITE_PAGE = Buffer.from('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Site not found</title></head><body><h1>Site not found</h1><p>No website is published at this address.</p></body></html>\n');
 const PREVIEW_PATH = /^\/preview\/([0-9a-f-]{36})\/(\d{1,12})\/([A-Za-z0-9_-]{32})(\/.*)?$/;
 
-export interface SiteHosting {
-  resolver: HostResolver;
-  files: SiteFileCache;
+type Headers = Record<string, string | number>;
+/** URL resolutions remembered per process; the map starts over when full. */
+const MAX_RESOLVED = 50_000;
+
+export interface SiteLogger {
+  error(obj: object, msg?: string): void;
 }
 
-export function registerSiteHosting(app: FastifyInstance, ctx: AppContext, preview: PreviewSigner): SiteHosting {
+/**
+ * Returns the request handler to put in front of Fastify's: it answers site and preview requests
+ * and returns (a promise of) true, or false for everything else, synchronously for the API's own
+ * host so that API requests pay nothing for it.
+ */
+export function createSiteHandler(ctx: AppContext, log?: SiteLogger): (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean> {
   const apiHost = new URL(ctx.config.publicUrl).host.toLowerCase();
   const resolver = new HostResolver(ctx.database, ctx.config.sites, apiHost);
   const files = new SiteFileCache(ctx.database);
+  const resolved = new Map<string, Found<CachedFile>>();
   const currentFile = prepareQuery<{ projectId: string; path: string }, { content: Buffer; content_type: string }>(ctx.database, (p) =>
     ctx.database.db.selectFrom('project_files').select(['content', 'content_type']).where('project_id', '=', p('projectId')).where('path', '=', p('path')),
   );
+  const lookupCurrent = async (projectId: string, path: string): Promise<CachedFile | null> => {
+    const row = await currentFile.first({ projectId, path });
+    if (!row) return null;
+    const content = Buffer.from(row.content);
+    return { content, contentType: row.content_type, etag: `"${sha256(content).slice(0, 32)}"` };
+  };
 
-  app.addHook('onRequest', async (request, reply) => {
-    const host = resolver.normalise(request.headers.host);
-    const target = await resolver.resolve(host);
-    if (target === undefined) {
-      const match = PREVIEW_PATH.exec(request.url.split('?')[0]!);
-      if (!match) return;
-      await servePreview(request, reply, match, preview, async (projectId, path) => {
-        const row = await currentFile.first({ projectId, path });
-        return row ? { content: Buffer.from(row.content), contentType: row.content_type, etag: `"${sha256(Buffer.from(row.content)).slice(0, 32)}"` } : null;
-      });
-      return reply;
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      reply.code(405).header('allow', 'GET, HEAD').type('text/plain; charset=utf-8').send('Method not allowed\n');
-      return reply;
-    }
-    if (!target?.deploymentId) {
-      reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(NO_SITE_PAGE);
-      return reply;
-    }
-    const deploymentId = target.deploymentId;
-    const found = await findSiteFile(request.url, (path) => files.get(deploymentId, path));
-    send(request, reply, found.file, found.status, files, 'public');
-    return reply;
-  });
+  return (req, res) => {
+    const host = resolver.normalise(req.headers.host);
+    if (!resolver.mayBeSite(host) && !req.url?.startsWith('/preview/')) return false;
+    return serve(host, req, res);
+  };
 
-  return { resolver, files };
+  async function serve(host: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const url = req.url ?? '/';
+    try {
+      const remembered = resolver.cached(host);
+      const target = remembered === MISS ? await resolver.resolve(host) : remembered;
+      if (target === undefined) {
+        const match = PREVIEW_PATH.exec(url.split('?')[0]!);
+        if (!match) return false;
+        await servePreview(req, res, match, ctx, lookupCurrent);
+        return true;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
+        return true;
+      }
+      if (!target?.deploymentId) {
+        page(res, 404, NO_SITE_PAGE);
+        return true;
+      }
+      const deploymentId = target.deploymentId;
+      // Deployments never change: how a URL resolves in one is remembered too.
+      const key = `${deploymentId}\u0000${url.split('?')[0]}`;
+      let found = resolved.get(key);
+      if (!found) {
+        found = await findSiteFile(url, (path) => files.get(deploymentId, path));
+        if (resolved.size >= MAX_RESOLVED) resolved.clear();
+        resolved.set(key, found);
+      }
+      send(req, res, found.file, found.status, files, 'public');
+    } catch (error) {
+      log?.error({ err: error, host: req.headers.host, url }, 'serving a site failed');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Internal server error\n');
+    }
+    return true;
+  }
 }
 
 async function servePreview(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  req: IncomingMessage,
+  res: ServerResponse,
   [, projectId, expires, signature, rest]: RegExpExecArray,
-  signer: PreviewSigner,
+  ctx: AppContext,
   lookup: (projectId: string, path: string) => Promise<CachedFile | null>,
 ): Promise<void> {
-  if (!(await signer.verify(projectId!, Number(expires), signature!))) {
-    reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
+  if (!(await ctx.preview.verify(projectId!, Number(expires), signature!))) {
+    page(res, 404, NOT_FOUND_PAGE);
     return;
   }
   if (rest === undefined) {
-    // Relative links in the site resolve against the directory: always serve from under the slash.
-    reply.redirect(`${request.url.split('?')[0]}/`, 301);
+    // Relative links of the site resolve against the directory: always serve from under the slash.
+    res.writeHead(301, { location: `${req.url!.split('?')[0]}/` }).end();
     return;
   }
   const found = await findSiteFile(rest, (path) => lookup(projectId!, path));
-  reply.header('x-robots-tag', 'noindex');
-  send(request, reply, found.file, found.status, undefined, 'private');
+  send(req, res, found.file, found.status, undefined, 'private', { 'x-robots-tag': 'noindex' });
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, file: CachedFile | null, status: 200 | 404, cache: SiteFileCache | undefined, scope: 'public' | 'private'): void {
-  reply.header('x-content-type-options', 'nosniff');
+function page(res: ServerResponse, status: number, body: Buffer): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length, 'cache-control': 'no-store' }).end(body);
+}
+
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  file: CachedFile | null,
+  status: 200 | 404,
+  cache: SiteFileCache | undefined,
+  scope: 'public' | 'private',
+  extra: Headers = {},
+): void {
   if (!file) {
-    reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
+    page(res, 404, NOT_FOUND_PAGE);
     return;
   }
   const html = file.contentType.startsWith('text/html');
-  reply.header('etag', file.etag).header('vary', 'Accept-Encoding');
-  reply.header('cache-control', scope === 'private' ? 'private, no-cache' : html ? 'public, max-age=0, must-revalidate' : 'public, max-age=300');
-  if (status === 200 && request.headers['if-none-match'] === file.etag) {
-    reply.code(304).send();
+  const headers: Headers = {
+    ...extra,
+    'content-type': file.contentType,
+    etag: file.etag,
+    vary: 'Accept-Encoding',
+    'cache-control': scope === 'private' ? 'private, no-cache' : html ? 'public, max-age=0, must-revalidate' : 'public, max-age=300',
+    'x-content-type-options': 'nosniff',
+  };
+  if (status === 200 && req.headers['if-none-match'] === file.etag) {
+    res.writeHead(304, headers).end();
     return;
   }
-  const { body, encoding } = cache ? cache.encode(file, request.headers['accept-encoding']) : { body: file.content, encoding: undefined };
-  if (encoding) reply.header('content-encoding', encoding);
-  reply.code(status).type(file.contentType).send(body);
+  const { body, encoding } = cache ? cache.encode(file, req.headers['accept-encoding']) : { body: file.content, encoding: undefined };
+  if (encoding) headers['content-encoding'] = encoding;
+  headers['content-length'] = body.length;
+  res.writeHead(status, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
 }

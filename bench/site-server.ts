@@ -1,0 +1,26 @@
+// Child process of bench/site-serving.ts: the real server (SQLite) with one published site whose
+// index.html is the given 10 KB file.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { buildApp } from '../src/http/app.ts';
+import { createRuntime } from '../src/runtime.ts';
+
+const html = readFileSync(process.argv[2]!, 'utf8');
+const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'sitewright-sites-')), RATE_LIMIT_QUOTA: '1000000000', LOG_LEVEL: 'warn', SITES_DOMAIN: 'sites.bench' });
+const runtime = await createRuntime(config);
+const app = await buildApp(runtime.ctx, { level: 'warn' });
+const org = await runtime.ctx.orgs.createOrg('Bench sites');
+const key = (await runtime.ctx.orgs.createKey(org.id, ['read', 'write'], 'bench')).key;
+const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+const client = (await app.inject({ method: 'POST', url: '/api/v1/clients', headers, payload: { email: 'bench@example.com' } })).json().client;
+const project = (await app.inject({ method: 'POST', url: '/api/v1/projects', headers, payload: { name: 'bench', client_email: client.email } })).json().project;
+const published = await app.inject({ method: 'POST', url: `/api/v1/projects/${project.id}/publish`, headers, payload: { builtFiles: { 'index.html': html } } });
+if (published.statusCode !== 200) throw new Error(`publish answered ${published.statusCode}: ${published.body}`);
+const address = await app.listen({ port: 0, host: '127.0.0.1' });
+process.send!({ address, host: `${project.subdomain}.sites.bench` });
+process.on('message', (m) => {
+  if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
+  if (m === 'stop') void app.close().then(() => runtime.close()).then(() => process.exit(0));
+});
