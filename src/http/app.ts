@@ -17,12 +17,12 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['logger'] = false): Promise<FastifyInstance> {
   // Published sites and preview links are answered on the raw request, before Fastify (see
   // sites/hosting/serve.ts); everything else goes on to the API. app.inject() reaches only the API.
-  let siteHandler: ReturnType<typeof createSiteHandler> | undefined;
-  const app = Fastify({
+  const siteHandler = createSiteHandler(ctx, { error: (obj, msg) => app.log.error(obj, msg) });
+  const app: FastifyInstance = Fastify({
     logger,
     serverFactory: (handler) =>
       createServer((req, res) => {
-        const served = siteHandler?.(req, res) ?? false;
+        const served = siteHandler(req, res);
         if (served === false) handler(req, res);
         else if (served !== true) void served.then((done) => done || handler(req, res));
       }),
@@ -36,7 +36,6 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
     trustProxy: false,
     return503OnClosing: true,
   });
-  siteHandler = createSiteHandler(ctx, app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
