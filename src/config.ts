@@ -39,6 +39,13 @@ const EnvSchema = Type.Object({
   PREVIEW_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   DNS_SERVERS: Type.Optional(Type.String()),
   DOMAIN_CHECK_INTERVAL: Type.String({ default: '5m' }),
+  TRUST_PROXY: Bool,
+  FORM_MAX_BYTES: Type.String({ default: '65536', pattern: '^[1-9][0-9]*$' }),
+  FORM_RATE_LIMIT: Type.String({ default: '10', pattern: '^[1-9][0-9]*$' }),
+  FORM_RATE_LIMIT_WINDOW: Type.String({ default: '10m' }),
+  ANALYTICS_FLUSH_INTERVAL: Type.String({ default: '1s' }),
+  ANALYTICS_CAPTURE: Bool,
+  ANALYTICS_RAW_RETENTION_DAYS: Type.String({ default: '30', pattern: '^[0-9]{1,4}$' }),
   FILE_MAX_BYTES: Type.String({ default: '5242880', pattern: '^[1-9][0-9]*$' }),
   PROJECT_MAX_BYTES: Type.String({ default: '52428800', pattern: '^[1-9][0-9]*$' }),
   PROJECT_MAX_FILES: Type.String({ default: '1000', pattern: '^[1-9][0-9]*$' }),
@@ -90,6 +97,17 @@ export interface SitesSettings {
   /** Resolvers for custom-domain checks (`host` or `host:port`); empty: the system's. */
   dnsServers: string[];
   domainCheckIntervalMs: number;
+  /** Take the visitor's address from X-Forwarded-For (behind a front proxy). */
+  trustProxy: boolean;
+  formMaxBytes: number;
+  /** Form posts allowed per client IP and site in formRateWindowMs. */
+  formRateLimit: number;
+  formRateWindowMs: number;
+  analyticsFlushMs: number;
+  /** Whether page views of published sites are recorded at all. */
+  analyticsCapture: boolean;
+  /** Days raw page views are kept (0: not stored); the daily rollups behind /analytics stay. */
+  analyticsRawRetentionDays: number;
 }
 
 /** AI providers: `builtin` always; an OpenAI-compatible API when apiKey is set. */
@@ -145,6 +163,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   picked.WEBHOOKS_ALLOW_PRIVATE ??= 'false';
   picked.WEBHOOK_DISPATCHER ??= 'true';
   picked.GENERATION_WORKER ??= 'true';
+  picked.TRUST_PROXY ??= 'false';
+  picked.ANALYTICS_CAPTURE ??= 'true';
   const withDefaults = Value.Default(EnvSchema, picked);
   const problems = [...Value.Errors(EnvSchema, withDefaults)];
   if (problems.length > 0) {
@@ -177,6 +197,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       previewSecret: e.PREVIEW_SECRET,
       dnsServers: (e.DNS_SERVERS ?? '').split(',').map((d) => d.trim()).filter(Boolean),
       domainCheckIntervalMs: positiveDuration('DOMAIN_CHECK_INTERVAL', e.DOMAIN_CHECK_INTERVAL),
+      trustProxy: e.TRUST_PROXY === 'true',
+      formMaxBytes: Number(e.FORM_MAX_BYTES),
+      formRateLimit: Number(e.FORM_RATE_LIMIT),
+      formRateWindowMs: positiveDuration('FORM_RATE_LIMIT_WINDOW', e.FORM_RATE_LIMIT_WINDOW),
+      analyticsFlushMs: positiveDuration('ANALYTICS_FLUSH_INTERVAL', e.ANALYTICS_FLUSH_INTERVAL),
+      analyticsCapture: e.ANALYTICS_CAPTURE === 'true',
+      analyticsRawRetentionDays: Number(e.ANALYTICS_RAW_RETENTION_DAYS),
     },
     files: { maxFileBytes: Number(e.FILE_MAX_BYTES), maxProjectBytes: Number(e.PROJECT_MAX_BYTES), maxProjectFiles: Number(e.PROJECT_MAX_FILES) },
   };

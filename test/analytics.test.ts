@@ -24,36 +24,36 @@ describe('analytics with a fixed clock', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('computes every number over the window, its edges included and the rest excluded', async () => {
+  it('computes every number over the window, its first and last day included and the rest excluded', async () => {
     const a = await seedProject(db(), api.org.id, 'A');
     const b = await seedProject(db(), api.org.id, 'B');
     await seedViews(db(), api.org.id, a, [
-      { at: '2025-03-03T23:59:59.999Z', path: '/old', visitor: 'v9' }, // just before the window
+      { at: '2025-03-03T23:59:59.999Z', path: '/old', visitor: 'v9' }, // the day before the window
       { at: '2025-03-04T00:00:00.000Z', path: '/', referrer: 'google.com', visitor: 'v1' }, // its first instant
       { at: '2025-03-05T23:59:59.999Z', path: '/pricing', device: 'mobile', visitor: 'v2' },
-      { at: '2025-03-06T00:00:00.000Z', path: '/pricing', referrer: 'news.ycombinator.com', device: 'mobile', visitor: 'v2' },
-      { at: NOW, path: '/about', device: 'tablet', visitor: 'v1' },
-      { at: '2025-03-10T15:30:00.001Z', path: '/future', visitor: 'v8' }, // after the request
+      { at: '2025-03-05T10:00:00.000Z', path: '/', device: 'mobile', visitor: 'v2' }, // the same visitor, same day
+      { at: '2025-03-06T00:00:00.000Z', path: '/pricing', referrer: 'news.ycombinator.com', device: 'mobile', visitor: 'v3' },
+      { at: NOW, path: '/about', device: 'tablet', visitor: 'v4' },
     ]);
-    await seedViews(db(), api.org.id, b, times(3, { at: '2025-03-08T12:00:00.000Z', path: '/', referrer: 'google.com', visitor: 'v3' }));
+    await seedViews(db(), api.org.id, b, times(3, { at: '2025-03-08T12:00:00.000Z', path: '/', referrer: 'google.com', visitor: 'v5' }));
 
     const all = await report('?days=7');
     expect(all).toEqual({
-      totalViews: 7,
-      uniqueVisitors: 3,
+      totalViews: 8,
+      uniqueVisitors: 5,
       topPages: [
-        { path: '/', views: 4 },
+        { path: '/', views: 5 },
         { path: '/pricing', views: 2 },
         { path: '/about', views: 1 },
       ],
       topReferrers: [
         { referrer: 'google.com', views: 4 },
-        { referrer: '(direct)', views: 2 },
+        { referrer: '(direct)', views: 3 },
         { referrer: 'news.ycombinator.com', views: 1 },
       ],
       dailyViews: [
         { date: '2025-03-04', views: 1 },
-        { date: '2025-03-05', views: 1 },
+        { date: '2025-03-05', views: 2 },
         { date: '2025-03-06', views: 1 },
         { date: '2025-03-07', views: 0 },
         { date: '2025-03-08', views: 3 },
@@ -62,21 +62,52 @@ describe('analytics with a fixed clock', () => {
       ],
       deviceBreakdown: [
         { device: 'desktop', views: 4 },
-        { device: 'mobile', views: 2 },
+        { device: 'mobile', views: 3 },
         { device: 'tablet', views: 1 },
       ],
     });
 
     const onlyA = await report(`?days=7&project_id=${a}`);
-    expect([onlyA.totalViews, onlyA.uniqueVisitors]).toEqual([4, 2]);
-    expect(views(onlyA.dailyViews)).toEqual([1, 1, 1, 0, 0, 0, 1]);
+    expect([onlyA.totalViews, onlyA.uniqueVisitors]).toEqual([5, 4]);
+    expect(views(onlyA.dailyViews)).toEqual([1, 2, 1, 0, 0, 0, 1]);
     const onlyB = await report(`?project_id=${b}&days=7`);
     expect(onlyB).toMatchObject({ totalViews: 3, uniqueVisitors: 1, topPages: [{ path: '/', views: 3 }], topReferrers: [{ referrer: 'google.com', views: 3 }] });
     expect(onlyB.deviceBreakdown).toEqual([{ device: 'desktop', views: 3 }]);
 
-    // A wider window reaches the view from before, but never the one after the request.
+    // A wider window reaches the day before.
     const wider = await report('?days=8');
-    expect([wider.totalViews, wider.uniqueVisitors, wider.dailyViews[0]]).toEqual([8, 4, { date: '2025-03-03', views: 1 }]);
+    expect([wider.totalViews, wider.uniqueVisitors, wider.dailyViews[0]]).toEqual([9, 6, { date: '2025-03-03', views: 1 }]);
+  });
+
+  it('counts a visitor once per site and day, across batches', async () => {
+    const a = await seedProject(db(), api.org.id, 'A');
+    const b = await seedProject(db(), api.org.id, 'B');
+    const at = '2025-03-10T09:00:00.000Z';
+    await seedViews(db(), api.org.id, a, times(2, { at, visitor: 'same' }));
+    await seedViews(db(), api.org.id, a, [{ at, visitor: 'same' }, { at, visitor: 'other' }]);
+    // Hashes include the site: the same value on another site is another visitor.
+    await seedViews(db(), api.org.id, b, [{ at, visitor: 'same' }]);
+    expect(await report(`?days=1&project_id=${a}`)).toMatchObject({ totalViews: 4, uniqueVisitors: 2 });
+    expect(await report('?days=1')).toMatchObject({ totalViews: 5, uniqueVisitors: 3 });
+  });
+
+  it("takes a deleted project's views out of the organization's numbers", async () => {
+    const gone = await seedProject(db(), api.org.id, 'Gone');
+    const kept = await seedProject(db(), api.org.id, 'Kept');
+    const at = '2025-03-09T09:00:00.000Z';
+    await seedViews(db(), api.org.id, gone, [...times(3, { at, path: '/only-gone', referrer: 'gone.example' }), { at, path: '/' }]);
+    await seedViews(db(), api.org.id, kept, times(2, { at, path: '/', device: 'mobile' }));
+    expect((await report()).totalViews).toBe(6);
+    expect((await api.delete(`/api/v1/projects/${gone}`)).status).toBe(200);
+    expect(await report()).toMatchObject({
+      totalViews: 2,
+      uniqueVisitors: 2,
+      topPages: [{ path: '/', views: 2 }],
+      topReferrers: [{ referrer: '(direct)', views: 2 }],
+      deviceBreakdown: [{ device: 'mobile', views: 2 }],
+    });
+    const rows = await db().selectFrom('page_view_rollups').select('scope').where('org_id', '=', api.org.id).where('scope', '=', gone).execute();
+    expect(rows).toEqual([]);
   });
 
   it('sorts top lists by views, then key in byte order, and keeps 10', async () => {

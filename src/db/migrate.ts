@@ -7,6 +7,7 @@ import * as m002 from './migrations/002_webhook_delivery.ts';
 import * as m003 from './migrations/003_site_files.ts';
 import * as m004 from './migrations/004_publishing.ts';
 import * as m007 from './migrations/007_generations.ts';
+import * as m008 from './migrations/008_visits_and_forms.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, EngineMigration> = {
   '003_site_files': m003,
   '004_publishing': m004,
   '007_generations': m007,
+  '008_visits_and_forms': m008,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -267,6 +267,46 @@ export interface ProjectDomainsTable {
   updated_at: Timestamp;
 }
 
+export interface AnalyticsSaltsTable {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  salt: string;
+}
+
+export type RollupDimension = 'all' | 'path' | 'referrer' | 'device';
+
+export interface PageViewRollupsTable {
+  org_id: string;
+  /** A project id, or '*' for the whole organization. */
+  scope: string;
+  dimension: RollupDimension;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  /** The path, referrer host or device; '' on 'all' rows. */
+  key: string;
+  views: number;
+  /** Distinct visitors; counted on 'all' rows only. */
+  visitors: number;
+}
+
+export interface PageViewVisitorsTable {
+  project_id: string;
+  day: string;
+  visitor_hash: string;
+}
+
+export interface FormSubmissionsTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  form: string;
+  /** JSON object of the posted fields. */
+  fields: string;
+  /** Path of the page the form was posted from, when known. */
+  page: string | null;
+  created_at: Timestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -286,4 +326,8 @@ export interface DB {
   deployment_files: DeploymentFilesTable;
   service_secrets: ServiceSecretsTable;
   project_domains: ProjectDomainsTable;
+  analytics_salts: AnalyticsSaltsTable;
+  page_view_rollups: PageViewRollupsTable;
+  page_view_visitors: PageViewVisitorsTable;
+  form_submissions: FormSubmissionsTable;
 }

@@ -9,20 +9,27 @@ import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import { apiModules } from '../modules/index.ts';
-import { createSiteHandler } from '../sites/hosting/serve.ts';
+import { createSiteHandler, type SiteHandler } from '../sites/hosting/serve.ts';
 import { registerTlsAsk } from '../sites/hosting/tls-ask.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Published sites, forms and previews, served ahead of the API. */
+    site: SiteHandler;
+  }
+}
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['logger'] = false): Promise<FastifyInstance> {
   // Published sites and preview links are answered on the raw request, before Fastify (see
   // sites/hosting/serve.ts); everything else goes on to the API. app.inject() reaches only the API.
-  const siteHandler = createSiteHandler(ctx, { error: (obj, msg) => app.log.error(obj, msg) });
+  const site = createSiteHandler(ctx, { warn: (obj, msg) => app.log.warn(obj, msg), error: (obj, msg) => app.log.error(obj, msg) });
   const app: FastifyInstance = Fastify({
     logger,
     serverFactory: (handler) =>
       createServer((req, res) => {
-        const served = siteHandler(req, res);
+        const served = site.handle(req, res);
         if (served === false) handler(req, res);
         else if (served !== true) void served.then((done) => done || handler(req, res));
       }),
@@ -36,6 +43,9 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
     trustProxy: false,
     return503OnClosing: true,
   });
+  app.decorate('site', site);
+  // Page views still queued are written before the database closes.
+  app.addHook('onClose', () => site.close());
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

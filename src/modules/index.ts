@@ -7,6 +7,7 @@ import { filesRoutes } from './files/routes.ts';
 import { domainsRoutes } from './domains/routes.ts';
 import { generationsRoutes } from './generations/routes.ts';
 import { publishingRoutes } from './publishing/routes.ts';
+import { submissionsRoutes } from './submissions/routes.ts';
 import { plansRoutes } from './plans/routes.ts';
 import { projectsRoutes } from './projects/routes.ts';
 import { templatesRoutes } from './templates/routes.ts';
@@ -25,4 +26,5 @@ export const apiModules: ((ctx: AppContext) => FastifyPluginAsyncTypebox)[] = [
   filesRoutes,
   publishingRoutes,
   domainsRoutes,
+  submissionsRoutes,
 ];

@@ -1,8 +1,10 @@
 // Seeds the rows analytics reads, straight into the database: a client and a project per site
-// (every NOT NULL column of projects, without the projects module) and page views.
+// (every NOT NULL column of projects, without the projects module) and page views, recorded
+// through the same write path as captured views.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema.ts';
 import { newId } from '../../src/lib/ids.ts';
+import { recordViews } from '../../src/modules/analytics/rollups.ts';
 
 export async function seedProject(db: Kysely<DB>, orgId: string, name = 'Site'): Promise<string> {
   const now = new Date().toISOString();
@@ -54,11 +56,12 @@ export interface View {
   /** Referrer host; null (the default) is direct traffic. */
   referrer?: string | null;
   device?: string;
+  /** The visitor hash; by default a new one per view. Real hashes never repeat across days. */
   visitor?: string;
 }
 
-export async function seedViews(db: Kysely<DB>, orgId: string, projectId: string, views: View[]): Promise<void> {
-  if (views.length === 0) return;
+/** Records views the way capture does (raw rows and daily rollups), without serving pages. */
+export async function seedViews(db: Kysely<DB>, orgId: string, projectId: string, views: View[], opts = { keepRaw: true }): Promise<void> {
   const rows = views.map((v) => ({
     id: newId(),
     org_id: orgId,
@@ -69,8 +72,7 @@ export async function seedViews(db: Kysely<DB>, orgId: string, projectId: string
     visitor_hash: v.visitor ?? newId(),
     viewed_at: v.at,
   }));
-  // Chunks keep each statement under SQLite's bound-parameter limit.
-  for (let i = 0; i < rows.length; i += 100) await db.insertInto('page_views').values(rows.slice(i, i + 100)).execute();
+  await db.transaction().execute((trx) => recordViews(trx, rows, opts));
 }
 
 /** `n` views at one moment, all sharing the other fields given. */

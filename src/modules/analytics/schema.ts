@@ -39,7 +39,7 @@ const DayViews = Type.Object({ date: Type.String({ format: 'date', description: 
 export const Analytics = Type.Object(
   {
     totalViews: Type.Integer({ minimum: 0, description: 'Page views in the window' }),
-    uniqueVisitors: Type.Integer({ minimum: 0, description: 'Distinct visitor hashes in the window' }),
+    uniqueVisitors: Type.Integer({ minimum: 0, description: 'Distinct visitors per site and UTC day, added up over the window (visitor hashes rotate daily)' }),
     topPages: Type.Array(PageViews, top('path')),
     topReferrers: Type.Array(ReferrerViews, top('referrer')),
     dailyViews: Type.Array(DayViews, { description: 'One entry per UTC day of the window, oldest first; days without views are 0' }),

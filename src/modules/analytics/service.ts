@@ -15,21 +15,19 @@ export class AnalyticsService {
     const { db, engine } = this.ctx.database;
     if (query.project_id !== undefined && !(await repo.projectExists(db, orgId, query.project_id))) throw notFound('Project');
     const window = utcWindow(this.now(), query.days ?? DEFAULT_DAYS);
-    const scope: repo.ViewScope = { orgId, projectId: query.project_id, from: window.from, to: window.to };
+    const scope: repo.ViewScope = { orgId, projectId: query.project_id, from: window.dates[0]!, to: window.dates.at(-1)! };
     // Independent aggregates: on PostgreSQL they run on separate pool connections at once; on
-    // SQLite they queue on its single connection, which costs nothing extra. They share one
-    // fixed upper bound, so views arriving meanwhile do not make the numbers disagree.
-    const [total, pages, referrers, devices, days] = await Promise.all([
-      repo.totals(db, scope),
+    // SQLite they queue on its single connection, which costs nothing extra.
+    const [days, pages, referrers, devices] = await Promise.all([
+      repo.daily(db, scope),
       repo.topBy(db, engine, scope, 'path'),
       repo.topBy(db, engine, scope, 'referrer'),
       repo.topBy(db, engine, scope, 'device'),
-      repo.viewsByDay(db, engine, scope),
     ]);
-    const perDay = new Map(days.map((d) => [d.key, d.views]));
+    const perDay = new Map(days.map((d) => [d.day, d.views]));
     return {
-      totalViews: total.views,
-      uniqueVisitors: total.visitors,
+      totalViews: days.reduce((sum, d) => sum + d.views, 0),
+      uniqueVisitors: days.reduce((sum, d) => sum + d.visitors, 0),
       topPages: pages.map((p) => ({ path: p.key, views: p.views })),
       topReferrers: referrers.map((r) => ({ referrer: r.key, views: r.views })),
       dailyViews: window.dates.map((date) => ({ date, views: perDay.get(date) ?? 0 })),

@@ -11,6 +11,7 @@ import { findClientByEmailForProject, type ClientRow } from '../clients/repo.ts'
 import { findPlan } from '../plans/repo.ts';
 import { findTemplate } from '../templates/repo.ts';
 import { copyTemplateToProject } from '../../sites/files/service.ts';
+import { removeProjectRollups } from '../analytics/rollups.ts';
 import { ProjectListQuery, type ProjectFilter } from './list-query.ts';
 import * as repo from './repo.ts';
 import type { CreateProjectBody, Project, UpdateProjectBody } from './schema.ts';
@@ -126,7 +127,11 @@ export class ProjectsService {
   }
 
   async delete(orgId: string, id: string): Promise<void> {
-    if (!(await repo.deleteProject(this.db, orgId, id))) throw notFound('Project');
+    await this.db.transaction().execute(async (trx) => {
+      // Its views leave the organization's analytics with it (raw views and visitor sets cascade).
+      await removeProjectRollups(trx, orgId, id);
+      if (!(await repo.deleteProject(trx, orgId, id))) throw notFound('Project');
+    });
   }
 }
 

@@ -8,6 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../../http/context.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import { sha256 } from '../files/content.ts';
+import { RateLimiter } from '../../http/rate-limit.ts';
+import { PageViewCapture } from '../analytics/capture.ts';
+import { FORM_PATH, handleForm } from '../forms/submit.ts';
 import { findSiteFile, type Found } from './paths.ts';
 import { HostResolver, MISS } from './resolve-host.ts';
 import { SiteFileCache, type CachedFile } from './site-files.ts';
@@ -21,7 +24,16 @@ type Headers = Record<string, string | number>;
 const MAX_RESOLVED = 50_000;
 
 export interface SiteLogger {
+  warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
+}
+
+export interface SiteHandler {
+  /** Answers site, form and preview requests (true, or a promise of it); false for everything else. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean>;
+  capture: PageViewCapture;
+  /** Flushes captured page views and closes the form rate limiter. */
+  close(): Promise<void>;
 }
 
 /**
@@ -29,11 +41,23 @@ export interface SiteLogger {
  * and returns (a promise of) true, or false for everything else, synchronously for the API's own
  * host so that API requests pay nothing for it.
  */
-export function createSiteHandler(ctx: AppContext, log?: SiteLogger): (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean> {
+export function createSiteHandler(ctx: AppContext, log?: SiteLogger): SiteHandler {
   const apiHost = new URL(ctx.config.publicUrl).host.toLowerCase();
   const resolver = new HostResolver(ctx.database, ctx.config.sites, apiHost);
   const files = new SiteFileCache(ctx.database);
   const resolved = new Map<string, Found<CachedFile>>();
+  const { sites } = ctx.config;
+  const capture = new PageViewCapture(ctx.database, { flushMs: sites.analyticsFlushMs, rawRetentionDays: sites.analyticsRawRetentionDays }, log);
+  const formLimiter = new RateLimiter({
+    quota: sites.formRateLimit,
+    windowSeconds: Math.max(1, Math.round(sites.formRateWindowMs / 1000)),
+    redisUrl: ctx.config.redisUrl,
+    keyPrefix: 'sw:forms',
+  });
+  const clientIp = (req: IncomingMessage): string => {
+    const forwarded = sites.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim() : '';
+    return forwarded || req.socket.remoteAddress || '';
+  };
   const currentFile = prepareQuery<{ projectId: string; path: string }, { content: Buffer; content_type: string }>(ctx.database, (p) =>
     ctx.database.db.selectFrom('project_files').select(['content', 'content_type']).where('project_id', '=', p('projectId')).where('path', '=', p('path')),
   );
@@ -44,10 +68,17 @@ export function createSiteHandler(ctx: AppContext, log?: SiteLogger): (req: Inco
     return { content, contentType: row.content_type, etag: `"${sha256(content).slice(0, 32)}"` };
   };
 
-  return (req, res) => {
-    const host = resolver.normalise(req.headers.host);
-    if (!resolver.mayBeSite(host) && !req.url?.startsWith('/preview/')) return false;
-    return serve(host, req, res);
+  return {
+    handle: (req, res) => {
+      const host = resolver.normalise(req.headers.host);
+      if (!resolver.mayBeSite(host) && !req.url?.startsWith('/preview/')) return false;
+      return serve(host, req, res);
+    },
+    capture,
+    close: async () => {
+      await capture.close();
+      await formLimiter.close();
+    },
   };
 
   async function serve(host: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -59,6 +90,11 @@ export function createSiteHandler(ctx: AppContext, log?: SiteLogger): (req: Inco
         const match = PREVIEW_PATH.exec(url.split('?')[0]!);
         if (!match) return false;
         await servePreview(req, res, match, ctx, lookupCurrent);
+        return true;
+      }
+      const form = FORM_PATH.exec(url.split('?')[0]!);
+      if (form && target?.deploymentId) {
+        await handleForm(req, res, form, target, clientIp(req), { database: ctx.database, sites, limiter: formLimiter });
         return true;
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -79,6 +115,12 @@ export function createSiteHandler(ctx: AppContext, log?: SiteLogger): (req: Inco
         resolved.set(key, found);
       }
       send(req, res, found.file, found.status, files, 'public');
+      if (found.file && sites.analyticsCapture) {
+        capture.record({
+          orgId: target.orgId, projectId: target.projectId, host, url, method: req.method ?? 'GET', status: res.statusCode,
+          contentType: found.file.contentType, referer: req.headers.referer, userAgent: req.headers['user-agent'], ip: clientIp(req),
+        });
+      }
     } catch (error) {
       log?.error({ err: error, host: req.headers.host, url }, 'serving a site failed');
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
