@@ -1,5 +1,6 @@
-// Child process of bench/site-serving.ts: the real server (SQLite) with one published site whose
-// index.html is the given 10 KB file.
+// Child process of bench/site-serving.ts and bench/analytics-capture.ts: the real server (SQLite,
+// or PostgreSQL with BENCH_DATABASE_URL) with one published site whose index.html is the given
+// 10 KB file. Page-view capture is on unless BENCH_CAPTURE=false.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,10 +9,18 @@ import { buildApp } from '../src/http/app.ts';
 import { createRuntime } from '../src/runtime.ts';
 
 const html = readFileSync(process.argv[2]!, 'utf8');
-const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'sitewright-sites-')), RATE_LIMIT_QUOTA: '1000000000', LOG_LEVEL: 'warn', SITES_DOMAIN: 'sites.bench' });
+const config = loadConfig({
+  DATA_DIR: mkdtempSync(join(tmpdir(), 'sitewright-sites-')),
+  DATABASE_URL: process.env.BENCH_DATABASE_URL,
+  RATE_LIMIT_QUOTA: '1000000000',
+  LOG_LEVEL: 'warn',
+  SITES_DOMAIN: 'sites.bench',
+  ANALYTICS_CAPTURE: process.env.BENCH_CAPTURE ?? 'true',
+  ANALYTICS_RAW_RETENTION_DAYS: process.env.ANALYTICS_RAW_RETENTION_DAYS,
+});
 const runtime = await createRuntime(config);
 const app = await buildApp(runtime.ctx, { level: 'warn' });
-const org = await runtime.ctx.orgs.createOrg('Bench sites');
+const org = await runtime.ctx.orgs.createOrg(`Bench sites ${process.pid}`);
 const key = (await runtime.ctx.orgs.createKey(org.id, ['read', 'write'], 'bench')).key;
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 const client = (await app.inject({ method: 'POST', url: '/api/v1/clients', headers, payload: { email: 'bench@example.com' } })).json().client;
@@ -22,5 +31,6 @@ const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.send!({ address, host: `${project.subdomain}.sites.bench` });
 process.on('message', (m) => {
   if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
+  if (m === 'views') void app.site.capture.flush().then(() => process.send!({ views: app.site.capture.stats }));
   if (m === 'stop') void app.close().then(() => runtime.close()).then(() => process.exit(0));
 });

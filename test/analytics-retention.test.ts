@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/http/app.ts';
-import { PageViewCapture, type ServedPage } from '../src/sites/analytics/capture.ts';
+import { PageViewCapture, type CaptureLogger, type ServedPage } from '../src/sites/analytics/capture.ts';
 import { useTestApi } from './helpers/app.ts';
 import { createClient, createProject } from './helpers/fixtures.ts';
 import { seedProject, seedViews, times } from './helpers/page-views.ts';
@@ -16,15 +16,19 @@ const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
 const page = (orgId: string, projectId: string): ServedPage => ({
-  orgId, projectId, host: 'x.sites.test', url: '/', method: 'GET', status: 200, contentType: 'text/html; charset=utf-8',
-  referer: undefined, userAgent: DESKTOP, ip: '203.0.113.7',
+  orgId, projectId, host: 'x.sites.test', url: '/', referer: undefined, userAgent: DESKTOP, ip: '203.0.113.7', at: Date.now(),
 });
+/** A capture of its own on the test's database (its writer thread opens its own connection). */
+const newCapture = (rawRetentionDays: number, logger?: CaptureLogger) => {
+  const { dataDir, databaseUrl } = api.ctx.config;
+  return new PageViewCapture({ database: { dataDir, databaseUrl }, flushMs: 60_000, rawRetentionDays }, logger);
+};
 
 describe('retention', () => {
   it('deletes raw views past the retention and visitor sets of past days; reports keep every day', async () => {
     const p = await seedProject(db(), api.org.id);
-    await seedViews(db(), api.org.id, p, [...times(2, { at: daysAgo(40) }), ...times(3, { at: daysAgo(2) }), { at: daysAgo(0) }]);
-    const capture = new PageViewCapture(api.ctx.database, { flushMs: 1000, rawRetentionDays: 30 });
+    await seedViews(api.ctx.database, api.org.id, p, [...times(2, { at: daysAgo(40) }), ...times(3, { at: daysAgo(2) }), { at: daysAgo(0) }]);
+    const capture = newCapture(30);
     await capture.prune();
     await capture.close();
 
@@ -38,8 +42,8 @@ describe('retention', () => {
 
   it('keeps no raw views at all with a retention of 0 days, and still reports them', async () => {
     const p = await seedProject(db(), api.org.id);
-    await seedViews(db(), api.org.id, p, times(3, { at: daysAgo(0), path: '/x' }), { keepRaw: false });
-    expect(await db().selectFrom('page_views').select('id').where('project_id', '=', p).execute()).toEqual([]);
+    await seedViews(api.ctx.database, api.org.id, p, times(3, { at: daysAgo(0), path: '/x' }), { keepRaw: false });
+    expect(await db().selectFrom('page_views').select('path').where('project_id', '=', p).execute()).toEqual([]);
     const { analytics } = (await api.get(`/api/v1/analytics?days=1&project_id=${p}`)).body;
     expect(analytics).toMatchObject({ totalViews: 3, topPages: [{ path: '/x', views: 3 }] });
   });
@@ -50,14 +54,14 @@ describe('capture', () => {
     const kept = await seedProject(db(), api.org.id);
     const gone = await seedProject(db(), api.org.id);
     const errors: unknown[] = [];
-    const capture = new PageViewCapture(api.ctx.database, { flushMs: 60_000, rawRetentionDays: 30 }, { warn: () => {}, error: (e) => errors.push(e) });
+    const capture = newCapture(30, { warn: () => {}, error: (e) => errors.push(e) });
     capture.record(page(api.org.id, kept));
     capture.record(page(api.org.id, gone));
     capture.record({ ...page(api.org.id, kept), userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' });
     expect((await api.delete(`/api/v1/projects/${gone}`)).status).toBe(200);
     await capture.close();
     expect(errors).toEqual([]);
-    expect(capture.stats).toMatchObject({ recorded: 3, written: 1, failed: 1 });
+    expect(capture.stats).toMatchObject({ recorded: 3, written: 1, dropped: 1, failed: 0 });
     const { analytics } = (await api.get('/api/v1/analytics?days=1')).body;
     expect([analytics.totalViews, analytics.uniqueVisitors]).toEqual([1, 1]);
   });

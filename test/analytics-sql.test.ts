@@ -27,7 +27,7 @@ describe('aggregates on PostgreSQL', () => {
   it.runIf(onPostgres)('sorts ties in byte order whatever the column collation', async () => {
     const p = await seedProject(db(), api.org.id);
     const at = new Date().toISOString();
-    await seedViews(db(), api.org.id, p, ['/a', '/A', '/b', '/B'].map((path) => ({ at, path })));
+    await seedViews(api.ctx.database, api.org.id, p, ['/a', '/A', '/b', '/B'].map((path) => ({ at, path })));
     const scope = { orgId: api.org.id, from: '2000-01-01', to: at.slice(0, 10) };
     const rolledBack = new Error('roll back');
     const pages = await db()
@@ -44,7 +44,7 @@ describe('aggregates on PostgreSQL', () => {
 
   it.runIf(onPostgres)('buckets days in UTC whatever the session time zone', async () => {
     const p = await seedProject(db(), api.org.id);
-    await seedViews(db(), api.org.id, p, [{ at: '2025-03-05T23:59:59.999Z' }, { at: '2025-03-06T00:00:00.000Z' }]);
+    await seedViews(api.ctx.database, api.org.id, p, [{ at: '2025-03-05T23:59:59.999Z' }, { at: '2025-03-06T00:00:00.000Z' }]);
     const scope = { orgId: api.org.id, projectId: p, from: '2025-03-01', to: '2025-03-10' };
     const days = await db()
       .transaction()

@@ -27,7 +27,7 @@ describe('analytics with a fixed clock', () => {
   it('computes every number over the window, its first and last day included and the rest excluded', async () => {
     const a = await seedProject(db(), api.org.id, 'A');
     const b = await seedProject(db(), api.org.id, 'B');
-    await seedViews(db(), api.org.id, a, [
+    await seedViews(api.ctx.database, api.org.id, a, [
       { at: '2025-03-03T23:59:59.999Z', path: '/old', visitor: 'v9' }, // the day before the window
       { at: '2025-03-04T00:00:00.000Z', path: '/', referrer: 'google.com', visitor: 'v1' }, // its first instant
       { at: '2025-03-05T23:59:59.999Z', path: '/pricing', device: 'mobile', visitor: 'v2' },
@@ -35,7 +35,7 @@ describe('analytics with a fixed clock', () => {
       { at: '2025-03-06T00:00:00.000Z', path: '/pricing', referrer: 'news.ycombinator.com', device: 'mobile', visitor: 'v3' },
       { at: NOW, path: '/about', device: 'tablet', visitor: 'v4' },
     ]);
-    await seedViews(db(), api.org.id, b, times(3, { at: '2025-03-08T12:00:00.000Z', path: '/', referrer: 'google.com', visitor: 'v5' }));
+    await seedViews(api.ctx.database, api.org.id, b, times(3, { at: '2025-03-08T12:00:00.000Z', path: '/', referrer: 'google.com', visitor: 'v5' }));
 
     const all = await report('?days=7');
     expect(all).toEqual({
@@ -83,10 +83,10 @@ describe('analytics with a fixed clock', () => {
     const a = await seedProject(db(), api.org.id, 'A');
     const b = await seedProject(db(), api.org.id, 'B');
     const at = '2025-03-10T09:00:00.000Z';
-    await seedViews(db(), api.org.id, a, times(2, { at, visitor: 'same' }));
-    await seedViews(db(), api.org.id, a, [{ at, visitor: 'same' }, { at, visitor: 'other' }]);
+    await seedViews(api.ctx.database, api.org.id, a, times(2, { at, visitor: 'same' }));
+    await seedViews(api.ctx.database, api.org.id, a, [{ at, visitor: 'same' }, { at, visitor: 'other' }]);
     // Hashes include the site: the same value on another site is another visitor.
-    await seedViews(db(), api.org.id, b, [{ at, visitor: 'same' }]);
+    await seedViews(api.ctx.database, api.org.id, b, [{ at, visitor: 'same' }]);
     expect(await report(`?days=1&project_id=${a}`)).toMatchObject({ totalViews: 4, uniqueVisitors: 2 });
     expect(await report('?days=1')).toMatchObject({ totalViews: 5, uniqueVisitors: 3 });
   });
@@ -95,8 +95,8 @@ describe('analytics with a fixed clock', () => {
     const gone = await seedProject(db(), api.org.id, 'Gone');
     const kept = await seedProject(db(), api.org.id, 'Kept');
     const at = '2025-03-09T09:00:00.000Z';
-    await seedViews(db(), api.org.id, gone, [...times(3, { at, path: '/only-gone', referrer: 'gone.example' }), { at, path: '/' }]);
-    await seedViews(db(), api.org.id, kept, times(2, { at, path: '/', device: 'mobile' }));
+    await seedViews(api.ctx.database, api.org.id, gone, [...times(3, { at, path: '/only-gone', referrer: 'gone.example' }), { at, path: '/' }]);
+    await seedViews(api.ctx.database, api.org.id, kept, times(2, { at, path: '/', device: 'mobile' }));
     expect((await report()).totalViews).toBe(6);
     expect((await api.delete(`/api/v1/projects/${gone}`)).status).toBe(200);
     expect(await report()).toMatchObject({
@@ -121,7 +121,7 @@ describe('analytics with a fixed clock', () => {
       ...Array.from({ length: 8 }, (_, i) => ({ at, path: `/p${i + 1}`, device: i < 4 ? 'desktop' : 'mobile' })),
     ];
     seed.forEach((v, i) => (v.referrer = i < 12 ? `h${String(i + 1).padStart(2, '0')}.example` : null));
-    await seedViews(db(), api.org.id, p, seed);
+    await seedViews(api.ctx.database, api.org.id, p, seed);
 
     const result = await report();
     expect(result.totalViews).toBe(24);
@@ -146,7 +146,7 @@ describe('analytics with a fixed clock', () => {
 
   it('reports 30 days by default and up to 365, one entry per day, oldest first', async () => {
     const p = await seedProject(db(), api.org.id);
-    await seedViews(db(), api.org.id, p, [
+    await seedViews(api.ctx.database, api.org.id, p, [
       { at: '2024-03-10T23:59:59.999Z' },
       { at: '2024-03-11T00:00:00.000Z' },
       { at: '2025-02-08T23:59:59.999Z' },
@@ -187,10 +187,10 @@ describe('analytics scope and validation', () => {
 
   it("never counts another organization's views and hides its projects", async () => {
     const mine = await seedProject(db(), api.org.id);
-    await seedViews(db(), api.org.id, mine, [{ at: new Date().toISOString(), path: '/mine' }]);
+    await seedViews(api.ctx.database, api.org.id, mine, [{ at: new Date().toISOString(), path: '/mine' }]);
     const other = await api.newOrg('Other');
     const theirs = await seedProject(db(), other.org.id);
-    await seedViews(db(), other.org.id, theirs, times(4, { at: new Date().toISOString(), path: '/theirs' }));
+    await seedViews(api.ctx.database, other.org.id, theirs, times(4, { at: new Date().toISOString(), path: '/theirs' }));
 
     expect((await report()).topPages).toEqual([{ path: '/mine', views: 1 }]);
     expect((await report('', other.readKey)).topPages).toEqual([{ path: '/theirs', views: 4 }]);

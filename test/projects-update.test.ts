@@ -81,8 +81,7 @@ describe('DELETE /projects/{id}', () => {
     const keep = await newProject('Keep Me');
     const template = await createTemplate(api, { source_project_id: project.id });
     const { db } = api.ctx.database;
-    const view = (id: string, projectId: string) => ({
-      id,
+    const view = (projectId: string) => ({
       org_id: api.org.id,
       project_id: projectId,
       path: '/',
@@ -91,7 +90,7 @@ describe('DELETE /projects/{id}', () => {
       visitor_hash: 'v',
       viewed_at: new Date().toISOString(),
     });
-    await db.insertInto('page_views').values([view(crypto.randomUUID(), project.id), view(crypto.randomUUID(), keep.id)]).execute();
+    await db.insertInto('page_views').values([view(project.id), view(keep.id)]).execute();
 
     const res = await api.delete(`/api/v1/projects/${project.id}`);
     expect(res.status).toBe(200);

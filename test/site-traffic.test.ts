@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from './helpers/app.ts';
 import { createClient, createProject } from './helpers/fixtures.ts';
 import { fetchSite } from './helpers/site-client.ts';
+import { visitorHash } from '../src/sites/analytics/visitor.ts';
 
 const api = useTestApi({ SITES_DOMAIN: 'sites.test', FORM_RATE_LIMIT: '4', ANALYTICS_FLUSH_INTERVAL: '50ms', FORM_MAX_BYTES: '2000' });
 let port: number;
@@ -71,9 +72,13 @@ describe('page views', () => {
 
     // Stored: no IP, no User-Agent, only a hash that changes with the day's salt.
     const rows = await api.ctx.database.db.selectFrom('page_views').selectAll().where('project_id', '=', site.id).execute();
+    expect(rows).toHaveLength(5);
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.visitor_hash) && !JSON.stringify(r).includes('127.0.0.1'))).toBe(true);
     const salts = await api.ctx.database.db.selectFrom('analytics_salts').selectAll().execute();
     expect(salts.map((s) => s.day)).toEqual([new Date().toISOString().slice(0, 10)]);
+    // SHA-256 of the day's salt, the site, the address and the User-Agent.
+    const desktopHash = visitorHash(salts[0]!.salt, site.id, '127.0.0.1', UA.desktop);
+    expect(rows.filter((r) => r.visitor_hash === desktopHash)).toHaveLength(2);
   });
 
   it('keeps each organization to its own sites', async () => {

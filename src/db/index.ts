@@ -15,6 +15,9 @@ export interface Database {
   engine: Engine;
   /** SQLite only: a second, read-only connection for prepared hot-path reads (see db/prepared.ts). */
   sqliteReader?: SQLite.Database;
+  /** SQLite only: the connection behind `db`, for prepared bulk writes. Use it only inside a
+   *  `db.transaction()` callback: the transaction holds the connection, so nothing interleaves. */
+  sqliteWriter?: SQLite.Database;
   /** PostgreSQL only: the pool behind `db`, for prepared hot-path reads. */
   pgPool?: pg.Pool;
   close(): Promise<void>;
@@ -58,6 +61,7 @@ function openSqlite(opts: DatabaseOptions): Database {
     db,
     engine: 'sqlite',
     sqliteReader: reader,
+    sqliteWriter: writer,
     close: async () => {
       await db.destroy();
       reader.close();

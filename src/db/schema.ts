@@ -164,8 +164,8 @@ export interface WebhookAttemptsTable {
   response_body: string | null;
 }
 
+/** One page served (kept ANALYTICS_RAW_RETENTION_DAYS); reports read page_view_rollups. */
 export interface PageViewsTable {
-  id: string;
   org_id: string;
   project_id: string;
   path: string;

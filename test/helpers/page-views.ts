@@ -2,6 +2,7 @@
 // (every NOT NULL column of projects, without the projects module) and page views, recorded
 // through the same write path as captured views.
 import type { Kysely } from 'kysely';
+import type { Database } from '../../src/db/index.ts';
 import type { DB } from '../../src/db/schema.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { recordViews } from '../../src/modules/analytics/rollups.ts';
@@ -61,9 +62,8 @@ export interface View {
 }
 
 /** Records views the way capture does (raw rows and daily rollups), without serving pages. */
-export async function seedViews(db: Kysely<DB>, orgId: string, projectId: string, views: View[], opts = { keepRaw: true }): Promise<void> {
+export async function seedViews(database: Database, orgId: string, projectId: string, views: View[], opts = { keepRaw: true }): Promise<void> {
   const rows = views.map((v) => ({
-    id: newId(),
     org_id: orgId,
     project_id: projectId,
     path: v.path ?? '/',
@@ -72,7 +72,7 @@ export async function seedViews(db: Kysely<DB>, orgId: string, projectId: string
     visitor_hash: v.visitor ?? newId(),
     viewed_at: v.at,
   }));
-  await db.transaction().execute((trx) => recordViews(trx, rows, opts));
+  await recordViews(database, rows, opts);
 }
 
 /** `n` views at one moment, all sharing the other fields given. */

@@ -3,93 +3,113 @@
 // visitor hashes not seen before on that site and day, and one additive upsert per rollup row.
 // Visitor hashes rotate daily and include the site, so distinct visitors of a (site, day) add up
 // exactly to distinct visitors of any set of sites and days.
-import type { Insertable } from 'kysely';
+import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
-import type { PageViewRollupsTable, PageViewsTable, RollupDimension } from '../../db/schema.ts';
+import type { RollupDimension } from '../../db/schema.ts';
+import { toIso } from '../../lib/clock.ts';
 import { DIRECT_REFERRER } from './schema.ts';
+import { viewWriter, type RawView, type Rollup, type Visitor } from './view-writer.ts';
+
+export type { RawView } from './view-writer.ts';
 
 /** The scope of an organization-wide rollup row. */
 export const ORG_SCOPE = '*';
 
-export type PageViewRow = Insertable<PageViewsTable> & { viewed_at: string };
-
-type Rollup = Insertable<PageViewRollupsTable>;
-
-// Rows per statement: well under SQLite's and PostgreSQL's bound-parameter limits.
-const CHUNK = 100;
-
 export const dayOf = (iso: string): string => iso.slice(0, 10);
 
-/** Records views (their viewed_at as ISO strings) in the caller's transaction. */
-export async function recordViews(trx: Executor, views: PageViewRow[], opts: { keepRaw: boolean }): Promise<void> {
+/** Records a batch of views in one transaction of its own. */
+export async function recordViews(database: Database, views: RawView[], opts: { keepRaw: boolean }): Promise<void> {
   if (views.length === 0) return;
-  if (opts.keepRaw) for (const rows of chunks(views)) await trx.insertInto('page_views').values(rows).execute();
-
+  // Views that differ only in their visitor are rolled up alike: count them once per kind first.
+  const kinds = new Tally<{ view: RawView; day: string; views: number }>();
+  // A hash includes the site and the day's salt: alone, it names one visitor of one site on one day.
+  const visitors = new Map<string, Visitor>();
   const orgOf = new Map<string, string>();
-  const seen = new Map<string, { project_id: string; day: string; visitor_hash: string }>();
   for (const v of views) {
+    const day = dayOf(v.viewed_at);
+    kinds.get([v.project_id, day, v.path, v.referrer ?? '', v.device], () => ({ view: v, day, views: 0 })).views++;
+    if (!visitors.has(v.visitor_hash)) visitors.set(v.visitor_hash, { project_id: v.project_id, day, visitor_hash: v.visitor_hash });
     orgOf.set(v.project_id, v.org_id);
-    const day = dayOf(v.viewed_at);
-    seen.set(`${v.project_id}\u0000${day}\u0000${v.visitor_hash}`, { project_id: v.project_id, day, visitor_hash: v.visitor_hash });
   }
-  const newVisitors: { project_id: string; day: string }[] = [];
-  for (const rows of chunks([...seen.values()])) {
-    // RETURNING with DO NOTHING yields only the rows inserted: the visitors not seen before.
-    newVisitors.push(
-      ...(await trx.insertInto('page_view_visitors').values(rows).onConflict((oc) => oc.doNothing()).returning(['project_id', 'day']).execute()),
-    );
-  }
-
-  const rollups = new Rollups();
-  for (const v of views) {
-    const day = dayOf(v.viewed_at);
-    for (const scope of [v.project_id, ORG_SCOPE]) {
-      rollups.add(v.org_id, scope, 'all', day, '', 1, 0);
-      rollups.add(v.org_id, scope, 'path', day, v.path, 1, 0);
-      rollups.add(v.org_id, scope, 'referrer', day, v.referrer ?? DIRECT_REFERRER, 1, 0);
-      rollups.add(v.org_id, scope, 'device', day, v.device, 1, 0);
+  const writer = viewWriter(database);
+  await database.db.transaction().execute(async (trx) => {
+    if (opts.keepRaw) await writer.insertRaw(trx, views);
+    const newVisitors = await writer.insertVisitors(trx, [...visitors.values()]);
+    const rollups = new Rollups();
+    for (const { view, day, views: n } of kinds.leaves) {
+      for (const scope of [view.project_id, ORG_SCOPE]) {
+        rollups.add(view.org_id, scope, 'all', day, '', n, 0);
+        rollups.add(view.org_id, scope, 'path', day, view.path, n, 0);
+        rollups.add(view.org_id, scope, 'referrer', day, view.referrer ?? DIRECT_REFERRER, n, 0);
+        rollups.add(view.org_id, scope, 'device', day, view.device, n, 0);
+      }
     }
-  }
-  for (const { project_id, day } of newVisitors) {
-    const orgId = orgOf.get(project_id)!;
-    rollups.add(orgId, project_id, 'all', day, '', 0, 1);
-    rollups.add(orgId, ORG_SCOPE, 'all', day, '', 0, 1);
-  }
-  await upsert(trx, rollups.sorted());
+    for (const { project_id, day } of newVisitors) {
+      const orgId = orgOf.get(project_id)!;
+      rollups.add(orgId, project_id, 'all', day, '', 0, 1);
+      rollups.add(orgId, ORG_SCOPE, 'all', day, '', 0, 1);
+    }
+    await writer.addRollups(trx, rollups.sorted());
+  });
 }
 
-/** Takes a project's numbers out of its organization's rollups (the project is being deleted). */
-export async function removeProjectRollups(trx: Executor, orgId: string, projectId: string): Promise<void> {
+/**
+ * Takes a project's numbers out of its organization's rollups (the project is being deleted).
+ * `trx` must be a transaction of `database`'s.
+ */
+export async function removeProjectRollups(database: Database, trx: Executor, orgId: string, projectId: string): Promise<void> {
   const rows = await trx.selectFrom('page_view_rollups').selectAll().where('org_id', '=', orgId).where('scope', '=', projectId).execute();
   const rollups = new Rollups();
   for (const r of rows) rollups.add(orgId, ORG_SCOPE, r.dimension, r.day, r.key, -r.views, -r.visitors);
-  await upsert(trx, rollups.sorted());
+  await viewWriter(database).addRollups(trx, rollups.sorted());
   await trx.deleteFrom('page_view_rollups').where('org_id', '=', orgId).where('scope', '=', projectId).execute();
   await trx.deleteFrom('page_view_rollups').where('org_id', '=', orgId).where('scope', '=', ORG_SCOPE).where('views', '<=', 0).where('visitors', '<=', 0).execute();
 }
 
-export interface PruneResult {
-  rawViews: number;
-  visitorDays: number;
-}
+const DAY_MS = 86_400_000;
 
 /**
  * Deletes raw views older than `rawRetentionDays` (all of them at 0) and the visitor sets of days
- * before yesterday (no view can still arrive for them; their salts are gone). In small batches,
- * so a large backlog never holds SQLite's write lock for long.
+ * before yesterday (no view can still arrive for them; their salts are gone). A day at a time, so
+ * a large backlog (after the retention was shortened) never holds SQLite's write lock for long.
  */
-export async function pruneViews(db: Executor, now: Date, rawRetentionDays: number, batch = 5_000): Promise<PruneResult> {
-  const cutoff = new Date(now.getTime() - rawRetentionDays * 86_400_000).toISOString();
-  const yesterday = dayOf(new Date(now.getTime() - 86_400_000).toISOString());
-  const result: PruneResult = { rawViews: 0, visitorDays: 0 };
+export async function pruneViews(db: Executor, now: Date, rawRetentionDays: number): Promise<void> {
+  const cutoff = now.getTime() - rawRetentionDays * DAY_MS;
   for (;;) {
-    const old = db.selectFrom('page_views').select('id').where('viewed_at', '<', cutoff).limit(batch);
-    const deleted = Number((await db.deleteFrom('page_views').where('id', 'in', old).executeTakeFirst()).numDeletedRows);
-    result.rawViews += deleted;
-    if (deleted < batch) break;
+    const oldest = await db.selectFrom('page_views').select('viewed_at').where('viewed_at', '<', new Date(cutoff).toISOString()).orderBy('viewed_at').limit(1).executeTakeFirst();
+    if (!oldest) break;
+    const until = Math.min(Date.parse(toIso(oldest.viewed_at)) + DAY_MS, cutoff);
+    await db.deleteFrom('page_views').where('viewed_at', '<', new Date(until).toISOString()).execute();
   }
-  result.visitorDays = Number((await db.deleteFrom('page_view_visitors').where('day', '<', yesterday).executeTakeFirst()).numDeletedRows);
-  return result;
+  const yesterday = dayOf(new Date(now.getTime() - DAY_MS).toISOString());
+  await db.deleteFrom('page_view_visitors').where('day', '<', yesterday).execute();
+}
+
+/**
+ * Counts by a list of keys in nested maps: each key is looked up as the string it already is
+ * (its hash computed once), where one concatenated key would be a new string to build and hash
+ * for every view.
+ */
+class Tally<T> {
+  private readonly root = new Map<string, unknown>();
+  readonly leaves: T[] = [];
+
+  get(keys: string[], create: () => T): T {
+    let node = this.root;
+    for (let i = 0; i < keys.length - 1; i++) {
+      let next = node.get(keys[i]!) as Map<string, unknown> | undefined;
+      if (!next) node.set(keys[i]!, (next = new Map()));
+      node = next;
+    }
+    const last = keys[keys.length - 1]!;
+    let leaf = node.get(last) as T | undefined;
+    if (leaf === undefined) {
+      leaf = create();
+      node.set(last, leaf);
+      this.leaves.push(leaf);
+    }
+    return leaf;
+  }
 }
 
 class Rollups {
@@ -108,25 +128,4 @@ class Rollups {
   sorted(): Rollup[] {
     return [...this.rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
   }
-}
-
-async function upsert(trx: Executor, rows: Rollup[]): Promise<void> {
-  for (const part of chunks(rows)) {
-    await trx
-      .insertInto('page_view_rollups')
-      .values(part)
-      .onConflict((oc) =>
-        oc.columns(['org_id', 'scope', 'dimension', 'day', 'key']).doUpdateSet((eb) => ({
-          views: eb('page_view_rollups.views', '+', eb.ref('excluded.views')),
-          visitors: eb('page_view_rollups.visitors', '+', eb.ref('excluded.visitors')),
-        })),
-      )
-      .execute();
-  }
-}
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
 }

@@ -129,8 +129,10 @@ export class ProjectsService {
   async delete(orgId: string, id: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       // Its views leave the organization's analytics with it (raw views and visitor sets cascade).
-      await removeProjectRollups(trx, orgId, id);
+      // Deleted first: on PostgreSQL the row lock waits for views being written for it, and holds
+      // back later ones, so the rollups read next are final.
       if (!(await repo.deleteProject(trx, orgId, id))) throw notFound('Project');
+      await removeProjectRollups(this.ctx.database, trx, orgId, id);
     });
   }
 }

@@ -1,25 +1,15 @@
 // Page-view capture for published sites. `record()` is called after a page was sent: it never
-// waits and never throws. Views are queued and written in batches off the request path (every
-// ANALYTICS_FLUSH_INTERVAL, or sooner when many arrive), and flushed on shutdown. A failure to
-// write is logged and the batch dropped: analytics must never cost a page.
-import type { Database } from '../../db/index.ts';
-import { pruneViews, recordViews, type PageViewRow } from '../../modules/analytics/rollups.ts';
-import { newId } from '../../lib/ids.ts';
-import { DailySalts, UserAgents, referrerHost, visitorHash } from './visitor.ts';
+// waits and never throws, and costs the request a push onto a queue. Every
+// ANALYTICS_FLUSH_INTERVAL (or sooner when many arrive) the queue goes to a writer thread that
+// records it (writer-thread.ts, recorder.ts), so parsing, hashing and SQL stay off the event loop
+// that serves the sites. The queue is flushed on shutdown. A failure to write is logged and the
+// batch dropped: analytics must never cost a page.
+import type { Worker } from 'node:worker_threads';
+import type { DatabaseOptions } from '../../db/index.ts';
+import { startTsWorker } from '../../lib/ts-worker.ts';
+import { PAGE_FIELDS, type ServedPage } from './recorder.ts';
 
-export interface ServedPage {
-  orgId: string;
-  projectId: string;
-  host: string;
-  /** The request URL; the query string is dropped. */
-  url: string;
-  method: string;
-  status: number;
-  contentType: string;
-  referer: string | undefined;
-  userAgent: string | undefined;
-  ip: string;
-}
+export type { ServedPage } from './recorder.ts';
 
 export interface CaptureLogger {
   warn(obj: object, msg?: string): void;
@@ -27,79 +17,94 @@ export interface CaptureLogger {
 }
 
 export interface CaptureSettings {
+  /** The writer thread opens its own connection with these (the database is already migrated). */
+  database: DatabaseOptions;
   flushMs: number;
   /** Days raw views are kept (0: not at all); the daily rollups are kept regardless. */
   rawRetentionDays: number;
 }
 
-interface Pending {
-  page: ServedPage;
-  at: Date;
-}
-
-const BATCH = 500;
+const BATCH = 1_000;
 /** Beyond this many views waiting, new ones are dropped (and counted) rather than eating memory. */
-const MAX_QUEUED = 50_000;
+const MAX_QUEUED = 100_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
 export class PageViewCapture {
+  /** recorded: queued; written: stored; dropped: not stored (queue full, or the site deleted); failed: lost to an error. */
   readonly stats = { recorded: 0, written: 0, dropped: 0, failed: 0 };
-  private queue: Pending[] = [];
+  /** Queued pages, packed flat (packPages): what the writer thread is handed. */
+  private queue: (string | number | undefined)[] = [];
+  private queued = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly pruneTimer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
-  private readonly salts: DailySalts;
-  private readonly agents = new UserAgents();
+  private nextFlush: Promise<void> | undefined;
+  private drain = false;
+  private worker: Worker | undefined;
+  private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private lastId = 0;
 
   constructor(
-    private readonly database: Database,
     private readonly settings: CaptureSettings,
     private readonly logger?: CaptureLogger,
   ) {
-    this.salts = new DailySalts(database);
     // Every instance prunes: the deletes are idempotent and cheap when there is nothing to do.
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS).unref();
   }
 
-  /** Whether a served response counts as a page view (bots are left out when the batch is written). */
-  static counts(page: ServedPage): boolean {
-    return page.method === 'GET' && page.status === 200 && page.contentType.startsWith('text/html');
-  }
-
+  /** Queues a page view: an HTML page answered 200 to a GET (the caller checks); bots are left out by the writer. */
   record(page: ServedPage): void {
-    if (!PageViewCapture.counts(page)) return;
-    if (this.queue.length >= MAX_QUEUED) {
+    if (this.queued >= MAX_QUEUED) {
       if (this.stats.dropped++ % 1000 === 0) this.logger?.warn({ dropped: this.stats.dropped }, 'page-view queue full: dropping views');
       return;
     }
     this.stats.recorded++;
-    this.queue.push({ page, at: new Date() });
-    if (this.queue.length >= BATCH) void this.flush();
+    this.queue.push(page.orgId, page.projectId, page.host, page.url, page.referer, page.userAgent, page.ip, page.at);
+    if (++this.queued >= BATCH) void this.schedule();
     else this.timer ??= setTimeout(() => void this.flush(), this.settings.flushMs);
   }
 
-  /** Writes everything queued so far. */
+  /** Writes everything queued so far; resolves once it is stored (or has failed and been logged). */
   flush(): Promise<void> {
+    this.drain = true;
+    return this.schedule();
+  }
+
+  /**
+   * Queues one write-out behind the running one. Under load it writes whole batches only and
+   * leaves the rest to the timer: taking whatever arrived during the last write would shrink
+   * batches to a few views, each paying a whole transaction (an fsync on SQLite).
+   */
+  private schedule(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.flushing = this.flushing.then(async () => {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, BATCH);
+    if (this.nextFlush) return this.nextFlush;
+    this.nextFlush = this.flushing = this.flushing.then(async () => {
+      this.nextFlush = undefined;
+      const drain = this.drain;
+      this.drain = false;
+      while (this.queued >= (drain ? 1 : BATCH)) {
+        const views = Math.min(this.queued, BATCH);
+        const batch = this.queue.splice(0, views * PAGE_FIELDS);
+        this.queued -= views;
         try {
-          this.stats.written += await this.write(batch);
+          const { written, dropped } = (await this.call({ write: batch })) as { written: number; dropped: number };
+          this.stats.written += written;
+          this.stats.dropped += dropped;
         } catch (error) {
-          this.stats.failed += batch.length;
-          this.logger?.error({ err: error, views: batch.length }, 'could not record page views; they are lost');
+          this.stats.failed += views;
+          this.logger?.error({ err: error, views }, 'could not record page views; they are lost');
         }
       }
+      if (this.queued > 0) this.timer ??= setTimeout(() => void this.flush(), this.settings.flushMs);
     });
-    return this.flushing;
+    return this.nextFlush;
   }
 
   /** Deletes raw views past their retention and visitor sets of past days. */
   async prune(now = new Date()): Promise<void> {
     try {
-      await pruneViews(this.database.db, now, this.settings.rawRetentionDays);
+      await this.call({ prune: now.getTime() });
     } catch (error) {
       this.logger?.error({ err: error }, 'could not prune old page views');
     }
@@ -108,41 +113,41 @@ export class PageViewCapture {
   async close(): Promise<void> {
     clearInterval(this.pruneTimer);
     await this.flush();
+    const worker = this.worker;
+    if (!worker) return;
+    await this.call({ close: true }).catch(() => {});
+    this.worker = undefined;
+    await worker.terminate();
   }
 
-  /** Writes a batch; returns how many views were written. */
-  private async write(batch: Pending[]): Promise<number> {
-    const rows: PageViewRow[] = [];
-    for (const { page, at } of batch) {
-      const ua = page.userAgent ?? '';
-      const agent = this.agents.classify(ua);
-      if (agent.bot) continue;
-      const viewed_at = at.toISOString();
-      const salt = await this.salts.salt(viewed_at.slice(0, 10));
-      rows.push({
-        id: newId(),
-        org_id: page.orgId,
-        project_id: page.projectId,
-        path: (page.url.split('?')[0] ?? '/').slice(0, 500),
-        referrer: referrerHost(page.referer, page.host),
-        device: agent.device,
-        visitor_hash: visitorHash(salt, page.projectId, page.ip, ua),
-        viewed_at,
-      });
-    }
-    const keepRaw = this.settings.rawRetentionDays > 0;
-    try {
-      await this.database.db.transaction().execute((trx) => recordViews(trx, rows, { keepRaw }));
-      return rows.length;
-    } catch (error) {
-      // Usually a site deleted since its views were queued: keep the views of the others.
-      const ids = [...new Set(rows.map((r) => r.project_id))];
-      const live = new Set((await this.database.db.selectFrom('projects').select('id').where('id', 'in', ids).execute()).map((p) => p.id));
-      const kept = rows.filter((r) => live.has(r.project_id));
-      if (kept.length === rows.length) throw error;
-      this.stats.failed += rows.length - kept.length;
-      await this.database.db.transaction().execute((trx) => recordViews(trx, kept, { keepRaw }));
-      return kept.length;
-    }
+  private call(request: object): Promise<unknown> {
+    const worker = this.worker ?? this.startWorker();
+    const id = ++this.lastId;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, ...request });
+    });
+  }
+
+  /** Started on first use, so an instance that serves no site pays nothing; started again if it died. */
+  private startWorker(): Worker {
+    const { database, rawRetentionDays } = this.settings;
+    const worker = startTsWorker(new URL('./writer-thread.ts', import.meta.url), { database, rawRetentionDays });
+    worker.unref();
+    worker.on('message', ({ id, result, error }: { id: number; result?: unknown; error?: string }) => {
+      const call = this.waiting.get(id);
+      this.waiting.delete(id);
+      if (error !== undefined) call?.reject(new Error(error));
+      else call?.resolve(result);
+    });
+    const fail = (error: Error) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const call of this.waiting.values()) call.reject(error);
+      this.waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the page-view writer thread exited (${code})`)));
+    this.worker = worker;
+    return worker;
   }
 }

@@ -18,20 +18,40 @@ export function isBot(userAgent: string | undefined): boolean {
   return !userAgent || isbot(userAgent);
 }
 
-/** Remembered classifications: a site's visitors send few distinct User-Agents, and parsing one costs far more than a look-up. */
-export class UserAgents {
-  private readonly known = new Map<string, { bot: boolean; device: Device }>();
+/** A bounded cache: forgets everything when full, which is cheap and enough for hot keys. */
+export class Remembered<V> {
+  private readonly known = new Map<string, V>();
 
-  constructor(private readonly max = 10_000) {}
+  constructor(
+    private readonly compute: (key: string) => V,
+    private readonly max = 10_000,
+  ) {}
 
-  classify(userAgent: string): { bot: boolean; device: Device } {
-    let found = this.known.get(userAgent);
-    if (!found) {
-      found = { bot: isBot(userAgent), device: deviceOf(userAgent) };
+  get(key: string): V {
+    let value = this.known.get(key);
+    if (value === undefined) {
+      value = this.compute(key);
       if (this.known.size >= this.max) this.known.clear();
-      this.known.set(userAgent, found);
+      this.known.set(key, value);
     }
-    return found;
+    return value;
+  }
+}
+
+/** Classifications by User-Agent: visitors send few distinct ones, and parsing one costs far more than a look-up. */
+export const userAgents = () => new Remembered((ua) => ({ bot: isBot(ua), device: deviceOf(ua) }));
+
+/** referrerHost() remembered by site host and Referer: the same few referrers come again and again. */
+export class Referrers {
+  private readonly byHost = new Map<string, Remembered<string | null>>();
+
+  get(referer: string, host: string): string | null {
+    let known = this.byHost.get(host);
+    if (!known) {
+      if (this.byHost.size >= 10_000) this.byHost.clear();
+      this.byHost.set(host, (known = new Remembered((r) => referrerHost(r, host), 1_000)));
+    }
+    return known.get(referer);
   }
 }
 
@@ -69,4 +89,36 @@ export class DailySalts {
 
 export function visitorHash(salt: string, projectId: string, ip: string, userAgent: string): string {
   return createHash('sha256').update(`${salt}\n${projectId}\n${ip}\n${userAgent}`).digest('hex');
+}
+
+/**
+ * The hashes of the day's visitors, remembered for the day: a visit is several pages, and a
+ * look-up costs a fraction of a hash. Only in memory, and dropped when the day (and salt) changes.
+ * Nested maps by site, User-Agent and address, so no key string is built per view.
+ */
+export class VisitorHashes {
+  private day = '';
+  private size = 0;
+  private known = new Map<string, Map<string, Map<string, string>>>();
+
+  constructor(private readonly max = 50_000) {}
+
+  hash(day: string, salt: string, projectId: string, ip: string, userAgent: string): string {
+    if (day !== this.day || this.size >= this.max) {
+      this.known = new Map();
+      this.size = 0;
+      this.day = day;
+    }
+    let bySite = this.known.get(projectId);
+    if (!bySite) this.known.set(projectId, (bySite = new Map()));
+    let byAgent = bySite.get(userAgent);
+    if (!byAgent) bySite.set(userAgent, (byAgent = new Map()));
+    let hash = byAgent.get(ip);
+    if (hash === undefined) {
+      hash = visitorHash(salt, projectId, ip, userAgent);
+      byAgent.set(ip, hash);
+      this.size++;
+    }
+    return hash;
+  }
 }

@@ -47,7 +47,14 @@ export function createSiteHandler(ctx: AppContext, log?: SiteLogger): SiteHandle
   const files = new SiteFileCache(ctx.database);
   const resolved = new Map<string, Found<CachedFile>>();
   const { sites } = ctx.config;
-  const capture = new PageViewCapture(ctx.database, { flushMs: sites.analyticsFlushMs, rawRetentionDays: sites.analyticsRawRetentionDays }, log);
+  const capture = new PageViewCapture(
+    {
+      database: { dataDir: ctx.config.dataDir, databaseUrl: ctx.config.databaseUrl, sqliteSynchronous: ctx.config.sqliteSynchronous },
+      flushMs: sites.analyticsFlushMs,
+      rawRetentionDays: sites.analyticsRawRetentionDays,
+    },
+    log,
+  );
   const formLimiter = new RateLimiter({
     quota: sites.formRateLimit,
     windowSeconds: Math.max(1, Math.round(sites.formRateWindowMs / 1000)),
@@ -115,10 +122,11 @@ export function createSiteHandler(ctx: AppContext, log?: SiteLogger): SiteHandle
         resolved.set(key, found);
       }
       send(req, res, found.file, found.status, files, 'public');
-      if (found.file && sites.analyticsCapture) {
+      // A page view: an HTML page sent whole to a GET (not HEAD, not a 304, not a 404 page, not an asset).
+      if (sites.analyticsCapture && req.method === 'GET' && res.statusCode === 200 && found.file?.contentType.startsWith('text/html')) {
         capture.record({
-          orgId: target.orgId, projectId: target.projectId, host, url, method: req.method ?? 'GET', status: res.statusCode,
-          contentType: found.file.contentType, referer: req.headers.referer, userAgent: req.headers['user-agent'], ip: clientIp(req),
+          orgId: target.orgId, projectId: target.projectId, host, url,
+          referer: req.headers.referer, userAgent: req.headers['user-agent'], ip: clientIp(req), at: Date.now(),
         });
       }
     } catch (error) {
