@@ -2,6 +2,7 @@
 // so tests drive it through app.inject().
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.ts';
 import { registerApiGuard, API_PREFIX } from './api-guard.ts';
@@ -58,6 +59,13 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   registerTlsAsk(app, ctx);
   registerDocsRoute(app);
+  // A route that takes no query parameters refuses any (400 naming it), as the others refuse
+  // unknown ones: a typo such as ?limt=5 must never be silently ignored.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(API_PREFIX) && !route.schema?.querystring) {
+      route.schema = { ...route.schema, querystring: Type.Object({}, { additionalProperties: false }) };
+    }
+  });
   for (const routes of apiModules) {
     await app.register(routes(ctx), { prefix: API_PREFIX });
   }
