@@ -70,6 +70,11 @@ describe('POST /projects/{id}/generate', () => {
     const retryAfter = Number(refused.headers['retry-after']);
     expect(Math.abs(retryAfter - (midnight - Date.now()) / 1000)).toBeLessThan(5);
     expect((await api.get(`/api/v1/projects/${p.id}/generations`)).body.total).toBe(2);
+    // Deleting the project does not give the client its messages back.
+    const client = (await api.get(`/api/v1/clients/${p.org_client_id}`)).body.client;
+    expect((await api.delete(`/api/v1/projects/${p.id}`)).status).toBe(200);
+    const again = (await api.post('/api/v1/projects', { client_email: client.email, name: 'Second site' })).body.project;
+    expect((await api.post(`/api/v1/projects/${again.id}/generate`, { prompt: 'Still one more' })).status).toBe(429);
     // Another client of the same organization has its own quota.
     const q = await project({ plan_id: plan.id });
     expect((await api.post(`/api/v1/projects/${q.id}/generate`, { prompt: 'Mine' })).status).toBe(202);

@@ -8,6 +8,7 @@ import * as m003 from './migrations/003_site_files.ts';
 import * as m004 from './migrations/004_publishing.ts';
 import * as m007 from './migrations/007_generations.ts';
 import * as m008 from './migrations/008_visits_and_forms.ts';
+import * as m009 from './migrations/009_ai_usage.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, EngineMigration> = {
   '004_publishing': m004,
   '007_generations': m007,
   '008_visits_and_forms': m008,
+  '009_ai_usage': m009,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -307,6 +307,14 @@ export interface FormSubmissionsTable {
   created_at: Timestamp;
 }
 
+/** AI messages (generations) a client used on one UTC day. */
+export interface AiUsageTable {
+  org_client_id: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  messages: number;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -330,4 +338,5 @@ export interface DB {
   page_view_rollups: PageViewRollupsTable;
   page_view_visitors: PageViewVisitorsTable;
   form_submissions: FormSubmissionsTable;
+  ai_usage: AiUsageTable;
 }

@@ -48,14 +48,17 @@ export async function listGenerations(db: Executor, orgId: string, projectId: st
   return { rows, total: num(counted.n) };
 }
 
-/** The client's generations since `since` (an ISO instant): its AI messages that day. */
-export async function countClientGenerationsSince(db: Executor, orgId: string, clientId: string, since: string): Promise<number> {
-  const row = await db
-    .selectFrom('generations')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', '=', orgId)
-    .where('org_client_id', '=', clientId)
-    .where('created_at', '>=', since)
-    .executeTakeFirstOrThrow();
-  return num(row.n);
+/** The AI messages a client has used on a UTC day (YYYY-MM-DD). */
+export async function messagesUsed(db: Executor, clientId: string, day: string): Promise<number> {
+  const row = await db.selectFrom('ai_usage').select('messages').where('org_client_id', '=', clientId).where('day', '=', day).executeTakeFirst();
+  return row ? num(row.messages) : 0;
+}
+
+/** Counts one more AI message for the client on that day. */
+export async function countMessage(db: Executor, clientId: string, day: string): Promise<void> {
+  await db
+    .insertInto('ai_usage')
+    .values({ org_client_id: clientId, day, messages: 1 })
+    .onConflict((oc) => oc.columns(['org_client_id', 'day']).doUpdateSet((eb) => ({ messages: eb('ai_usage.messages', '+', 1) })))
+    .execute();
 }

@@ -43,7 +43,7 @@ export class GenerationsService {
           const plan = await findPlan(trx, orgId, client.plan_id);
           if (plan) {
             const midnight = utcMidnight(now);
-            const used = await repo.countClientGenerationsSince(trx, orgId, client.id, midnight.toISOString());
+            const used = await repo.messagesUsed(trx, client.id, midnight.toISOString().slice(0, 10));
             if (used >= plan.max_ai_messages_daily) throw dailyLimitReached(plan.name, plan.max_ai_messages_daily, midnight, now);
           }
         }
@@ -70,6 +70,7 @@ export class GenerationsService {
         updated_at: at,
       };
       await repo.insertGeneration(trx, row);
+      if (project.org_client_id) await repo.countMessage(trx, project.org_client_id, at.slice(0, 10));
       return repo.toGeneration(row);
     });
     signalGenerations();
