@@ -2,6 +2,7 @@
 // takes with user text and colour contrast.
 import { describe, expect, it } from 'vitest';
 import { understand } from '../src/sites/generate/builtin/brief.ts';
+import { applyEdit } from '../src/sites/generate/builtin/edit.ts';
 import { contrast } from '../src/sites/generate/builtin/colors.ts';
 import { BuiltinProvider } from '../src/sites/generate/builtin/index.ts';
 import { palette } from '../src/sites/generate/builtin/render.ts';
@@ -97,5 +98,25 @@ describe('follow-up prompts edit the site', () => {
     const { files } = await generate('A site for Acme Plumbing in Leeds', [{ path: 'index.html', content: '<p>old</p>' }, { path: 'logo.png', content: logo }]);
     expect(files.find((f) => f.path === 'logo.png')?.content).toEqual(logo);
     expect(fileOf(files, 'index.html')).toContain('Acme Plumbing');
+  });
+});
+
+describe('follow-up wording', () => {
+  const base = understand('A website for Old Name Bakery in Paris');
+  it.each([
+    ['Rename it to Moonlight Bakery and make it green', 'Moonlight Bakery'],
+    ['Change the name to Dr. Smith Dental', 'Dr. Smith Dental'],
+    ['The business is now called Blue Door Cafe', 'Blue Door Cafe'],
+    ['rename it to "Bella\'s Bakery".', "Bella's Bakery"],
+    ['Call it Acme Plumbing, and add pricing', 'Acme Plumbing'],
+    ["Rename to Joe's Diner. Also add an FAQ", "Joe's Diner"],
+  ])('takes the name from %j', (prompt, name) => {
+    expect(applyEdit(base, prompt).brief.name).toBe(name);
+  });
+
+  it('applies the rest of the sentence too', () => {
+    expect(applyEdit(base, 'Rename it to Moonlight Bakery and make it green').changes).toEqual(['renamed to Moonlight Bakery', expect.stringMatching(/^brand colour #/)]);
+    expect(applyEdit(base, "Rename to Joe's Diner. Also add an FAQ").brief.sections).toContain('faq');
+    expect(applyEdit(base, 'Can you make the site red?').changes).toEqual([expect.stringMatching(/^brand colour #/)]);
   });
 });

@@ -13,9 +13,9 @@ export function applyEdit(current: Brief, prompt: string): Edit {
   const brief: Brief = { ...current, sections: [...current.sections] };
   const changes: string[] = [];
 
-  const rename = /\b(?:rename(?:\s+(?:it|the\s+(?:site|business|company)))?\s+(?:to|as)|call\s+(?:it|us|the\s+business)|change\s+the\s+(?:business\s+)?name\s+to|name\s+it|new\s+name\s*:?)\s+["“]?([^"”\n.!]+)/i.exec(prompt);
+  const rename = renameIn(prompt);
   if (rename) {
-    brief.name = text(rename[1]!);
+    brief.name = text(rename);
     changes.push(`renamed to ${brief.name}`);
   }
 
@@ -38,7 +38,7 @@ export function applyEdit(current: Brief, prompt: string): Edit {
     changes.push('light theme');
   }
   // A colour only counts when the prompt is about colour, so "remove the green testimonials" is not a recolour.
-  if (/\b(colou?rs?|make\s+it|use|brand|primary|theme|palette)\b/i.test(prompt)) {
+  if (/\b(colou?rs?|make\s+(?:it|the\s+(?:whole\s+)?(?:site|website|page))|use|brand|primary|theme|palette)\b/i.test(prompt)) {
     const color = findColor(prompt);
     if (color) {
       brief.primary = color;
@@ -61,5 +61,17 @@ export function applyEdit(current: Brief, prompt: string): Edit {
   return { brief, changes };
 }
 
+const RENAME =
+  /\b(?:rename(?:\s+(?:it|the\s+(?:site|business|company)))?\s+(?:to|as)|rebrand(?:\s+(?:it|us))?\s+(?:to|as)|call\s+(?:it|us|the\s+(?:site|business|company))|(?:is|are)\s+(?:now\s+)?(?:called|named)|change\s+the\s+(?:business\s+|company\s+|site\s+)?name\s+to|name\s+it|new\s+name\s*:?)\s+/i;
+// The name runs to the end of its clause: a quote, a comma, "and ...", or a full stop that ends
+// the sentence; the stop of an abbreviation such as "Dr." or "St." is kept in the name.
+const NAME = /^["“]?([^"”\n!?;,]+?)(?=["”]|\s+(?:and|but|then|also|please|with)\b|[,;!?\n]|(?<!\b(?:Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr|Co|Inc|Ltd|No))\.(?=\s|$)|$)/i;
+
+function renameIn(prompt: string): string | undefined {
+  const at = RENAME.exec(prompt);
+  if (!at) return undefined;
+  return NAME.exec(prompt.slice(at.index + at[0].length))?.[1];
+}
+
 export const UNDERSTOOD_EDITS =
-  'rename ("rename it to X", "call it X"), the headline or tagline in quotes ("headline: \\"...\\""), colours ("make it green", "use #1e40af", "dark theme", "light theme") and sections ("add a pricing section", "add an FAQ", "remove the testimonials"; sections: services, about, testimonials, pricing, faq, contact)';
+  'rename ("rename it to X", "call it X", "the business is now called X"), the headline or tagline in quotes ("headline: \\"...\\""), colours ("make it green", "use #1e40af", "dark theme", "light theme") and sections ("add a pricing section", "add an FAQ", "remove the testimonials"; sections: services, about, testimonials, pricing, faq, contact)';
