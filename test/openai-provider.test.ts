@@ -36,6 +36,17 @@ describe('OpenAI-compatible provider', () => {
     expect(result.files.find((f) => f.path === 'logo.png')?.content).toEqual(logo);
   });
 
+  it('keeps the text files it had no room to show, and says so to the model', async () => {
+    fake.reply({ kind: 'answer', content: GOOD_SITE });
+    const big = 'x'.repeat(250_000); // beyond the 200 KB of context a follow-up sends
+    const result = await run([{ path: 'index.html', content: '<p>old</p>' }, { path: 'data/catalogue.json', content: big }]);
+    const sent = fake.requests.at(-1)!.body.messages[1].content as string;
+    expect(sent).not.toContain(big);
+    expect(sent).toContain('Text files not shown (too large for this message); they are kept as they are unless you return a new version: data/catalogue.json');
+    expect(result.files.find((f) => f.path === 'data/catalogue.json')?.content).toBe(big);
+    expect(result.files.find((f) => f.path === 'index.html')?.content).not.toBe('<p>old</p>');
+  });
+
   it.each([
     ['malformed JSON', { kind: 'answer', content: '{"files": [' }, /not valid JSON/, false],
     ['a truncated answer', { kind: 'answer', content: GOOD_SITE, finishReason: 'length' }, /cut off/, false],

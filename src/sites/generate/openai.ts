@@ -36,7 +36,8 @@ export class OpenAiProvider implements Provider {
     const text = files.filter((f): f is SiteFile & { content: string } => typeof f.content === 'string');
     const binary = files.filter((f) => typeof f.content !== 'string');
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM }];
-    if (text.length > 0) messages.push({ role: 'user', content: `The current files of the site:\n${currentFiles(text, binary)}` });
+    const context = currentFiles(text, binary);
+    if (text.length > 0) messages.push({ role: 'user', content: `The current files of the site:\n${context.message}` });
     messages.push({ role: 'user', content: prompt });
 
     let completion: OpenAI.Chat.ChatCompletion;
@@ -50,23 +51,30 @@ export class OpenAiProvider implements Provider {
     if (choice.message?.refusal) throw new GenerationError(`The model refused: ${choice.message.refusal.slice(0, 300)}`);
     if (choice.finish_reason === 'length') throw new GenerationError('The model’s answer was cut off (finish_reason "length"): the site was too large for the model’s output limit');
     const answer = parseAnswer(choice.message?.content ?? '');
-    // The model only writes text; binary files (images) of the site are kept.
-    const kept = binary.filter((b) => !answer.files.some((f) => f.path === b.path));
+    // Files the model could not see (binary ones, text beyond the context budget) are kept unless
+    // it wrote a new version: it cannot mean to delete what it was never shown.
+    const unseen = [...binary, ...context.unshown];
+    const kept = unseen.filter((u) => !answer.files.some((f) => f.path === u.path));
     return { files: [...kept, ...answer.files], summary: answer.summary };
   }
 }
 
-function currentFiles(text: SiteFile[], binary: SiteFile[]): string {
+function currentFiles(text: (SiteFile & { content: string })[], binary: SiteFile[]): { message: string; unshown: SiteFile[] } {
   let budget = CONTEXT_BUDGET_BYTES;
   const shown: { path: string; content: string }[] = [];
+  const unshown: SiteFile[] = [];
   for (const f of text) {
-    const content = f.content as string;
-    if (content.length > budget) break;
-    budget -= content.length;
-    shown.push({ path: f.path, content });
+    if (f.content.length > budget) unshown.push(f);
+    else {
+      budget -= f.content.length;
+      shown.push({ path: f.path, content: f.content });
+    }
   }
-  const note = binary.length ? `\nBinary files you may reference but not change: ${binary.map((b) => b.path).join(', ')}` : '';
-  return JSON.stringify({ files: shown }) + note;
+  const notes = [
+    binary.length ? `Binary files you may reference but not change: ${binary.map((b) => b.path).join(', ')}` : '',
+    unshown.length ? `Text files not shown (too large for this message); they are kept as they are unless you return a new version: ${unshown.map((u) => u.path).join(', ')}` : '',
+  ].filter(Boolean);
+  return { message: JSON.stringify({ files: shown }) + notes.map((n) => `\n${n}`).join(''), unshown };
 }
 
 /** The answer's files and summary, or a GenerationError naming what is wrong with it. */
