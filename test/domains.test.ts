@@ -120,6 +120,22 @@ describe('custom domains', () => {
     expect((await api.delete(`/api/v1/projects/${p.id}/domains/${d.id}`)).status).toBe(404);
   });
 
+  it('verifies an apex whose DNS host flattens the CNAME into the sites host\'s own addresses', async () => {
+    const p = await project();
+    const d = (await api.post(`/api/v1/projects/${p.id}/domains`, { domain: `flat${++n}.com` })).body;
+    expect(d.subdomain).toBeNull();
+    const { CNAME, TXT } = records(d);
+    expect(CNAME.value).toBe('sites.test');
+    dns.set('sites.test', { type: 'A', value: '203.0.113.10' }, { type: 'A', value: '203.0.113.11' });
+    dns.set(TXT.name, { type: 'TXT', value: TXT.value });
+    dns.set(d.domain, { type: 'A', value: '198.51.100.1' }); // somewhere else
+    const wrong = await api.post(`/api/v1/projects/${p.id}/domains/${d.id}/verify`);
+    expect(wrong.body.dns_records.map((r: any) => r.status)).toEqual(['wrong', 'ok']);
+    dns.set(d.domain, { type: 'A', value: '203.0.113.11' });
+    const ok = await api.post(`/api/v1/projects/${p.id}/domains/${d.id}/verify`);
+    expect(ok.body).toMatchObject({ status: 'active', dns_records: [{ type: 'CNAME', status: 'ok' }, { type: 'TXT', status: 'ok' }] });
+  });
+
   it('activates pending domains in the background', async () => {
     const p = await project();
     const d = (await api.post(`/api/v1/projects/${p.id}/domains`, { domain: `background${++n}.co.uk` })).body;

@@ -1,5 +1,6 @@
 // Checking a custom domain's DNS: the TXT record proves ownership, and a CNAME to the sites host
-// (or, for an apex, an A record to SITES_IPV4) routes visitors here. Look-ups go through the
+// (or its flattened form, the sites host's own addresses; or, for an apex when SITES_IPV4 is set,
+// an A record to it) routes visitors here. Look-ups go through the
 // resolvers of DNS_SERVERS when set.
 import { Resolver } from 'node:dns/promises';
 import type { SitesSettings } from '../../config.ts';
@@ -39,13 +40,28 @@ export class DnsChecker {
     return results;
   }
 
+  /**
+   * No CNAME: an apex cannot have one, and DNS hosts publish an ALIAS or a "flattened" CNAME as
+   * the target's own addresses. The record counts when the name resolves to addresses that are
+   * all the target's.
+   */
+  private async flattened(name: string, target: string): Promise<DnsRecord['status']> {
+    const none = (): string[] => [];
+    const [mine, theirs] = await Promise.all([this.resolver.resolve4(name).catch(none), this.resolver.resolve4(target).catch(none)]);
+    if (mine.length === 0) return 'missing';
+    return theirs.length > 0 && mine.every((ip) => theirs.includes(ip)) ? 'ok' : 'wrong';
+  }
+
   private async checkOne(record: Omit<DnsRecord, 'status'>): Promise<DnsRecord['status']> {
     try {
       const want = record.value.toLowerCase().replace(/\.$/, '');
       let found: string[];
       if (record.type === 'TXT') found = (await this.resolver.resolveTxt(record.name)).map((chunks) => chunks.join(''));
       else if (record.type === 'A') found = await this.resolver.resolve4(record.name);
-      else found = await this.resolver.resolveCname(record.name);
+      else {
+        found = await this.resolver.resolveCname(record.name).catch((): string[] => []);
+        if (found.length === 0) return this.flattened(record.name, want);
+      }
       if (found.length === 0) return 'missing';
       return found.some((v) => v.toLowerCase().replace(/\.$/, '') === want) ? 'ok' : 'wrong';
     } catch {
