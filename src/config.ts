@@ -1,6 +1,7 @@
 // Every setting Sitewright reads from the environment, validated once at boot.
 // README.md lists the same variables with their defaults; keep the two in step.
 import { Type, type Static } from '@sinclair/typebox';
+import { isIP } from 'node:net';
 import { Value } from '@sinclair/typebox/value';
 import { parseDuration, parseDurationList } from './lib/duration.ts';
 
@@ -195,7 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ipv4: e.SITES_IPV4,
       previewTtlMs: positiveDuration('PREVIEW_TTL', e.PREVIEW_TTL),
       previewSecret: e.PREVIEW_SECRET,
-      dnsServers: (e.DNS_SERVERS ?? '').split(',').map((d) => d.trim()).filter(Boolean),
+      dnsServers: dnsServers(e.DNS_SERVERS),
       domainCheckIntervalMs: positiveDuration('DOMAIN_CHECK_INTERVAL', e.DOMAIN_CHECK_INTERVAL),
       trustProxy: e.TRUST_PROXY === 'true',
       formMaxBytes: Number(e.FORM_MAX_BYTES),
@@ -268,4 +269,14 @@ function positiveDuration(name: string, text: string): number {
   const ms = duration(name, text);
   if (ms === 0) throw new ConfigError(`Invalid configuration:\n  ${name}: must be longer than 0`);
   return ms;
+}
+
+/** Resolver addresses: IPs, optionally with a port (`1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`); Node's resolver takes no names. */
+function dnsServers(text: string | undefined): string[] {
+  const servers = (text ?? '').split(',').map((d) => d.trim()).filter(Boolean);
+  for (const server of servers) {
+    const host = server.replace(/^\[(.*)\](:\d{1,5})?$/, '$1').replace(/^([^:]+):\d{1,5}$/, '$1');
+    if (!isIP(host)) throw new ConfigError(`Invalid configuration:\n  DNS_SERVERS: '${server}' is not an IP address (optionally with :port)`);
+  }
+  return servers;
 }

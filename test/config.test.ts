@@ -59,3 +59,18 @@ describe('site content and AI settings', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 });
+
+describe('site settings', () => {
+  it('take resolver addresses with ports and refuse names, naming DNS_SERVERS', () => {
+    expect(loadConfig({ DNS_SERVERS: '1.1.1.1, 127.0.0.1:5353,[::1]:53,2606:4700:4700::1111' }).sites.dnsServers).toEqual(['1.1.1.1', '127.0.0.1:5353', '[::1]:53', '2606:4700:4700::1111']);
+    expect(() => loadConfig({ DNS_SERVERS: 'dns.google' })).toThrow(/DNS_SERVERS: 'dns.google' is not an IP address/);
+  });
+
+  it('default the analytics and form settings as the README says', () => {
+    expect(loadConfig({}).sites).toMatchObject({
+      analyticsCapture: true, analyticsFlushMs: 1000, analyticsRawRetentionDays: 30, formMaxBytes: 65536, formRateLimit: 10, formRateWindowMs: 600_000, trustProxy: false,
+    });
+    expect(loadConfig({ ANALYTICS_RAW_RETENTION_DAYS: '0', ANALYTICS_CAPTURE: 'false' }).sites).toMatchObject({ analyticsRawRetentionDays: 0, analyticsCapture: false });
+    expect(() => loadConfig({ ANALYTICS_RAW_RETENTION_DAYS: '-1' })).toThrow(/ANALYTICS_RAW_RETENTION_DAYS/);
+  });
+});

@@ -67,6 +67,9 @@ describe('POST /projects/{id}/publish', () => {
     const again = await fetchSite(port, host(p), '/', { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
+    // A list of tags, a weak tag (a proxy that recompressed the page), or *.
+    for (const header of [`"other", ${etag}`, `W/${etag}`, '*']) expect((await fetchSite(port, host(p), '/', { 'if-none-match': header })).status, header).toBe(304);
+    expect((await fetchSite(port, host(p), '/', { 'if-none-match': '"other"' })).status).toBe(200);
     const gz = await fetchSite(port, host(p), '/', { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gz.body).toBe(BIG_HTML);
@@ -164,6 +167,9 @@ describe('GET /projects/{id}/preview', () => {
     expect(page.status).toBe(200);
     expect(page.body).toContain('<h1>draft</h1>');
     expect(page.headers['x-robots-tag']).toBe('noindex');
+    // An opaque origin: the previewed pages cannot use the API host's cookies.
+    expect(page.headers['content-security-policy']).toMatch(/^sandbox allow-scripts/);
+    expect(page.headers['content-security-policy']).not.toContain('allow-same-origin');
     expect((await fetchSite(port, 'sitewright.test', `${url.pathname}s.css`)).body).toBe('h1{color:red}');
 
     const tampered = url.pathname.replace(/\/([A-Za-z0-9_-]{32})\/$/, (_m, sig: string) => `/${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}/`);

@@ -22,6 +22,7 @@ const PREVIEW_PATH = /^\/preview\/([0-9a-f-]{36})\/(\d{1,12})\/([A-Za-z0-9_-]{32
 type Headers = Record<string, string | number>;
 /** URL resolutions remembered per process; the map starts over when full. */
 const MAX_RESOLVED = 50_000;
+const PREVIEW_CSP = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
 
 export interface SiteLogger {
   warn(obj: object, msg?: string): void;
@@ -155,7 +156,9 @@ async function servePreview(
     return;
   }
   const found = await findSiteFile(rest, (path) => lookup(projectId!, path));
-  send(req, res, found.file, found.status, undefined, 'private', { 'x-robots-tag': 'noindex' });
+  // Previews live on the API's own host: sandboxed, the site's pages get an opaque origin, so their
+  // scripts can neither read that host's cookies nor call it with them.
+  send(req, res, found.file, found.status, undefined, 'private', { 'x-robots-tag': 'noindex', 'content-security-policy': PREVIEW_CSP });
 }
 
 function page(res: ServerResponse, status: number, body: Buffer): void {
@@ -184,7 +187,7 @@ function send(
     'cache-control': scope === 'private' ? 'private, no-cache' : html ? 'public, max-age=0, must-revalidate' : 'public, max-age=300',
     'x-content-type-options': 'nosniff',
   };
-  if (status === 200 && req.headers['if-none-match'] === file.etag) {
+  if (status === 200 && matchesEtag(req.headers['if-none-match'], file.etag)) {
     res.writeHead(304, headers).end();
     return;
   }
@@ -193,4 +196,12 @@ function send(
   headers['content-length'] = body.length;
   res.writeHead(status, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** If-None-Match as RFC 9110 reads it: `*`, or a list of tags compared weakly (W/ ignored). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header === etag) return true;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
