@@ -13,6 +13,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
+const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitewright-nginx-'));
 const paragraph = '<p>Fresh sourdough, pastries and celebration cakes, baked by hand every morning.</p>\n';
@@ -50,7 +51,8 @@ const ready = await new Promise<{ address: string; host: string }>((resolve) => 
 await new Promise((r) => setTimeout(r, 500));
 
 async function load(url: string, host: string) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: { host } });
+  // A browser's User-Agent: Sitewright records each page as a view (capture on, as shipped).
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: { host, 'user-agent': BROWSER } });
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${url}: ${bad} failed requests`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bytes: result.throughput.average };

@@ -53,6 +53,7 @@ describe('page views', () => {
     await visit('/pricing/', UA.tablet, { referer: 'https://news.ycombinator.com/item?id=1' });
     // Not counted:
     await visit('/', UA.bot);
+    await fetchSite(port, site.host, '/'); // no User-Agent at all: a bot, and no harm to the batch
     await visit('/site.css', UA.desktop);
     await fetchSite(port, site.host, '/', { 'user-agent': UA.desktop }, 'HEAD');
     const etag = (await visit('/', UA.mobile)).headers.etag as string; // counted (the 5th view)

@@ -10,6 +10,8 @@ import type { Database } from '../../db/index.ts';
 export type Device = 'desktop' | 'mobile' | 'tablet';
 
 export function deviceOf(userAgent: string): Device {
+  // Bowser throws on an empty string; such a request is a bot anyway (isBot), never recorded.
+  if (!userAgent) return 'desktop';
   const type = Bowser.parse(userAgent).platform.type;
   return type === 'mobile' ? 'mobile' : type === 'tablet' ? 'tablet' : 'desktop';
 }
@@ -39,7 +41,7 @@ export class Remembered<V> {
 }
 
 /** Classifications by User-Agent: visitors send few distinct ones, and parsing one costs far more than a look-up. */
-export const userAgents = () => new Remembered((ua) => ({ bot: isBot(ua), device: deviceOf(ua) }));
+export const userAgents = () => new Remembered((ua) => (isBot(ua) ? { bot: true, device: 'desktop' as Device } : { bot: false, device: deviceOf(ua) }));
 
 /** referrerHost() remembered by site host and Referer: the same few referrers come again and again. */
 export class Referrers {
