@@ -32,7 +32,7 @@ const PRUNE_EVERY_MS = 3_600_000;
 export class PageViewCapture {
   /** recorded: queued; written: stored; dropped: not stored (queue full, or the site deleted); failed: lost to an error. */
   readonly stats = { recorded: 0, written: 0, dropped: 0, failed: 0 };
-  /** Queued pages, packed flat (packPages): what the writer thread is handed. */
+  /** Queued pages, PAGE_FIELDS values each in ServedPage order (see unpackPages): what the writer thread is handed. */
   private queue: (string | number | undefined)[] = [];
   private queued = 0;
   private timer: NodeJS.Timeout | undefined;
