@@ -107,6 +107,17 @@ describe('POST /projects/{id}/publish', () => {
     expect((await fetchSite(port, host(p), '/')).status).toBe(404);
   });
 
+  it('takes builtFiles well beyond the 1 MiB API body limit, up to the project size limit', async () => {
+    const p = await site();
+    const chunk = `<p>${'Fresh bread every morning. '.repeat(40)}</p>\n`;
+    const builtFiles: Record<string, string> = { 'index.html': `<!doctype html><title>Big</title>${chunk.repeat(2_000)}` };
+    for (let i = 0; i < 3; i++) builtFiles[`page-${i}.html`] = chunk.repeat(1_000);
+    expect(JSON.stringify({ builtFiles }).length).toBeGreaterThan(4_000_000);
+    const res = await api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles });
+    expect(res.status, JSON.stringify(res.body).slice(0, 200)).toBe(200);
+    expect((await fetchSite(port, host(p), '/page-2.html')).body).toBe(builtFiles['page-2.html']);
+  });
+
   it('needs write, and another organization’s project is a 404', async () => {
     const p = await site();
     expect((await api.post(`/api/v1/projects/${p.id}/publish`, undefined, { key: api.readKey })).status).toBe(403);

@@ -14,10 +14,13 @@ const tags = ['publishing'];
 
 export function publishingRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const publishing = new PublishService(ctx.database, ctx.config);
+  // builtFiles may carry a whole site: PROJECT_MAX_BYTES of text, escaped in JSON (up to 2x).
+  const publishBodyLimit = ctx.config.files.maxProjectBytes * 2 + 65_536;
   return async (app) => {
     app.post(
       '/projects/:projectId/publish',
       {
+        bodyLimit: publishBodyLimit,
         config: { allowEmptyBody: true },
         // No body at all means "publish the project's files", like an empty object.
         preValidation: async (request) => {
