@@ -4,26 +4,10 @@
 // runs are comparable) and rolled up exactly as capture would; the raw rows of the last `rawDays`
 // days are produced too. Yields one site at a time so that memory stays small.
 import { randomBytes } from 'node:crypto';
+import type { RawView, Rollup } from '../src/modules/analytics/view-writer.ts';
 
-export interface RollupRow {
-  org_id: string;
-  scope: string;
-  dimension: 'all' | 'path' | 'referrer' | 'device';
-  day: string;
-  key: string;
-  views: number;
-  visitors: number;
-}
-
-export interface RawRow {
-  org_id: string;
-  project_id: string;
-  path: string;
-  referrer: string | null;
-  device: string;
-  visitor_hash: string;
-  viewed_at: string;
-}
+export type RollupRow = Rollup;
+export type RawRow = RawView;
 
 const PATHS = ['/', '/about/', '/services/', '/contact/', '/pricing/', '/blog/', '/team/', '/faq/', '/gallery/', '/book/', ...Array.from({ length: 30 }, (_, i) => `/blog/post-${i + 1}/`)];
 const REFERRERS = [

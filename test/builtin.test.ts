@@ -120,3 +120,31 @@ describe('follow-up wording', () => {
     expect(applyEdit(base, 'Can you make the site red?').changes).toEqual([expect.stringMatching(/^brand colour #/)]);
   });
 });
+
+describe('follow-ups on a site builtin did not make', () => {
+  const own = (content: string) => [
+    { path: 'index.html', content },
+    { path: 'about/index.html', content: '<html><head><title>Acme</title></head><body><p>About Acme</p></body></html>' },
+    { path: 'logo.png', content: Buffer.from([1, 2, 3]) },
+  ];
+  const home = '<!doctype html><html><head><title>Acme</title></head><body><h1 class="big">Welcome</h1><p>Acme fixes pipes.</p></body></html>';
+
+  it('edits the headline and the name in its HTML instead of starting over', async () => {
+    const { files, summary } = await generate('Rename it to Acme Plumbing and set the headline to "Pipes fixed today"', own(home));
+    expect(summary).toBe('Edited the site: renamed to Acme Plumbing, new headline');
+    expect(fileOf(files, 'index.html')).toBe('<!doctype html><html><head><title>Acme Plumbing</title></head><body><h1 class="big">Pipes fixed today</h1><p>Acme Plumbing fixes pipes.</p></body></html>');
+    expect(fileOf(files, 'about/index.html')).toContain('<p>About Acme Plumbing</p>');
+    expect(files.map((f) => f.path).sort()).toEqual(['about/index.html', 'index.html', 'logo.png']);
+  });
+
+  it('escapes what it writes', async () => {
+    const { files } = await generate('headline: "<script>alert(1)</script>"', own(home));
+    expect(fileOf(files, 'index.html')).toContain('<h1 class="big">&#60;script&#62;alert(1)&#60;/script&#62;</h1>');
+  });
+
+  it('still builds a new site from a prompt that is no edit it knows, keeping other files', async () => {
+    const { files } = await generate('A site for Bella Bakery in Lyon', own(home));
+    expect(fileOf(files, 'index.html')).toContain('Bella Bakery');
+    expect(files.find((f) => f.path === 'logo.png')).toBeDefined();
+  });
+});

@@ -7,34 +7,14 @@ import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
-import type { RollupDimension } from '../../db/schema.ts';
+import type { PageViewRollupsTable, PageViewVisitorsTable, PageViewsTable } from '../../db/schema.ts';
 
-export interface RawView {
-  org_id: string;
-  project_id: string;
-  path: string;
-  referrer: string | null;
-  device: string;
-  visitor_hash: string;
-  /** ISO 8601, UTC. */
-  viewed_at: string;
-}
+/** A page view as written: viewed_at as an ISO 8601 string (UTC). */
+export type RawView = Omit<PageViewsTable, 'viewed_at'> & { viewed_at: string };
 
-export interface Visitor {
-  project_id: string;
-  day: string;
-  visitor_hash: string;
-}
+export type Visitor = PageViewVisitorsTable;
 
-export interface Rollup {
-  org_id: string;
-  scope: string;
-  dimension: RollupDimension;
-  day: string;
-  key: string;
-  views: number;
-  visitors: number;
-}
+export type Rollup = PageViewRollupsTable;
 
 /** Every method runs inside a transaction of the caller's (`trx`). */
 export interface ViewWriter {

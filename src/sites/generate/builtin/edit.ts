@@ -15,13 +15,13 @@ export function applyEdit(current: Brief, prompt: string): Edit {
 
   const rename = renameIn(prompt);
   if (rename) {
-    brief.name = text(rename);
+    brief.name = rename;
     changes.push(`renamed to ${brief.name}`);
   }
 
-  const headline = /\b(?:headline|heading|title)\s*(?:to|should\s+be|:|=)?\s*["“]([^"”]+)["”]/i.exec(prompt);
+  const headline = headlineIn(prompt);
   if (headline) {
-    brief.headline = text(headline[1]!);
+    brief.headline = headline;
     changes.push('new headline');
   }
   const tagline = /\b(?:tagline|subtitle|slogan)\s*(?:to|should\s+be|:|=)?\s*["“]([^"”]+)["”]/i.exec(prompt);
@@ -67,10 +67,18 @@ const RENAME =
 // the sentence; the stop of an abbreviation such as "Dr." or "St." is kept in the name.
 const NAME = /^["“]?([^"”\n!?;,]+?)(?=["”]|\s+(?:and|but|then|also|please|with)\b|[,;!?\n]|(?<!\b(?:Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr|Co|Inc|Ltd|No))\.(?=\s|$)|$)/i;
 
-function renameIn(prompt: string): string | undefined {
+/** The new name a prompt asks for, if it asks for one. */
+export function renameIn(prompt: string): string | undefined {
   const at = RENAME.exec(prompt);
   if (!at) return undefined;
-  return NAME.exec(prompt.slice(at.index + at[0].length))?.[1];
+  const name = NAME.exec(prompt.slice(at.index + at[0].length))?.[1];
+  return name === undefined ? undefined : text(name);
+}
+
+/** The new headline a prompt gives in quotes, if it gives one. */
+export function headlineIn(prompt: string): string | undefined {
+  const found = /\b(?:headline|heading|title)\s*(?:to|should\s+be|:|=)?\s*["“]([^"”]+)["”]/i.exec(prompt);
+  return found ? text(found[1]!) : undefined;
 }
 
 export const UNDERSTOOD_EDITS =

@@ -5,6 +5,7 @@ import type { GenerateRequest, GenerateResult, Provider, SiteFile } from '../pro
 import { GenerationError } from '../provider.ts';
 import { parseBrief, understand, type Brief } from './brief.ts';
 import { applyEdit, UNDERSTOOD_EDITS } from './edit.ts';
+import { editForeignHtml } from './edit-html.ts';
 import { kindById } from './kinds.ts';
 import { render404, renderCss, renderIndex } from './render.ts';
 
@@ -29,7 +30,10 @@ export class BuiltinProvider implements Provider {
     const state = files.find((f) => f.path === BRIEF_FILE);
     const current = state && parseBrief(typeof state.content === 'string' ? state.content : state.content.toString('utf8'));
     if (!current) {
-      // A first generation, or a site builtin did not make: build from the prompt, keep other files.
+      // A site builtin did not make: the simple edits it understands are made in its HTML.
+      const edited = editForeignHtml(files, prompt);
+      if (edited) return { files: edited.files, summary: `Edited the site: ${edited.changes.join(', ')}` };
+      // A first generation (or a prompt that is no edit it knows): build from the prompt, keep other files.
       const brief = understand(prompt);
       const kind = kindById(brief.kind);
       const summary = `Built a ${kind.label.toLowerCase()} site for ${brief.name}${brief.place ? ` in ${brief.place}` : ''} with ${['hero', ...brief.sections].join(', ')}`;
