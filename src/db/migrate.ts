@@ -37,3 +37,10 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** Applies the migrations up to and including `name`: tests run a later migration over older data. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+export async function migrateTo(db: Kysely<any>, engine: Engine, name: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider: new StaticProvider(engine) }).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
