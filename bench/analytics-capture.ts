@@ -3,20 +3,15 @@
 // keep-alive and browser User-Agents (bots are not recorded, so they would flatter capture).
 // SQLite by default; BENCH_DATABASE_URL=postgres://... runs both servers on PostgreSQL.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { writeTenKbPage } from './page.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
-const dir = mkdtempSync(join(tmpdir(), 'sitewright-capture-'));
-const paragraph = '<p>Fresh sourdough, pastries and celebration cakes, baked by hand every morning.</p>\n';
-const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bench</title></head><body>\n${paragraph.repeat(Math.ceil(10_240 / paragraph.length))}</body></html>\n`.slice(0, 10_240);
-writeFileSync(join(dir, 'index.html'), html);
+const page = writeTenKbPage('sitewright-capture-');
 
 const AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
@@ -27,7 +22,7 @@ const AGENTS = [
 const REFERRERS = ['https://www.google.com/', '', 'https://www.facebook.com/', 'https://news.example.org/story'];
 
 function server(capture: boolean) {
-  const child = fork(fileURLToPath(new URL('./site-server.ts', import.meta.url)), [join(dir, 'index.html')], {
+  const child = fork(fileURLToPath(new URL('./site-server.ts', import.meta.url)), [page.file], {
     execArgv: ['--import', 'tsx'],
     stdio: 'inherit',
     env: { ...process.env, BENCH_CAPTURE: String(capture) },

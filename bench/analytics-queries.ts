@@ -4,39 +4,26 @@
 // then times the report for the busiest site and for the whole organization over 30 and 365 days,
 // through the real HTTP server. SQLite by default; BENCH_DATABASE_URL=postgres://.../postgres runs
 // it on PostgreSQL in a database it creates and drops.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createRuntime } from '../src/runtime.ts';
 import type { Database } from '../src/db/index.ts';
 import { newId } from '../src/lib/ids.ts';
 import { ORG_SCOPE } from '../src/modules/analytics/rollups.ts';
-import { generateTraffic, type RawRow, type RollupRow } from './traffic.ts';
+import { viewWriter, type RawView, type Rollup } from '../src/modules/analytics/view-writer.ts';
+import { createTestDatabase } from '../test/helpers/database.ts';
+import { generateTraffic } from './traffic.ts';
 
 const VIEWS = Number(process.env.BENCH_VIEWS ?? 10_000_000);
 const SITES = Number(process.env.BENCH_SITES ?? 1_000);
 const RAW_DAYS = 30;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
 
-const adminUrl = process.env.BENCH_DATABASE_URL;
-const dataDir = mkdtempSync(join(tmpdir(), 'sitewright-analytics-'));
-let databaseUrl: string | undefined;
-const dbName = `sitewright_bench_${process.pid}`;
-if (adminUrl) {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  databaseUrl = url.toString();
-}
-
-const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, RATE_LIMIT_QUOTA: '1000000000', LOG_LEVEL: 'warn' });
+// A fresh database (the tests' helper): a temporary SQLite directory, or a PostgreSQL database
+// created from BENCH_DATABASE_URL, dropped at the end either way.
+const scratch = await createTestDatabase(process.env.BENCH_DATABASE_URL);
+const config = loadConfig({ DATA_DIR: scratch.dataDir, DATABASE_URL: scratch.databaseUrl, RATE_LIMIT_QUOTA: '1000000000', LOG_LEVEL: 'warn' });
 const runtime = await createRuntime(config);
 const { ctx } = runtime;
 const database = ctx.database;
@@ -64,15 +51,13 @@ let total = 0;
 let rollupRows = 0;
 let rawRows = 0;
 let busiest = { id: '', views: -1 };
-const writer = bulkWriter(database);
 for (const site of generateTraffic({ views: VIEWS, sites: projectIds, orgId: org.id, orgScope: ORG_SCOPE, days: 365, rawDays: RAW_DAYS, today: new Date() })) {
   total += site.views;
   rollupRows += site.rollups.length;
   rawRows += site.raw.length;
   if (site.views > busiest.views) busiest = { id: site.projectId, views: site.views };
-  await writer.add(site.rollups, site.raw);
+  await load(database, site.rollups, site.raw);
 }
-await writer.finish();
 if (database.engine === 'postgres') await sql`analyze`.execute(database.db);
 console.log(
   `loaded in ${((performance.now() - started) / 1000).toFixed(1)} s: ${total.toLocaleString()} views as ` +
@@ -112,50 +97,13 @@ console.table(rows);
 
 await app.close();
 await runtime.close();
-rmSync(dataDir, { recursive: true, force: true });
-if (adminUrl) {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
-}
+await scratch.drop();
 
-/** Plain bulk inserts: prepared statements in large transactions on SQLite, unnest() batches on PostgreSQL. */
-function bulkWriter(db: Database): { add(rollups: RollupRow[], raw: RawRow[]): Promise<void>; finish(): Promise<void> } {
-  if (db.sqliteWriter) {
-    const connection = db.sqliteWriter;
-    const insertRollup = connection.prepare('insert into page_view_rollups (org_id, scope, dimension, day, key, views, visitors) values (?, ?, ?, ?, ?, ?, ?)');
-    const insertRaw = connection.prepare('insert into page_views (org_id, project_id, path, referrer, device, visitor_hash, viewed_at) values (?, ?, ?, ?, ?, ?, ?)');
-    const write = connection.transaction((rollups: RollupRow[], raw: RawRow[]) => {
-      for (const r of rollups) insertRollup.run(r.org_id, r.scope, r.dimension, r.day, r.key, r.views, r.visitors);
-      for (const r of raw) insertRaw.run(r.org_id, r.project_id, r.path, r.referrer, r.device, r.visitor_hash, r.viewed_at);
-    });
-    return { add: async (rollups, raw) => write(rollups, raw), finish: async () => {} };
-  }
-  const col = <T, K extends keyof T>(rows: T[], k: K) => rows.map((r) => r[k]);
-  let rollupBuffer: RollupRow[] = [];
-  let rawBuffer: RawRow[] = [];
-  const flush = async () => {
-    const [rollups, raw] = [rollupBuffer, rawBuffer];
-    rollupBuffer = [];
-    rawBuffer = [];
-    if (rollups.length > 0) {
-      await sql`insert into page_view_rollups (org_id, scope, dimension, day, key, views, visitors)
-        select * from unnest(${col(rollups, 'org_id')}::text[], ${col(rollups, 'scope')}::text[], ${col(rollups, 'dimension')}::text[], ${col(rollups, 'day')}::text[],
-          ${col(rollups, 'key')}::text[], ${col(rollups, 'views')}::integer[], ${col(rollups, 'visitors')}::integer[])`.execute(db.db);
-    }
-    if (raw.length > 0) {
-      await sql`insert into page_views (org_id, project_id, path, referrer, device, visitor_hash, viewed_at)
-        select * from unnest(${col(raw, 'org_id')}::text[], ${col(raw, 'project_id')}::text[], ${col(raw, 'path')}::text[], ${col(raw, 'referrer')}::text[],
-          ${col(raw, 'device')}::text[], ${col(raw, 'visitor_hash')}::text[], ${col(raw, 'viewed_at')}::timestamptz[])`.execute(db.db);
-    }
-  };
-  return {
-    add: async (rollups, raw) => {
-      rollupBuffer.push(...rollups);
-      rawBuffer.push(...raw);
-      if (rollupBuffer.length + rawBuffer.length >= 20_000) await flush();
-    },
-    finish: flush,
-  };
+/** The rows of one site, written by the statements capture itself uses, in one transaction. */
+async function load(db: Database, rollups: Rollup[], raw: RawView[]): Promise<void> {
+  const writer = viewWriter(db);
+  await db.db.transaction().execute(async (trx) => {
+    await writer.insertRaw(trx, raw);
+    await writer.addRollups(trx, rollups);
+  });
 }

@@ -2,12 +2,12 @@
 // run with nginx (Debian's package) serving the same file from disk, both with keep-alive.
 // Alternating rounds, so that load from elsewhere on the machine hits both alike.
 import { spawn, fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { writeTenKbPage } from './page.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
@@ -15,10 +15,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
-const dir = mkdtempSync(join(tmpdir(), 'sitewright-nginx-'));
-const paragraph = '<p>Fresh sourdough, pastries and celebration cakes, baked by hand every morning.</p>\n';
-const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bench</title></head><body>\n${paragraph.repeat(Math.ceil(10_240 / paragraph.length))}</body></html>\n`.slice(0, 10_240);
-writeFileSync(join(dir, 'index.html'), html);
+const { dir, file, html } = writeTenKbPage('sitewright-nginx-');
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -46,7 +43,7 @@ nginx.on('error', (e) => {
   process.exit(1);
 });
 
-const child = fork(fileURLToPath(new URL('./site-server.ts', import.meta.url)), [join(dir, 'index.html')], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+const child = fork(fileURLToPath(new URL('./site-server.ts', import.meta.url)), [file], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
 const ready = await new Promise<{ address: string; host: string }>((resolve) => child.once('message', (m) => resolve(m as never)));
 await new Promise((r) => setTimeout(r, 500));
 

@@ -6,9 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RawView, Rollup } from '../src/modules/analytics/view-writer.ts';
 
-export type RollupRow = Rollup;
-export type RawRow = RawView;
-
 const PATHS = ['/', '/about/', '/services/', '/contact/', '/pricing/', '/blog/', '/team/', '/faq/', '/gallery/', '/book/', ...Array.from({ length: 30 }, (_, i) => `/blog/post-${i + 1}/`)];
 const REFERRERS = [
   null, 'www.google.com', 'www.bing.com', 'duckduckgo.com', 'www.facebook.com', 'l.instagram.com', 'www.linkedin.com', 't.co', 'news.ycombinator.com', 'www.reddit.com',
@@ -54,8 +51,8 @@ export interface TrafficOptions {
 export interface SiteTraffic {
   projectId: string;
   views: number;
-  rollups: RollupRow[];
-  raw: RawRow[];
+  rollups: Rollup[];
+  raw: RawView[];
 }
 
 /** Yields each site's rows, then (as the last item, projectId = orgScope) the organization's. */
@@ -72,8 +69,8 @@ export function* generateTraffic(o: TrafficOptions): Generator<SiteTraffic> {
   const pathCum = cumulative(zipf(PATHS.length, 1.1));
   const refCum = cumulative([0.4, ...zipf(REFERRERS.length - 1, 1).map((w) => w * 0.6)]);
   const deviceCum = cumulative([0.55, 0.4, 0.05]);
-  const orgRows = new Map<string, RollupRow>();
-  const addOrg = (dimension: RollupRow['dimension'], day: string, key: string, views: number, visitors: number) => {
+  const orgRows = new Map<string, Rollup>();
+  const addOrg = (dimension: Rollup['dimension'], day: string, key: string, views: number, visitors: number) => {
     const id = `${dimension}\u0000${day}\u0000${key}`;
     const row = orgRows.get(id);
     if (row) {
@@ -112,7 +109,7 @@ export function* generateTraffic(o: TrafficOptions): Generator<SiteTraffic> {
         }
       }
       site.views += n;
-      const add = (dimension: RollupRow['dimension'], key: string, views: number, dayVisitors = 0) => {
+      const add = (dimension: Rollup['dimension'], key: string, views: number, dayVisitors = 0) => {
         site.rollups.push({ org_id: o.orgId, scope: projectId, dimension, day, key, views, visitors: dayVisitors });
         addOrg(dimension, day, key, views, dayVisitors);
       };

@@ -14,24 +14,25 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `adminUrl`: the PostgreSQL database to create the new one from (benchmarks pass their own); none: SQLite. */
+export async function createTestDatabase(adminUrl = TEST_DATABASE_URL): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sitewright-test-'));
-  if (!TEST_DATABASE_URL) {
+  if (!adminUrl) {
     return { dataDir, databaseUrl: undefined, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
   const name = `sw_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(TEST_DATABASE_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     dataDir,
     databaseUrl: url.toString(),
     drop: async () => {
       rmSync(dataDir, { recursive: true, force: true });
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       // pg-pool's end() resolves before its connections have closed; terminating one still
       // closing (FORCE) makes it emit an unhandled error. Give them a moment to go first.
