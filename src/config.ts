@@ -95,7 +95,7 @@ export interface SitesSettings {
   previewTtlMs: number;
   /** Signs preview links; unset: a secret generated once and kept in the database. */
   previewSecret: string | undefined;
-  /** Resolvers for custom-domain checks (`host` or `host:port`); empty: the system's. */
+  /** Resolvers for custom-domain checks (IP addresses, optionally with a port); empty: the system's. */
   dnsServers: string[];
   domainCheckIntervalMs: number;
   /** Take the visitor's address from X-Forwarded-For (behind a front proxy). */

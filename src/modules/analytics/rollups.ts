@@ -15,7 +15,7 @@ export type { RawView } from './view-writer.ts';
 /** The scope of an organization-wide rollup row. */
 export const ORG_SCOPE = '*';
 
-export const dayOf = (iso: string): string => iso.slice(0, 10);
+const dayOf = (iso: string): string => iso.slice(0, 10);
 
 /** Records a batch of views in one transaction of its own. */
 export async function recordViews(database: Database, views: RawView[], opts: { keepRaw: boolean }): Promise<void> {

@@ -4,9 +4,9 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../http/context.ts';
 import { caller } from '../../http/caller.ts';
 import { DateTime, DeletedBody, Nullable, Uuid, errorResponses } from '../../http/schemas.ts';
-import { num } from '../../db/executor.ts';
-import { toIso } from '../../lib/clock.ts';
 import { notFound } from '../../lib/errors.ts';
+import { findProject } from '../projects/repo.ts';
+import { deleteSubmission, listSubmissions } from './repo.ts';
 
 const tags = ['forms'];
 
@@ -33,10 +33,6 @@ const ListQuery = Type.Object(
 
 export function submissionsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { db } = ctx.database;
-  const requireProject = async (orgId: string, projectId: string) => {
-    const found = await db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('id', '=', projectId).executeTakeFirst();
-    if (!found) throw notFound('Project');
-  };
   return async (app) => {
     app.get(
       '/projects/:projectId/submissions',
@@ -54,20 +50,8 @@ export function submissionsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const { orgId } = caller(request);
         const { projectId } = request.params;
         const { limit = 50, offset = 0, form } = request.query;
-        await requireProject(orgId, projectId);
-        const base = db
-          .selectFrom('form_submissions')
-          .where('org_id', '=', orgId)
-          .where('project_id', '=', projectId)
-          .$if(form !== undefined, (qb) => qb.where('form', '=', form!));
-        const [rows, counted] = await Promise.all([
-          base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-          base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
-        ]);
-        return {
-          submissions: rows.map((r) => ({ id: r.id, project_id: r.project_id, form: r.form, fields: JSON.parse(r.fields) as Record<string, string>, page: r.page, created_at: toIso(r.created_at) })),
-          total: num(counted.n),
-        };
+        if (!(await findProject(db, orgId, projectId))) throw notFound('Project');
+        return listSubmissions(db, orgId, projectId, { limit, offset, form });
       },
     );
 
@@ -84,8 +68,7 @@ export function submissionsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const { orgId } = caller(request);
         const { projectId, submissionId } = request.params;
-        const result = await db.deleteFrom('form_submissions').where('org_id', '=', orgId).where('project_id', '=', projectId).where('id', '=', submissionId).executeTakeFirst();
-        if (Number(result.numDeletedRows) === 0) throw notFound('Submission');
+        if (!(await deleteSubmission(db, orgId, projectId, submissionId))) throw notFound('Submission');
         return { deleted: true, id: submissionId };
       },
     );

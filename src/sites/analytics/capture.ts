@@ -129,7 +129,7 @@ export class PageViewCapture {
     });
   }
 
-  /** Started on first use, so an instance that serves no site pays nothing; started again if it died. */
+  /** Started on first use (a page view, or the hourly prune), and again if it died. */
   private startWorker(): Worker {
     const { database, rawRetentionDays } = this.settings;
     const worker = startTsWorker(new URL('./writer-thread.ts', import.meta.url), { database, rawRetentionDays });

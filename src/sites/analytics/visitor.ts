@@ -9,14 +9,14 @@ import type { Database } from '../../db/index.ts';
 
 export type Device = 'desktop' | 'mobile' | 'tablet';
 
-export function deviceOf(userAgent: string): Device {
+function deviceOf(userAgent: string): Device {
   // Bowser throws on an empty string; such a request is a bot anyway (isBot), never recorded.
   if (!userAgent) return 'desktop';
   const type = Bowser.parse(userAgent).platform.type;
   return type === 'mobile' ? 'mobile' : type === 'tablet' ? 'tablet' : 'desktop';
 }
 
-export function isBot(userAgent: string | undefined): boolean {
+function isBot(userAgent: string | undefined): boolean {
   return !userAgent || isbot(userAgent);
 }
 
@@ -41,7 +41,7 @@ export class Remembered<V> {
 }
 
 /** Classifications by User-Agent: visitors send few distinct ones, and parsing one costs far more than a look-up. */
-export const userAgents = () => new Remembered((ua) => (isBot(ua) ? { bot: true, device: 'desktop' as Device } : { bot: false, device: deviceOf(ua) }));
+export const userAgents = () => new Remembered((ua) => ({ bot: isBot(ua), device: deviceOf(ua) }));
 
 /** referrerHost() remembered by site host and Referer: the same few referrers come again and again. */
 export class Referrers {
@@ -58,7 +58,7 @@ export class Referrers {
 }
 
 /** The referring host, or null for direct traffic (no referrer, an unparsable one, or the site itself). */
-export function referrerHost(referer: string | undefined, ownHost: string): string | null {
+function referrerHost(referer: string | undefined, ownHost: string): string | null {
   if (!referer) return null;
   try {
     const host = new URL(referer).hostname.toLowerCase();

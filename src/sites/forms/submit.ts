@@ -8,7 +8,9 @@ import type { SitesSettings } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { RateLimiter } from '../../http/rate-limit.ts';
+import { escapeHtml } from '../../lib/html.ts';
 import { newId } from '../../lib/ids.ts';
+import { insertSubmission } from '../../modules/submissions/repo.ts';
 
 export const FORM_PATH = /^\/_forms\/([A-Za-z0-9_-]{1,64})(\/thanks)?\/?$/;
 const HONEYPOT = '_gotcha';
@@ -67,15 +69,10 @@ export async function handleForm(
 }
 
 async function store(database: Database, target: FormTarget, form: string, fields: Record<string, string>, page: string | null): Promise<void> {
-  const id = newId();
-  const created_at = new Date().toISOString();
+  const submission = { id: newId(), project_id: target.projectId, form, fields, page, created_at: new Date().toISOString() };
   await database.db.transaction().execute(async (trx) => {
-    await trx.insertInto('form_submissions').values({ id, org_id: target.orgId, project_id: target.projectId, form, fields: JSON.stringify(fields), page, created_at }).execute();
-    await recordEvent(trx, {
-      orgId: target.orgId,
-      type: 'form.submitted',
-      data: { submission: { id, project_id: target.projectId, form, fields, page, created_at } },
-    });
+    await insertSubmission(trx, target.orgId, submission);
+    await recordEvent(trx, { orgId: target.orgId, type: 'form.submitted', data: { submission } });
   });
 }
 
@@ -144,16 +141,14 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' }).end(text);
 }
 
-const escape = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 function reply(res: ServerResponse, req: IncomingMessage, status: number, message: string): void {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(message)}</title></head><body><main><h1>${escape(message)}</h1><p><a href="/">Back to the site</a></p></main></body></html>\n`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(message)}</title></head><body><main><h1>${escapeHtml(message)}</h1><p><a href="/">Back to the site</a></p></main></body></html>\n`;
   if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
   res.end(req.method === 'HEAD' ? undefined : html);
 }
 
 function thankYou(res: ServerResponse, back: string | null): void {
   const target = back && back.startsWith('/') && !back.startsWith('//') ? back : '/';
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Thank you</title><style>body{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;padding:1rem;color:#1f2937}main{max-width:32rem;text-align:center}a{color:#1d4ed8}</style></head><body><main><h1>Thank you!</h1><p>Your message has been sent. We will get back to you soon.</p><p><a href="${escape(target)}">Back to the page</a></p></main></body></html>\n`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Thank you</title><style>body{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;padding:1rem;color:#1f2937}main{max-width:32rem;text-align:center}a{color:#1d4ed8}</style></head><body><main><h1>Thank you!</h1><p>Your message has been sent. We will get back to you soon.</p><p><a href="${escapeHtml(target)}">Back to the page</a></p></main></body></html>\n`;
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
 }

@@ -2,11 +2,10 @@
 // site, but it can still make the simple edits it understands in the HTML itself, rather than
 // starting over: a new headline (the first <h1> of index.html) and a new name (the <title> of
 // index.html, and that name wherever it appears in the site's HTML files).
+import { escapeHtml, unescapeHtml } from '../../../lib/html.ts';
 import type { SiteFile } from '../provider.ts';
 import { headlineIn, renameIn } from './edit.ts';
 
-const escapeHtml = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const unescapeHtml = (t: string) => t.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"');
 
 /** The edited files and what changed, or undefined when the prompt asks for nothing it can do here. */
 export function editForeignHtml(files: SiteFile[], prompt: string): { files: SiteFile[]; changes: string[] } | undefined {
