@@ -20,6 +20,14 @@ export interface Database {
   sqliteWriter?: SQLite.Database;
   /** PostgreSQL only: the pool behind `db`, for prepared hot-path reads. */
   pgPool?: pg.Pool;
+  /**
+   * SQLite only: `PRAGMA data_version` on the read connection, a number that moves whenever any
+   * other connection (this process's writer, the CLI, another process) commits. A value cached
+   * together with it is still true while it has not moved. Read it BEFORE the data it is to vouch
+   * for: a commit in between then moves it past the cached value, so the entry is never trusted.
+   * PostgreSQL has no such counter (other instances write there): callers do not cache.
+   */
+  dataVersion?: () => number;
   close(): Promise<void>;
 }
 
@@ -57,11 +65,13 @@ function openSqlite(opts: DatabaseOptions): Database {
   const reader = new SQLite(file, { readonly: true });
   reader.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withBooleanParams(writer) }) });
+  const dataVersion = reader.prepare('PRAGMA data_version').pluck();
   return {
     db,
     engine: 'sqlite',
     sqliteReader: reader,
     sqliteWriter: writer,
+    dataVersion: () => dataVersion.get() as number,
     close: async () => {
       await db.destroy();
       reader.close();

@@ -1,22 +1,27 @@
 // Checks every /api/v1 request in the order DESIGN.md fixes: 401 -> 429 -> 403 -> 415 (400 comes
 // from schema validation, 404 from the handler). A request without a valid credential is counted
 // against its client IP: past the quota it gets 429 rather than 401, so keys cannot be guessed
-// at speed.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// at speed. A read of a route marked cacheable may then be answered from the read cache.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../lib/errors.ts';
 import type { Caller, Permission } from '../modules/orgs/service.ts';
 import type { AppContext } from './context.ts';
+import { ReadCache, readCacheKey } from './read-cache.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller; set on every /api/v1 route that is not public. */
     caller: Caller | null;
+    /** Where this request's answer goes in the read cache, when its route is cacheable. */
+    readCacheSlot: { key: string; version: number } | null;
   }
   interface FastifyContextConfig {
     /** Served without a credential (still rate limited per IP), e.g. the OpenAPI document. */
     public?: boolean;
     /** A write that may come without any body (and then without Content-Type). */
     allowEmptyBody?: boolean;
+    /** A GET whose 200 answer depends only on the database, the organization and the URL (see read-cache.ts). */
+    cacheable?: boolean;
   }
 }
 
@@ -24,20 +29,27 @@ export const API_PREFIX = '/api/v1';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+const JSON_REPLY = 'application/json; charset=utf-8';
 
 export function registerApiGuard(app: FastifyInstance, ctx: AppContext): void {
   const { quota, windowSeconds } = ctx.rateLimiter;
   const policy = `"v1";q=${quota};w=${windowSeconds}`;
   const { deprecation, sunset } = ctx.config.deprecation;
 
+  const readCache = new ReadCache();
+
   app.decorateRequest('caller', null);
+  app.decorateRequest('readCacheSlot', null);
   app.addHook('onRequest', async (request, reply) => {
     if (!isApiPath(request.url)) return;
     if (deprecation) reply.header('deprecation', deprecation);
     if (sunset) reply.header('sunset', sunset);
 
+    // The database's change counter, read once per request before anything is looked up; both
+    // the key cache and the read cache trust what was read at this version (SQLite only).
+    const version = ctx.database.dataVersion?.();
     const token = bearerToken(request);
-    const caller = token ? await ctx.orgs.authenticate(token) : undefined;
+    const caller = token ? (ctx.orgs.rememberedCaller(token, version) ?? (await ctx.orgs.authenticate(token, version))) : undefined;
 
     const rate = await ctx.rateLimiter.consume(caller ? `key:${caller.keyId}` : `ip:${request.ip}`);
     reply.headers({
@@ -66,10 +78,26 @@ export function registerApiGuard(app: FastifyInstance, ctx: AppContext): void {
       throw new ApiError(403, `This API key lacks the '${needed}' permission`);
     }
     checkContentType(request, routeConfig.allowEmptyBody === true);
+
+    if (routeConfig.cacheable && version !== undefined) {
+      const key = readCacheKey(caller.orgId, request.url);
+      const body = readCache.get(key, version);
+      if (body !== undefined) return reply.type(JSON_REPLY).send(body);
+      request.readCacheSlot = { key, version };
+    }
   });
   // A bodyless write without a body schema takes no fields: one that comes is refused by name,
   // like an unknown field anywhere else, instead of being ignored. Attached only to those routes,
   // so that no other request pays for the hook.
+  // A cacheable route's 200 answer goes into the read cache on its way out.
+  const remember = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+    const slot = request.readCacheSlot;
+    if (slot && reply.statusCode === 200 && typeof payload === 'string') readCache.set(slot.key, payload, slot.version);
+    done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.cacheable) route.onSend = [...(route.onSend ? [route.onSend].flat() : []), remember];
+  });
   app.addHook('onRoute', (route) => {
     if (!route.config?.allowEmptyBody || route.schema?.body) return;
     const existing = route.preValidation;

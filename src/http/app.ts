@@ -9,6 +9,7 @@ import { registerApiGuard, API_PREFIX } from './api-guard.ts';
 import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
+import { errorResponses } from './schemas.ts';
 import { apiModules } from '../modules/index.ts';
 import { createSiteHandler, type SiteHandler } from '../sites/hosting/serve.ts';
 import { registerTlsAsk } from '../sites/hosting/tls-ask.ts';
@@ -63,7 +64,13 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
   // unknown ones: a typo such as ?limt=5 must never be silently ignored.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith(API_PREFIX) && !route.schema?.querystring) {
-      route.schema = { ...route.schema, querystring: Type.Object({}, { additionalProperties: false }) };
+      const response = route.schema?.response as Record<string, unknown> | undefined;
+      route.schema = {
+        ...route.schema,
+        querystring: Type.Object({}, { additionalProperties: false }),
+        // That refusal is a 400 the route's own schema may not list.
+        ...(response && !response[400] ? { response: { ...response, ...errorResponses(400) } } : {}),
+      };
     }
   });
   for (const routes of apiModules) {

@@ -15,6 +15,7 @@ export function clientsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/clients',
       {
+        config: { cacheable: true },
         schema: {
           tags,
           summary: 'List clients',
@@ -45,6 +46,7 @@ export function clientsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/clients/:clientId',
       {
+        config: { cacheable: true },
         schema: {
           tags,
           summary: 'Get a client',

@@ -46,7 +46,7 @@ export class OrgService {
   private readonly keyCache: KeyCache;
 
   constructor(private readonly database: Database) {
-    this.keyCache = new KeyCache(database);
+    this.keyCache = new KeyCache();
     this.findActiveKey = prepareQuery<{ hash: string }, KeyRow>(database, (p) =>
       database.db
         .selectFrom('api_keys')
@@ -121,14 +121,27 @@ export class OrgService {
     return row && toKeyInfo(row);
   }
 
-  /** The caller behind a bearer key, or undefined for a missing, malformed, unknown or revoked key. */
-  async authenticate(key: string): Promise<Caller | undefined> {
-    const now = Date.now();
-    const cached = this.keyCache.get(key);
-    if (cached && now - cached.lastUsedMs < LAST_USED_RESOLUTION_MS) return cached.caller;
+  /**
+   * The caller behind a bearer key when this process has just checked it: no hashing, no query,
+   * no promise. `version` is the database's change counter read for this request
+   * (`Database.dataVersion`); undefined (PostgreSQL) always misses. A miss is not a refusal:
+   * ask `authenticate`.
+   */
+  rememberedCaller(key: string, version: number | undefined): Caller | undefined {
+    const entry = this.keyCache.get(key, version);
+    return entry && Date.now() - entry.lastUsedMs < LAST_USED_RESOLUTION_MS ? entry.caller : undefined;
+  }
+
+  /**
+   * The caller behind a bearer key, or undefined for a missing, malformed, unknown or revoked key.
+   * `version`: the database's change counter, read before this call (see rememberedCaller).
+   */
+  async authenticate(key: string, version: number | undefined = this.database.dataVersion?.()): Promise<Caller | undefined> {
+    const remembered = this.rememberedCaller(key, version);
+    if (remembered) return remembered;
 
     if (!isWellFormedApiKey(key)) return undefined;
-    const version = this.keyCache.version();
+    const now = Date.now();
     const row = await this.findActiveKey.first({ hash: hashApiKey(key) });
     if (!row) return undefined;
     let lastUsedMs = row.last_used_at === null ? 0 : Date.parse(toIso(row.last_used_at));

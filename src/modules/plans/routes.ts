@@ -15,6 +15,7 @@ export function plansRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/plans',
       {
+        config: { cacheable: true },
         schema: {
           tags,
           summary: 'List plans',
@@ -41,7 +42,7 @@ export function plansRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
 
     app.get(
       '/plans/:planId',
-      { schema: { tags, summary: 'Get a plan', params: PlanParams, response: { 200: PlanEnvelope, ...errorResponses(400, 403, 404) } } },
+      { config: { cacheable: true }, schema: { tags, summary: 'Get a plan', params: PlanParams, response: { 200: PlanEnvelope, ...errorResponses(400, 403, 404) } } },
       async (request) => ({ plan: await plans.get(caller(request).orgId, request.params.planId) }),
     );
 

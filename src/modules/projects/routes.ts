@@ -17,6 +17,7 @@ export function projectsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/projects',
       {
+        config: { cacheable: true },
         schema: {
           tags,
           summary: 'List projects',
@@ -60,7 +61,7 @@ export function projectsRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
 
     app.get(
       '/projects/:projectId',
-      { schema: { tags, summary: 'Get a project', params: ProjectParams, response: { 200: ProjectEnvelope, ...errorResponses(400, 403, 404) } } },
+      { config: { cacheable: true }, schema: { tags, summary: 'Get a project', params: ProjectParams, response: { 200: ProjectEnvelope, ...errorResponses(400, 403, 404) } } },
       async (request) => ({ project: await projects.get(caller(request).orgId, request.params.projectId) }),
     );
 

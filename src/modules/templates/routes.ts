@@ -15,6 +15,7 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/templates',
       {
+        config: { cacheable: true },
         schema: {
           tags,
           summary: 'List templates',
@@ -42,7 +43,7 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
 
     app.get(
       '/templates/:templateId',
-      { schema: { tags, summary: 'Get a template', params: TemplateParams, response: { 200: TemplateEnvelope, ...errorResponses(400, 403, 404) } } },
+      { config: { cacheable: true }, schema: { tags, summary: 'Get a template', params: TemplateParams, response: { 200: TemplateEnvelope, ...errorResponses(400, 403, 404) } } },
       async (request) => ({ template: await templates.get(caller(request).orgId, request.params.templateId) }),
     );
 

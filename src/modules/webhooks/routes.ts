@@ -15,6 +15,7 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     app.get(
       '/webhooks',
       {
+        config: { cacheable: true },
         schema: {
           tags,
           summary: 'List webhook endpoints',
@@ -41,7 +42,7 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
 
     app.get(
       '/webhooks/:webhookId',
-      { schema: { tags, summary: 'Get a webhook endpoint', params: WebhookParams, response: { 200: WebhookEnvelope, ...errorResponses(400, 403, 404) } } },
+      { config: { cacheable: true }, schema: { tags, summary: 'Get a webhook endpoint', params: WebhookParams, response: { 200: WebhookEnvelope, ...errorResponses(400, 403, 404) } } },
       async (request) => ({ webhook: await webhooks.get(caller(request).orgId, request.params.webhookId) }),
     );
 

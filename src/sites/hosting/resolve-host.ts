@@ -1,10 +1,9 @@
 // Which published site a request's Host names: `{subdomain}.{SITES_DOMAIN}` or an active custom
 // domain, mapped to the project's current deployment. On SQLite answers are remembered while the
-// database is unchanged (see db/change-counter.ts), so a publish, an unpublish or a delete is
+// database is unchanged (`Database.dataVersion`), so a publish, an unpublish or a delete is
 // seen by the very next request; on PostgreSQL every request asks the database (other instances
 // write there).
 import type { SitesSettings } from '../../config.ts';
-import { changeCounter } from '../../db/change-counter.ts';
 import type { Database } from '../../db/index.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 
@@ -35,7 +34,7 @@ export class HostResolver {
   ) {
     this.suffix = `.${sites.domain}`;
     this.withPort = sites.domain.includes(':');
-    this.version = changeCounter(database);
+    this.version = database.dataVersion;
     this.bySubdomain = prepareQuery<{ label: string }, Row>(database, (p) =>
       database.db.selectFrom('projects').select(['org_id', 'id', 'current_deployment_id']).where('subdomain', '=', p('label')),
     );
