@@ -10,6 +10,7 @@ import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import { errorResponses } from './schemas.ts';
+import { lazyRequestLogger } from './request-logger.ts';
 import { apiModules } from '../modules/index.ts';
 import { createSiteHandler, type SiteHandler } from '../sites/hosting/serve.ts';
 import { registerTlsAsk } from '../sites/hosting/tls-ask.ts';
@@ -41,6 +42,7 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
+    childLoggerFactory: lazyRequestLogger,
     schemaErrorFormatter,
     trustProxy: false,
     return503OnClosing: true,
