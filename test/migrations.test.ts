@@ -1,10 +1,12 @@
 // Upgrading a database that already holds data: migration 008 rebuilds page_views and rolls its
-// rows up, 009 counts the day's AI messages from existing generations. Nothing is lost.
+// rows up, 009 counts the day's AI messages from existing generations, 010 packs the raw views
+// per site and day. Nothing is lost.
 import { sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/index.ts';
 import { migrateTo, migrateToLatest } from '../src/db/migrate.ts';
 import { daily, topBy } from '../src/modules/analytics/repo.ts';
+import { rawViews } from '../src/modules/analytics/rollups.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 
 let test: TestDatabase;
@@ -42,8 +44,15 @@ it('keeps page views and AI messages recorded before the rollups existed', async
 
   await migrateToLatest(db, engine);
 
-  const raw = await db.selectFrom('page_views').select(['project_id', 'path']).orderBy('project_id').orderBy('path').execute();
-  expect(raw).toHaveLength(4);
+  const raw = (await rawViews(db, { orgId: 'o1' })).map((v) => [v.project_id, v.path, v.referrer, v.visitor_hash, v.viewed_at]);
+  expect(raw.sort()).toEqual([
+    ['p1', '/', 'google.com', 'a', now],
+    ['p1', '/', null, 'a', now],
+    ['p1', '/about', null, 'b', now],
+    ['p2', '/', null, 'c', now],
+  ].sort());
+  const packs = await db.selectFrom('page_view_packs').select(['project_id', 'view_count']).orderBy('project_id').execute();
+  expect(packs).toEqual([{ project_id: 'p1', view_count: 3 }, { project_id: 'p2', view_count: 1 }]);
   const scope = { orgId: 'o1', from: today, to: today };
   expect(await daily(db, scope)).toEqual([{ day: today, views: 4, visitors: 3 }]);
   expect(await daily(db, { ...scope, projectId: 'p1' })).toEqual([{ day: today, views: 3, visitors: 2 }]);

@@ -3,7 +3,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import type { FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { buildApp } from '../src/http/app.ts';
 import { lazyRequestLogger } from '../src/http/request-logger.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
@@ -45,6 +45,16 @@ describe('request logger', () => {
     const log = lazyRequestLogger.call({} as never, parent, { reqId: 'r-2' }, { level: 'debug' }, {} as never);
     log.debug('debug line');
     expect(lines.map((l) => [l.msg, l.reqId])).toEqual([['debug line', 'r-2']]);
+  });
+
+  it('without a logger, hands out the silent one', async () => {
+    const app = Fastify({ logger: false, childLoggerFactory: lazyRequestLogger });
+    app.get('/', async (request) => {
+      request.log.info('nowhere');
+      return { ok: true };
+    });
+    expect((await app.inject({ url: '/' })).json()).toEqual({ ok: true });
+    await app.close();
   });
 });
 

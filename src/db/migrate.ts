@@ -9,6 +9,7 @@ import * as m004 from './migrations/004_publishing.ts';
 import * as m007 from './migrations/007_generations.ts';
 import * as m008 from './migrations/008_visits_and_forms.ts';
 import * as m009 from './migrations/009_ai_usage.ts';
+import * as m010 from './migrations/010_view_packs.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, EngineMigration> = {
   '007_generations': m007,
   '008_visits_and_forms': m008,
   '009_ai_usage': m009,
+  '010_view_packs': m010,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -164,17 +164,21 @@ export interface WebhookAttemptsTable {
   response_body: string | null;
 }
 
-/** One page served (kept ANALYTICS_RAW_RETENTION_DAYS); reports read page_view_rollups. */
-export interface PageViewsTable {
+/**
+ * Raw page views of one site from one write batch (kept ANALYTICS_RAW_RETENTION_DAYS); reports
+ * read page_view_rollups. `views` is JSON: an array of PackedView.
+ */
+export interface PageViewPacksTable {
   org_id: string;
   project_id: string;
-  path: string;
-  /** Referrer host, or null for direct traffic. */
-  referrer: string | null;
-  device: string;
-  visitor_hash: string;
-  viewed_at: Timestamp;
+  first_viewed_at: Timestamp;
+  last_viewed_at: Timestamp;
+  view_count: number;
+  views: string;
 }
+
+/** One view in a pack: path, referrer host (null: direct), device, visitor hash, viewed_at (ISO 8601, UTC). */
+export type PackedView = [path: string, referrer: string | null, device: string, visitorHash: string, viewedAt: string];
 
 /** One file of a project's site; template_files has the same shape with template_id. */
 export interface ProjectFilesTable {
@@ -326,7 +330,7 @@ export interface DB {
   events: EventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
-  page_views: PageViewsTable;
+  page_view_packs: PageViewPacksTable;
   project_files: ProjectFilesTable;
   template_files: TemplateFilesTable;
   generations: GenerationsTable;

@@ -62,6 +62,9 @@ class RequestLogger {
   }
 }
 
-export const lazyRequestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) =>
-  // A route with its own log level gets a real child at once: the level belongs to the child.
-  options.level ? logger.child(bindings, options) : (new RequestLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger);
+export const lazyRequestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => {
+  // Without a logger (`logger: false`) Fastify's stand-in writes nothing and its child is itself;
+  // a route with its own log level gets a real child at once: the level belongs to the child.
+  if (typeof (logger as Partial<Logger>).isLevelEnabled !== 'function' || options.level) return logger.child(bindings, options);
+  return new RequestLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger;
+};

@@ -5,7 +5,7 @@
 // exactly to distinct visitors of any set of sites and days.
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
-import type { RollupDimension } from '../../db/schema.ts';
+import type { PackedView, RollupDimension } from '../../db/schema.ts';
 import { toIso } from '../../lib/clock.ts';
 import { DIRECT_REFERRER } from './schema.ts';
 import { viewWriter, type RawView, type Rollup, type Visitor } from './view-writer.ts';
@@ -69,20 +69,49 @@ export async function removeProjectRollups(database: Database, trx: Executor, or
 const DAY_MS = 86_400_000;
 
 /**
- * Deletes raw views older than `rawRetentionDays` (all of them at 0) and the visitor sets of days
- * before yesterday (no view can still arrive for them; their salts are gone). A day at a time, so
- * a large backlog (after the retention was shortened) never holds SQLite's write lock for long.
+ * Deletes raw views older than `rawRetentionDays` (all of them at 0), a pack at a time by the time
+ * of its last view, and the visitor sets of days before yesterday (no view can still arrive for
+ * them; their salts are gone). A day at a time, so a large backlog (after the retention was
+ * shortened) never holds SQLite's write lock for long.
  */
 export async function pruneViews(db: Executor, now: Date, rawRetentionDays: number): Promise<void> {
   const cutoff = now.getTime() - rawRetentionDays * DAY_MS;
   for (;;) {
-    const oldest = await db.selectFrom('page_views').select('viewed_at').where('viewed_at', '<', new Date(cutoff).toISOString()).orderBy('viewed_at').limit(1).executeTakeFirst();
+    const oldest = await db
+      .selectFrom('page_view_packs')
+      .select('last_viewed_at')
+      .where('last_viewed_at', '<', new Date(cutoff).toISOString())
+      .orderBy('last_viewed_at')
+      .limit(1)
+      .executeTakeFirst();
     if (!oldest) break;
-    const until = Math.min(Date.parse(toIso(oldest.viewed_at)) + DAY_MS, cutoff);
-    await db.deleteFrom('page_views').where('viewed_at', '<', new Date(until).toISOString()).execute();
+    const until = Math.min(Date.parse(toIso(oldest.last_viewed_at)) + DAY_MS, cutoff);
+    await db.deleteFrom('page_view_packs').where('last_viewed_at', '<', new Date(until).toISOString()).execute();
   }
   const yesterday = dayOf(new Date(now.getTime() - DAY_MS).toISOString());
   await db.deleteFrom('page_view_visitors').where('day', '<', yesterday).execute();
+}
+
+/** The raw views still kept, unpacked, oldest pack first (for exports, checks and tests). */
+export async function rawViews(db: Executor, filter: { orgId: string; projectId?: string }): Promise<RawView[]> {
+  const packs = await db
+    .selectFrom('page_view_packs')
+    .select(['org_id', 'project_id', 'views'])
+    .where('org_id', '=', filter.orgId)
+    .$if(filter.projectId !== undefined, (qb) => qb.where('project_id', '=', filter.projectId!))
+    .orderBy('first_viewed_at')
+    .execute();
+  return packs.flatMap((p) =>
+    (JSON.parse(p.views) as PackedView[]).map(([path, referrer, device, visitor_hash, viewed_at]) => ({
+      org_id: p.org_id,
+      project_id: p.project_id,
+      path,
+      referrer,
+      device,
+      visitor_hash,
+      viewed_at,
+    })),
+  );
 }
 
 /**

@@ -1,16 +1,63 @@
 // The three bulk statements behind recording page views, one implementation per engine, because
-// they run for every view served and Kysely's build-and-compile of a 100-row insert costs more
-// than SQLite's insert itself. SQLite: statements prepared once on the writer connection, one row
-// per run. PostgreSQL: one statement per batch whatever its size, the rows passed as arrays and
-// spread by unnest().
+// they run for every batch of views served and Kysely's build-and-compile of a 100-row insert
+// costs more than SQLite's insert itself. SQLite: statements prepared once on the writer
+// connection, one row per run. PostgreSQL: one statement per batch whatever its size, the rows
+// passed as arrays and spread by unnest(). Raw views go in packs, one row per site and batch
+// (see migration 010).
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
-import type { PageViewRollupsTable, PageViewVisitorsTable, PageViewsTable } from '../../db/schema.ts';
+import type { PackedView, PageViewRollupsTable, PageViewVisitorsTable } from '../../db/schema.ts';
 
-/** A page view as written: viewed_at as an ISO 8601 string (UTC). */
-export type RawView = Omit<PageViewsTable, 'viewed_at'> & { viewed_at: string };
+/** A page view as recorded: viewed_at as an ISO 8601 string (UTC). */
+export interface RawView {
+  org_id: string;
+  project_id: string;
+  path: string;
+  /** Referrer host, or null for direct traffic. */
+  referrer: string | null;
+  device: string;
+  visitor_hash: string;
+  viewed_at: string;
+}
+
+/** A batch's raw views of one site and UTC day, as one page_view_packs row. */
+interface Pack {
+  org_id: string;
+  project_id: string;
+  first_viewed_at: string;
+  last_viewed_at: string;
+  view_count: number;
+  views: string;
+}
+
+/**
+ * Groups views by site and UTC day, each group a pack (views in the order given). A pack never
+ * spans days, so pruning by a pack's last view keeps no view much past its retention.
+ */
+function packsOf(rows: RawView[]): Pack[] {
+  const bySite = new Map<string, { first: RawView; views: PackedView[]; firstAt: string; lastAt: string }>();
+  for (const r of rows) {
+    const key = `${r.project_id} ${r.viewed_at.slice(0, 10)}`;
+    const site = bySite.get(key);
+    const view: PackedView = [r.path, r.referrer, r.device, r.visitor_hash, r.viewed_at];
+    if (!site) bySite.set(key, { first: r, views: [view], firstAt: r.viewed_at, lastAt: r.viewed_at });
+    else {
+      site.views.push(view);
+      if (r.viewed_at < site.firstAt) site.firstAt = r.viewed_at;
+      if (r.viewed_at > site.lastAt) site.lastAt = r.viewed_at;
+    }
+  }
+  return [...bySite.values()].map(({ first, views, firstAt, lastAt }) => ({
+    org_id: first.org_id,
+    project_id: first.project_id,
+    first_viewed_at: firstAt,
+    last_viewed_at: lastAt,
+    view_count: views.length,
+    views: JSON.stringify(views),
+  }));
+}
 
 export type Visitor = PageViewVisitorsTable;
 
@@ -18,6 +65,7 @@ export type Rollup = PageViewRollupsTable;
 
 /** Every method runs inside a transaction of the caller's (`trx`). */
 export interface ViewWriter {
+  /** Stores the raw views, one pack per site. */
   insertRaw(trx: Executor, rows: RawView[]): Promise<void>;
   /** Inserts the visitors not recorded yet and returns those (the others are already counted). */
   insertVisitors(trx: Executor, rows: Visitor[]): Promise<{ project_id: string; day: string }[]>;
@@ -37,8 +85,8 @@ export function viewWriter(database: Database): ViewWriter {
 }
 
 function sqliteWriter(connection: SQLite.Database): ViewWriter {
-  const raw = connection.prepare(
-    'insert into page_views (org_id, project_id, path, referrer, device, visitor_hash, viewed_at) values (?, ?, ?, ?, ?, ?, ?)',
+  const pack = connection.prepare(
+    'insert into page_view_packs (org_id, project_id, first_viewed_at, last_viewed_at, view_count, views) values (?, ?, ?, ?, ?, ?)',
   );
   const visitor = connection.prepare('insert into page_view_visitors (project_id, day, visitor_hash) values (?, ?, ?) on conflict do nothing');
   const rollup = connection.prepare(
@@ -48,7 +96,7 @@ function sqliteWriter(connection: SQLite.Database): ViewWriter {
   );
   return {
     insertRaw: async (_trx, rows) => {
-      for (const r of rows) raw.run(r.org_id, r.project_id, r.path, r.referrer, r.device, r.visitor_hash, r.viewed_at);
+      for (const p of packsOf(rows)) pack.run(p.org_id, p.project_id, p.first_viewed_at, p.last_viewed_at, p.view_count, p.views);
     },
     insertVisitors: async (_trx, rows) => rows.filter((v) => visitor.run(v.project_id, v.day, v.visitor_hash).changes > 0),
     addRollups: async (_trx, rows) => {
@@ -62,10 +110,11 @@ function postgresWriter(): ViewWriter {
   return {
     insertRaw: async (trx, rows) => {
       if (rows.length === 0) return;
-      await sql`insert into page_views (org_id, project_id, path, referrer, device, visitor_hash, viewed_at)
-        select * from unnest(${column(rows, (r) => r.org_id)}::text[], ${column(rows, (r) => r.project_id)}::text[], ${column(rows, (r) => r.path)}::text[],
-          ${column(rows, (r) => r.referrer)}::text[], ${column(rows, (r) => r.device)}::text[], ${column(rows, (r) => r.visitor_hash)}::text[],
-          ${column(rows, (r) => r.viewed_at)}::timestamptz[])`.execute(trx);
+      const packs = packsOf(rows);
+      await sql`insert into page_view_packs (org_id, project_id, first_viewed_at, last_viewed_at, view_count, views)
+        select * from unnest(${column(packs, (p) => p.org_id)}::text[], ${column(packs, (p) => p.project_id)}::text[],
+          ${column(packs, (p) => p.first_viewed_at)}::timestamptz[], ${column(packs, (p) => p.last_viewed_at)}::timestamptz[],
+          ${column(packs, (p) => p.view_count)}::integer[], ${column(packs, (p) => p.views)}::text[])`.execute(trx);
     },
     insertVisitors: async (trx, rows) => {
       if (rows.length === 0) return [];
