@@ -1,10 +1,12 @@
 // What happens to page views after they are captured: raw rows kept only as long as configured
 // while the daily rollups keep the reports whole, visitor sets of past days deleted, views of a
 // site deleted meanwhile dropped without losing the others, and the queue flushed on shutdown.
+import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/http/app.ts';
 import { rawViews } from '../src/modules/analytics/rollups.ts';
+import { IsoTimes } from '../src/sites/analytics/recorder.ts';
 import { PageViewCapture, type CaptureLogger, type ServedPage } from '../src/sites/analytics/capture.ts';
 import { useTestApi } from './helpers/app.ts';
 import { createClient, createProject } from './helpers/fixtures.ts';
@@ -79,5 +81,31 @@ describe('capture', () => {
     expect((await api.get(`/api/v1/analytics?days=1&project_id=${project.id}`)).body.analytics.totalViews).toBe(0);
     await server.close();
     expect((await api.get(`/api/v1/analytics?days=1&project_id=${project.id}`)).body.analytics).toMatchObject({ totalViews: 3, uniqueVisitors: 1 });
+  });
+
+  it.runIf(process.platform === 'linux')('runs its writer thread at a lower priority than serving (nice 10)', async () => {
+    const niceOfThreads = () =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    const before = niceOfThreads().filter((n) => n === 10).length;
+    const capture = newCapture(30);
+    const p = await seedProject(db(), api.org.id);
+    capture.record(page(api.org.id, p));
+    await capture.flush();
+    expect(niceOfThreads().filter((n) => n === 10).length).toBe(before + 1);
+    await capture.close();
+  });
+});
+
+describe('IsoTimes', () => {
+  it('formats every millisecond as Date.toISOString does, across seconds and days', () => {
+    const times = new IsoTimes();
+    const start = Date.parse('2026-11-22T23:59:58.000Z');
+    for (const ms of [0, 1, 9, 10, 99, 100, 999, 1000, 1001, 1999, 2000, 2005, 86_400_000 + 7]) {
+      expect(times.of(start + ms)).toBe(new Date(start + ms).toISOString());
+    }
+    expect(times.of(start - 1)).toBe('2026-11-22T23:59:57.999Z');
   });
 });

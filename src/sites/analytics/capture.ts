@@ -7,7 +7,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { DatabaseOptions } from '../../db/index.ts';
 import { startTsWorker } from '../../lib/ts-worker.ts';
-import { PAGE_FIELDS, type ServedPage } from './recorder.ts';
+import { PAGE_FIELDS, type QueuedPages, type ServedPage } from './recorder.ts';
 
 export type { ServedPage } from './recorder.ts';
 
@@ -32,8 +32,8 @@ const PRUNE_EVERY_MS = 3_600_000;
 export class PageViewCapture {
   /** recorded: queued; written: stored; dropped: not stored (queue full, or the site deleted); failed: lost to an error. */
   readonly stats = { recorded: 0, written: 0, dropped: 0, failed: 0 };
-  /** Queued pages, PAGE_FIELDS values each in ServedPage order (see unpackPages): what the writer thread is handed. */
-  private queue: (string | number | undefined)[] = [];
+  /** Queued pages, PAGE_FIELDS values each in ServedPage order (see recorder.ts): what the writer thread is handed. */
+  private queue: QueuedPages = [];
   private queued = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly pruneTimer: NodeJS.Timeout;
