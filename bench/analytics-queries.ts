@@ -1,6 +1,6 @@
 // `npm run bench:analytics`: GET /api/v1/analytics over a year of traffic. Loads 10 million page
 // views across 1,000 sites over 365 days straight into the tables (the daily rollups every report
-// reads, and the raw rows of the last ANALYTICS_RAW_RETENTION_DAYS, 30, as capture leaves them),
+// reads, and the raw views of the last ANALYTICS_RAW_RETENTION_DAYS, 30, packed as capture leaves them),
 // then times the report for the busiest site and for the whole organization over 30 and 365 days,
 // through the real HTTP server. SQLite by default; BENCH_DATABASE_URL=postgres://.../postgres runs
 // it on PostgreSQL in a database it creates and drops.
@@ -61,7 +61,7 @@ for (const site of generateTraffic({ views: VIEWS, sites: projectIds, orgId: org
 if (database.engine === 'postgres') await sql`analyze`.execute(database.db);
 console.log(
   `loaded in ${((performance.now() - started) / 1000).toFixed(1)} s: ${total.toLocaleString()} views as ` +
-    `${rollupRows.toLocaleString()} rollup rows and ${rawRows.toLocaleString()} raw rows (the last ${RAW_DAYS} days)`,
+    `${rollupRows.toLocaleString()} rollup rows and ${rawRows.toLocaleString()} raw views (the last ${RAW_DAYS} days, in packs per site and day)`,
 );
 
 const app = await buildApp(ctx, { level: 'warn' });
