@@ -86,9 +86,6 @@ export function registerApiGuard(app: FastifyInstance, ctx: AppContext): void {
       request.readCacheSlot = { key, version };
     }
   });
-  // A bodyless write without a body schema takes no fields: one that comes is refused by name,
-  // like an unknown field anywhere else, instead of being ignored. Attached only to those routes,
-  // so that no other request pays for the hook.
   // A cacheable route's 200 answer goes into the read cache on its way out.
   const remember = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
     const slot = request.readCacheSlot;
@@ -98,6 +95,9 @@ export function registerApiGuard(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('onRoute', (route) => {
     if (route.config?.cacheable) route.onSend = [...(route.onSend ? [route.onSend].flat() : []), remember];
   });
+  // A bodyless write without a body schema takes no fields: one that comes is refused by name,
+  // like an unknown field anywhere else, instead of being ignored. Attached only to those routes,
+  // so that no other request pays for the hook.
   app.addHook('onRoute', (route) => {
     if (!route.config?.allowEmptyBody || route.schema?.body) return;
     const existing = route.preValidation;

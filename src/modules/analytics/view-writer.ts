@@ -2,7 +2,7 @@
 // they run for every batch of views served and Kysely's build-and-compile of a 100-row insert
 // costs more than SQLite's insert itself. SQLite: statements prepared once on the writer
 // connection, one row per run. PostgreSQL: one statement per batch whatever its size, the rows
-// passed as arrays and spread by unnest(). Raw views go in packs, one row per site and batch
+// passed as arrays and spread by unnest(). Raw views go in packs, one row per site, UTC day and batch
 // (see migration 010).
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
@@ -65,7 +65,7 @@ export type Rollup = PageViewRollupsTable;
 
 /** Every method runs inside a transaction of the caller's (`trx`). */
 export interface ViewWriter {
-  /** Stores the raw views, one pack per site. */
+  /** Stores the raw views, one pack per site and UTC day. */
   insertRaw(trx: Executor, rows: RawView[]): Promise<void>;
   /** Inserts the visitors not recorded yet and returns those (the others are already counted). */
   insertVisitors(trx: Executor, rows: Visitor[]): Promise<{ project_id: string; day: string }[]>;
