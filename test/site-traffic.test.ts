@@ -98,6 +98,52 @@ describe('page views', () => {
   });
 });
 
+describe('SPA beacon', () => {
+  it('serves the script and counts posted navigations like pages: bots left out, the query dropped', async () => {
+    const site = await publishedSite();
+    const script = await fetchSite(port, site.host, '/_sitewright/beacon.js', { 'user-agent': UA.desktop });
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.body).toContain('/_sitewright/view');
+    expect(script.body).toContain('pushState');
+
+    const beacon = (path: string, ua: string) =>
+      post(site.host, '/_sitewright/view', JSON.stringify({ path }), { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': ua, referer: `http://${site.host}/` });
+    await fetchSite(port, site.host, '/', { 'user-agent': UA.desktop }); // the landing page, counted by the server
+    expect((await beacon('/app/settings?tab=2', UA.desktop)).status).toBe(204);
+    expect((await beacon('/app/billing', UA.mobile)).status).toBe(204);
+    expect((await beacon('/app/billing', UA.bot)).status).toBe(204);
+    await api.app.site.capture.flush();
+
+    const { analytics } = (await api.get(`/api/v1/analytics?days=1&project_id=${site.id}`)).body;
+    expect(analytics.totalViews).toBe(3);
+    expect(analytics.topPages).toEqual([
+      { path: '/', views: 1 },
+      { path: '/app/billing', views: 1 },
+      { path: '/app/settings', views: 1 },
+    ]);
+    // The Referer is the site's own page: an in-site navigation is direct traffic.
+    expect(analytics.topReferrers).toEqual([{ referrer: '(direct)', views: 3 }]);
+    expect(analytics.deviceBreakdown).toEqual([{ device: 'desktop', views: 2 }, { device: 'mobile', views: 1 }]);
+  });
+
+  it('refuses what is not a path on the site, too large a body and other methods, counting nothing', async () => {
+    const site = await publishedSite();
+    const send = (body: string) => post(site.host, '/_sitewright/view', body, { 'user-agent': UA.desktop });
+    for (const body of ['not json', '{}', '{"path":"https://evil.example/"}', '{"path":"//evil.example/x"}', `{"path":"/${'x'.repeat(600)}"}`, 'null']) {
+      const res = await send(body);
+      expect(res.status, body).toBe(400);
+      expect(res.body).toContain('path');
+    }
+    expect((await send(JSON.stringify({ path: '/' + 'y'.repeat(2000) }))).status).toBe(413);
+    expect((await fetchSite(port, site.host, '/_sitewright/view', { 'user-agent': UA.desktop })).status).toBe(405);
+    expect((await post(site.host, '/_sitewright/beacon.js', '', {})).status).toBe(405);
+    expect((await fetchSite(port, site.host, '/_sitewright/other', { 'user-agent': UA.desktop })).status).toBe(404);
+    await api.app.site.capture.flush();
+    expect((await api.get(`/api/v1/analytics?days=1&project_id=${site.id}`)).body.analytics.totalViews).toBe(0);
+  });
+});
+
 describe('form submissions', () => {
   it('stores a post, redirects to a thank-you page, lists it, and writes form.submitted to the outbox', async () => {
     const site = await publishedSite();

@@ -11,6 +11,7 @@ import type { RateLimiter } from '../../http/rate-limit.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { newId } from '../../lib/ids.ts';
 import { insertSubmission } from '../../modules/submissions/repo.ts';
+import { readBody } from '../read-body.ts';
 
 export const FORM_PATH = /^\/_forms\/([A-Za-z0-9_-]{1,64})(\/thanks)?\/?$/;
 const HONEYPOT = '_gotcha';
@@ -52,7 +53,8 @@ export async function handleForm(
       res.setHeader('retry-after', String(rate.resetSeconds));
       throw new FormError(429, 'Too many submissions from your address; please try again later');
     }
-    const body = await readBody(req, deps.sites.formMaxBytes);
+    const max = deps.sites.formMaxBytes;
+    const body = await readBody(req, max, () => new FormError(413, `The form is too large (at most ${max} bytes)`));
     const fields = parseFields(String(req.headers['content-type'] ?? ''), body);
     const page = pageOf(req.headers.referer, req.headers.host);
     if (!fields[HONEYPOT]) {
@@ -73,27 +75,6 @@ async function store(database: Database, target: FormTarget, form: string, field
   await database.db.transaction().execute(async (trx) => {
     await insertSubmission(trx, target.orgId, submission);
     await recordEvent(trx, { orgId: target.orgId, type: 'form.submitted', data: { submission } });
-  });
-}
-
-function readBody(req: IncomingMessage, max: number): Promise<string> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > max) {
-    req.resume();
-    return Promise.reject(new FormError(413, `The form is too large (at most ${max} bytes)`));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        reject(new FormError(413, `The form is too large (at most ${max} bytes)`));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
   });
 }
 

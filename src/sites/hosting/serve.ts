@@ -10,6 +10,7 @@ import { prepareQuery } from '../../db/prepared.ts';
 import { sha256 } from '../files/content.ts';
 import { RateLimiter } from '../../http/rate-limit.ts';
 import { PageViewCapture } from '../analytics/capture.ts';
+import { BEACON_PREFIX, handleBeacon } from '../analytics/beacon.ts';
 import { FORM_PATH, handleForm } from '../forms/submit.ts';
 import { findSiteFile, type Found } from './paths.ts';
 import { HostResolver, MISS } from './resolve-host.ts';
@@ -100,9 +101,17 @@ export function createSiteHandler(ctx: AppContext, log?: SiteLogger): SiteHandle
         await servePreview(req, res, match, ctx, lookupCurrent);
         return true;
       }
-      const form = FORM_PATH.exec(url.split('?')[0]!);
+      const path = url.split('?')[0]!;
+      const form = FORM_PATH.exec(path);
       if (form && target?.deploymentId) {
         await handleForm(req, res, form, target, clientIp(req), { database: ctx.database, sites, limiter: formLimiter });
+        return true;
+      }
+      if (path.startsWith(BEACON_PREFIX) && target?.deploymentId) {
+        const { orgId, projectId } = target;
+        const record = (view: { url: string; at: number }) =>
+          capture.record({ orgId, projectId, host, url: view.url, referer: req.headers.referer, userAgent: req.headers['user-agent'], ip: clientIp(req), at: view.at });
+        await handleBeacon(req, res, path, sites.analyticsCapture ? record : undefined);
         return true;
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -115,7 +124,7 @@ export function createSiteHandler(ctx: AppContext, log?: SiteLogger): SiteHandle
       }
       const deploymentId = target.deploymentId;
       // Deployments never change: how a URL resolves in one is remembered too.
-      const key = `${deploymentId}\u0000${url.split('?')[0]}`;
+      const key = `${deploymentId}\u0000${path}`;
       let found = resolved.get(key);
       if (!found) {
         found = await findSiteFile(url, (path) => files.get(deploymentId, path));
