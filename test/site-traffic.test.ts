@@ -130,7 +130,7 @@ describe('SPA beacon', () => {
   it('refuses what is not a path on the site, too large a body and other methods, counting nothing', async () => {
     const site = await publishedSite();
     const send = (body: string) => post(site.host, '/_sitewright/view', body, { 'user-agent': UA.desktop });
-    for (const body of ['not json', '{}', '{"path":"https://evil.example/"}', '{"path":"//evil.example/x"}', `{"path":"/${'x'.repeat(600)}"}`, 'null']) {
+    for (const body of ['not json', '{}', '{"path":"https://evil.example/"}', '{"path":"//evil.example/x"}', '{"path":"/a\\u0000b"}', `{"path":"/${'x'.repeat(600)}"}`, 'null']) {
       const res = await send(body);
       expect(res.status, body).toBe(400);
       expect(res.body).toContain('path');

@@ -74,10 +74,15 @@ function viewedPath(body: string): string {
     throw new BeaconError(400, 'Send {"path": "/page"} as JSON');
   }
   const path = (parsed as { path?: unknown } | null)?.path;
-  if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//') || path.length > MAX_PATH || /[\u0000-\u001f]/.test(path)) {
+  if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//') || path.length > MAX_PATH || hasControlCharacter(path)) {
     throw new BeaconError(400, `"path" must be a path on this site, starting with "/", at most ${MAX_PATH} characters`);
   }
   return path;
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) < 0x20 || value.charCodeAt(i) === 0x7f) return true;
+  return false;
 }
 
 function text(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
