@@ -76,6 +76,9 @@ describe(`crash safety (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
     const inFlightAtKill: number[] = [];
     for (let i = 0; i < KILLS; i++) {
       await sleep(600 + Math.random() * 400);
+      // Kill while deliveries are in flight: on a busy machine the restarted server may take longer
+      // than the pause to deliver again, and a kill with nothing in flight would prove nothing.
+      await waitUntil(() => receiver.waiting > 0, 15_000, 'a delivery in flight');
       inFlightAtKill.push(receiver.waiting);
       await server.kill('SIGKILL');
       await server.start();
