@@ -1,5 +1,6 @@
 // Custom domain names: what an owner may attach to a site. Lower case ASCII (international names
-// in punycode), under a known public suffix, not an IP address, not the service's own sites domain.
+// in punycode), under a known public suffix, not an IP address, not the service's own sites domain
+// or API host.
 import { domainToASCII } from 'node:url';
 import { parse } from 'tldts';
 import { badRequest } from '../../lib/errors.ts';
@@ -10,7 +11,8 @@ export interface DomainName {
   subdomain: string | null;
 }
 
-export function parseDomainName(raw: string, sitesDomain: string): DomainName {
+/** `apiHost`: PUBLIC_URL's host name, which answers the API and can never be a site. */
+export function parseDomainName(raw: string, sitesDomain: string, apiHost?: string): DomainName {
   const trimmed = raw.trim().toLowerCase().replace(/\.$/, '');
   if (/[/:@?#\s]/.test(trimmed)) throw badRequest(`field 'domain': give a bare host name such as www.example.com (no scheme, port or path)`);
   const ascii = domainToASCII(trimmed);
@@ -24,6 +26,9 @@ export function parseDomainName(raw: string, sitesDomain: string): DomainName {
   const sitesHost = sitesDomain.replace(/:\d+$/, '');
   if (ascii === sitesHost || ascii.endsWith(`.${sitesHost}`)) {
     throw badRequest(`field 'domain': names under the service's own sites domain (${sitesHost}) are given to projects automatically`);
+  }
+  if (apiHost !== undefined && ascii === apiHost.toLowerCase().replace(/:\d+$/, '')) {
+    throw badRequest(`field 'domain': ${ascii} is the service's own API host`);
   }
   return { domain: ascii, subdomain: parsed.subdomain || null };
 }

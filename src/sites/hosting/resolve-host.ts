@@ -26,14 +26,14 @@ export class HostResolver {
   private readonly version: (() => number) | undefined;
   private readonly cache = new Map<string, { target: SiteTarget | null | undefined; version: number }>();
 
-  constructor(
-    database: Database,
-    sites: SitesSettings,
-    /** The API's own host (from PUBLIC_URL): never a site. */
-    private readonly apiHost: string,
-  ) {
+  /** The API's own host (from PUBLIC_URL), normalised like a request's: never a site. */
+  private readonly apiHost: string;
+
+  constructor(database: Database, sites: SitesSettings, apiHost: string) {
     this.suffix = `.${sites.domain}`;
     this.withPort = sites.domain.includes(':');
+    // Compared with normalised Host headers: without this, a PUBLIC_URL with a port never matched.
+    this.apiHost = this.normalise(apiHost);
     this.version = database.dataVersion;
     this.bySubdomain = prepareQuery<{ label: string }, Row>(database, (p) =>
       database.db.selectFrom('projects').select(['org_id', 'id', 'current_deployment_id']).where('subdomain', '=', p('label')),
