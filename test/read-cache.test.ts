@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/index.ts';
 import { ReadCache } from '../src/http/read-cache.ts';
+import { DataVersion } from '../src/db/data-version.ts';
 import { useTestApi } from './helpers/app.ts';
 
 const api = useTestApi();
@@ -22,21 +23,30 @@ describe('the read cache in the API', () => {
     expect((await api.get('/api/v1/clients')).body.clients).toHaveLength(2);
   });
 
-  it('shows a change committed by another connection (the CLI, another process) on the next read', async () => {
+  it('shows a change committed by another connection (the CLI, another process) to the next request', async () => {
     const created = (await api.post('/api/v1/clients', { email: 'other@example.com', name: 'Mine' })).body.client;
-    const url = `/api/v1/clients/${created.id}`;
-    expect((await api.get(url)).body.client.name).toBe('Mine');
-    expect((await api.get(url)).body.client.name).toBe('Mine');
-
-    // A second connection of its own, as the CLI opens.
-    const { config } = api.ctx;
-    const other = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+    // Over real HTTP, as a client after the CLI has exited: a request sent after the commit.
+    const address = await api.app.listen({ port: 0, host: '127.0.0.1' });
     try {
-      await other.db.updateTable('clients').set({ name: 'Changed elsewhere' }).where('id', '=', created.id).execute();
+      const read = async () => {
+        const res = await fetch(`${address}/api/v1/clients/${created.id}`, { headers: { authorization: `Bearer ${api.key}` } });
+        return ((await res.json()) as { client: { name: string } }).client.name;
+      };
+      expect(await read()).toBe('Mine');
+      expect(await read()).toBe('Mine');
+
+      // A second connection of its own, as the CLI opens.
+      const { config } = api.ctx;
+      const other = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+      try {
+        await other.db.updateTable('clients').set({ name: 'Changed elsewhere' }).where('id', '=', created.id).execute();
+      } finally {
+        await other.close();
+      }
+      expect(await read()).toBe('Changed elsewhere');
     } finally {
-      await other.close();
+      await api.app.server.close();
     }
-    expect((await api.get(url)).body.client.name).toBe('Changed elsewhere');
   });
 
   it("never answers one organization's URL with another's data", async () => {
@@ -76,6 +86,28 @@ describe('the read cache in the API', () => {
     const plan = (await api.post('/api/v1/plans', { name: 'Basic', price: 10 })).body.plan;
     expect((await api.get('/api/v1/plans')).body.plans.map((p: { id: string }) => p.id)).toEqual([plan.id]);
     expect((await api.get(`/api/v1/plans/${plan.id}`)).body.plan.name).toBe('Basic');
+  });
+});
+
+describe('DataVersion', () => {
+  it('reads the counter once per event-loop turn, and again after a write of this process', async () => {
+    let reads = 0;
+    let counter = 1;
+    const version = new DataVersion(() => {
+      reads++;
+      return counter;
+    });
+    expect([version.current(), version.current()]).toEqual([1, 1]);
+    expect(reads).toBe(1);
+    counter = 2; // another process commits during this turn
+    expect(version.current()).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(version.current()).toBe(2);
+    expect(reads).toBe(2);
+    counter = 3; // this process commits
+    version.forget();
+    expect(version.current()).toBe(3);
+    expect(reads).toBe(3);
   });
 });
 
