@@ -79,6 +79,18 @@ describe('the read cache in the API', () => {
     expect((await api.get('/api/v1/clients')).status).toBe(401);
   });
 
+  it('answers HEAD without a body and leaves GET whole, in either order', async () => {
+    await api.post('/api/v1/clients', { email: 'head@example.com' });
+    const head = async () => api.app.inject({ method: 'HEAD', url: '/api/v1/clients', headers: { authorization: `Bearer ${api.key}` } });
+    const first = await head();
+    expect([first.statusCode, first.body]).toEqual([200, '']);
+    const get = await api.get('/api/v1/clients');
+    expect(get.body.clients).toHaveLength(1);
+    const again = await head();
+    expect([again.statusCode, again.body]).toEqual([200, '']);
+    expect((await api.get('/api/v1/clients')).text).toBe(get.text);
+  });
+
   it('keeps only successes: a failed read is answered afresh, an empty list fills', async () => {
     expect((await api.get('/api/v1/plans?limit=x')).status).toBe(400);
     expect((await api.get('/api/v1/plans?limit=x')).status).toBe(400);
