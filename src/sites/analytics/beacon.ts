@@ -7,7 +7,6 @@
 // own page, so direct) and device. No cookie, nothing stored in the browser.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../read-body.ts';
-import type { ServedPage } from './recorder.ts';
 
 export const BEACON_PREFIX = '/_sitewright/';
 const SCRIPT_PATH = '/_sitewright/beacon.js';
@@ -32,14 +31,14 @@ class BeaconError extends Error {
 }
 
 /**
- * Answers /_sitewright/* on a published site. `record` gets the view when one is posted (the
- * caller fills in the site and the visitor); it is not called when capture is off.
+ * Answers /_sitewright/* on a published site. `record` gets the path viewed when one is posted
+ * (the caller fills in the site and the visitor); undefined when capture is off.
  */
 export async function handleBeacon(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
-  record: ((view: Pick<ServedPage, 'url' | 'at'>) => void) | undefined,
+  record: ((url: string) => void) | undefined,
 ): Promise<void> {
   if (path === SCRIPT_PATH) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
@@ -56,8 +55,7 @@ export async function handleBeacon(
   if (req.method !== 'POST') return text(res, 405, 'Method not allowed', { allow: 'POST' });
   try {
     const body = await readBody(req, MAX_BODY, () => new BeaconError(413, `The body is too large (at most ${MAX_BODY} bytes)`));
-    const url = viewedPath(body);
-    record?.({ url, at: Date.now() });
+    record?.(viewedPath(body));
     res.writeHead(204, { 'cache-control': 'no-store' }).end();
   } catch (error) {
     if (!(error instanceof BeaconError)) throw error;

@@ -70,8 +70,9 @@ export class ViewRecorder {
       const url = pages[i + 3] as string;
       const referer = pages[i + 4] as string | undefined;
       const viewed_at = this.times.of(pages[i + 7] as number);
-      if (viewed_at.slice(0, 10) !== day) {
-        day = viewed_at.slice(0, 10);
+      const today = viewed_at.slice(0, 10);
+      if (today !== day) {
+        day = today;
         salt = await this.salts.salt(day);
       }
       const query = url.indexOf('?');

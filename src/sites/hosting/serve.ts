@@ -13,7 +13,7 @@ import { PageViewCapture } from '../analytics/capture.ts';
 import { BEACON_PREFIX, handleBeacon } from '../analytics/beacon.ts';
 import { FORM_PATH, handleForm } from '../forms/submit.ts';
 import { findSiteFile, type Found } from './paths.ts';
-import { HostResolver, MISS } from './resolve-host.ts';
+import { HostResolver, MISS, type SiteTarget } from './resolve-host.ts';
 import { SiteFileCache, type CachedFile } from './site-files.ts';
 
 const NOT_FOUND_PAGE = Buffer.from('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>There is no page here.</p></body></html>\n');
@@ -67,6 +67,12 @@ export function createSiteHandler(ctx: AppContext, log?: SiteLogger): SiteHandle
     const forwarded = sites.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim() : '';
     return forwarded || req.socket.remoteAddress || '';
   };
+  // A page view: a page sent whole, or a navigation the beacon posted.
+  const recordView = (target: SiteTarget, host: string, req: IncomingMessage, url: string): void =>
+    capture.record({
+      orgId: target.orgId, projectId: target.projectId, host, url,
+      referer: req.headers.referer, userAgent: req.headers['user-agent'], ip: clientIp(req), at: Date.now(),
+    });
   const currentFile = prepareQuery<{ projectId: string; path: string }, { content: Buffer; content_type: string }>(ctx.database, (p) =>
     ctx.database.db.selectFrom('project_files').select(['content', 'content_type']).where('project_id', '=', p('projectId')).where('path', '=', p('path')),
   );
@@ -93,25 +99,23 @@ export function createSiteHandler(ctx: AppContext, log?: SiteLogger): SiteHandle
   async function serve(host: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const url = req.url ?? '/';
     try {
+      const path = url.split('?')[0]!;
       const remembered = resolver.cached(host);
       const target = remembered === MISS ? await resolver.resolve(host) : remembered;
       if (target === undefined) {
-        const match = PREVIEW_PATH.exec(url.split('?')[0]!);
+        const match = PREVIEW_PATH.exec(path);
         if (!match) return false;
         await servePreview(req, res, match, ctx, lookupCurrent);
         return true;
       }
-      const path = url.split('?')[0]!;
       const form = FORM_PATH.exec(path);
       if (form && target?.deploymentId) {
         await handleForm(req, res, form, target, clientIp(req), { database: ctx.database, sites, limiter: formLimiter });
         return true;
       }
       if (path.startsWith(BEACON_PREFIX) && target?.deploymentId) {
-        const { orgId, projectId } = target;
-        const record = (view: { url: string; at: number }) =>
-          capture.record({ orgId, projectId, host, url: view.url, referer: req.headers.referer, userAgent: req.headers['user-agent'], ip: clientIp(req), at: view.at });
-        await handleBeacon(req, res, path, sites.analyticsCapture ? record : undefined);
+        const site = target;
+        await handleBeacon(req, res, path, sites.analyticsCapture ? (viewed) => recordView(site, host, req, viewed) : undefined);
         return true;
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -134,10 +138,7 @@ export function createSiteHandler(ctx: AppContext, log?: SiteLogger): SiteHandle
       send(req, res, found.file, found.status, files, 'public');
       // A page view: an HTML page sent whole to a GET (not HEAD, not a 304, not a 404 page, not an asset).
       if (sites.analyticsCapture && req.method === 'GET' && res.statusCode === 200 && found.file?.contentType.startsWith('text/html')) {
-        capture.record({
-          orgId: target.orgId, projectId: target.projectId, host, url,
-          referer: req.headers.referer, userAgent: req.headers['user-agent'], ip: clientIp(req), at: Date.now(),
-        });
+        recordView(target, host, req, url);
       }
     } catch (error) {
       log?.error({ err: error, host: req.headers.host, url }, 'serving a site failed');
