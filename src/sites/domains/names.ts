@@ -11,8 +11,8 @@ export interface DomainName {
   subdomain: string | null;
 }
 
-/** `apiHost`: PUBLIC_URL's host name, which answers the API and can never be a site. */
-export function parseDomainName(raw: string, sitesDomain: string, apiHost?: string): DomainName {
+/** `apiHostname`: PUBLIC_URL's host name (no port), which answers the API and can never be a site. */
+export function parseDomainName(raw: string, sitesDomain: string, apiHostname?: string): DomainName {
   const trimmed = raw.trim().toLowerCase().replace(/\.$/, '');
   if (/[/:@?#\s]/.test(trimmed)) throw badRequest(`field 'domain': give a bare host name such as www.example.com (no scheme, port or path)`);
   const ascii = domainToASCII(trimmed);
@@ -27,7 +27,7 @@ export function parseDomainName(raw: string, sitesDomain: string, apiHost?: stri
   if (ascii === sitesHost || ascii.endsWith(`.${sitesHost}`)) {
     throw badRequest(`field 'domain': names under the service's own sites domain (${sitesHost}) are given to projects automatically`);
   }
-  if (apiHost !== undefined && ascii === apiHost.toLowerCase().replace(/:\d+$/, '')) {
+  if (ascii === apiHostname) {
     throw badRequest(`field 'domain': ${ascii} is the service's own API host`);
   }
   return { domain: ascii, subdomain: parsed.subdomain || null };

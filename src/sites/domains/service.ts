@@ -69,7 +69,7 @@ export class DomainsService {
   }
 
   async add(orgId: string, projectId: string, rawDomain: string): Promise<CustomDomain> {
-    const { domain } = parseDomainName(rawDomain, this.config.sites.domain, new URL(this.config.publicUrl).host);
+    const { domain } = parseDomainName(rawDomain, this.config.sites.domain, new URL(this.config.publicUrl).hostname);
     try {
       return await this.db.transaction().execute(async (trx) => {
         const project = await this.requireProject(trx, orgId, projectId);
