@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../lib/errors.ts';
 import type { Caller, Permission } from '../modules/orgs/service.ts';
 import type { AppContext } from './context.ts';
-import { ReadCache, readCacheKey } from './read-cache.ts';
+import { ReadCache } from './read-cache.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -80,7 +80,8 @@ export function registerApiGuard(app: FastifyInstance, ctx: AppContext): void {
     checkContentType(request, routeConfig.allowEmptyBody === true);
 
     if (routeConfig.cacheable && version !== undefined) {
-      const key = readCacheKey(caller.orgId, request.url);
+      // The caller's organization and the URL as sent (path and query string).
+      const key = `${caller.orgId} ${request.url}`;
       const body = readCache.get(key, version);
       if (body !== undefined) return reply.type(JSON_REPLY).send(body);
       request.readCacheSlot = { key, version };

@@ -43,8 +43,3 @@ export class ReadCache {
     this.version = version;
   }
 }
-
-/** The cache key: the caller's organization and the URL as sent (path and query string). */
-export function readCacheKey(orgId: string, url: string): string {
-  return `${orgId} ${url}`;
-}
