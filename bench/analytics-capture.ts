@@ -6,6 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { writeTenKbPage } from './page.ts';
+import { roundsTable } from './rounds.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
@@ -61,15 +62,7 @@ for (let i = 0; i < ROUNDS; i++) {
   const order = i % 2 === 0 ? Object.keys(targets) : Object.keys(targets).reverse();
   for (const name of order) rounds[name]!.push(await load(targets[name]!, sides[name as keyof typeof sides].child));
 }
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const rows = Object.entries(rounds).map(([name, rs]) => ({
-  server: name,
-  'req/s': Math.round(mean(rs.map((r) => r.rps))),
-  'p50 ms': mean(rs.map((r) => r.p50)).toFixed(1),
-  'p99 ms': mean(rs.map((r) => r.p99)).toFixed(1),
-  'server CPU µs/req': mean(rs.map((r) => r.cpuPerRequest)).toFixed(1),
-  'per round req/s': rs.map((r) => Math.round(r.rps)).join(' '),
-}));
+const rows = roundsTable(rounds);
 console.table(rows);
 const on = sides['capture on'].child;
 const stats = await new Promise<Record<string, number>>((resolve) => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { writeTenKbPage } from './page.ts';
+import { roundsTable } from './rounds.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
@@ -62,14 +63,7 @@ const rounds: Record<string, Awaited<ReturnType<typeof load>>[]> = { sitewright:
 for (let i = 0; i < ROUNDS; i++) {
   for (const [name, side] of Object.entries(sides)) rounds[name]!.push(await load(side.url, side.host));
 }
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const rows = Object.entries(rounds).map(([name, rs]) => ({
-  server: name,
-  'req/s': Math.round(mean(rs.map((r) => r.rps))),
-  'p50 ms': mean(rs.map((r) => r.p50)).toFixed(1),
-  'p99 ms': mean(rs.map((r) => r.p99)).toFixed(1),
-  'per round req/s': rs.map((r) => Math.round(r.rps)).join(' '),
-}));
+const rows = roundsTable(rounds);
 console.table(rows);
 const ratio = rows[0]!['req/s'] / rows[1]!['req/s'];
 console.log(`file: ${html.length} bytes; Sitewright / nginx = ${ratio.toFixed(2)} (target >= 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'})`);
