@@ -34,7 +34,6 @@ export class PageViewCapture {
   readonly stats = { recorded: 0, written: 0, dropped: 0, failed: 0 };
   /** Queued pages, PAGE_FIELDS values each in ServedPage order (see recorder.ts): what the writer thread is handed. */
   private queue: QueuedPages = [];
-  private queued = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly pruneTimer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
@@ -60,8 +59,13 @@ export class PageViewCapture {
     }
     this.stats.recorded++;
     this.queue.push(page.orgId, page.projectId, page.host, page.url, page.referer, page.userAgent, page.ip, page.at);
-    if (++this.queued >= BATCH) void this.schedule();
+    if (this.queued >= BATCH) void this.schedule();
     else this.timer ??= setTimeout(() => void this.flush(), this.settings.flushMs);
+  }
+
+  /** How many views wait in the queue. */
+  private get queued(): number {
+    return this.queue.length / PAGE_FIELDS;
   }
 
   /** Writes everything queued so far; resolves once it is stored (or has failed and been logged). */
@@ -86,7 +90,6 @@ export class PageViewCapture {
       while (this.queued >= (drain ? 1 : BATCH)) {
         const views = Math.min(this.queued, BATCH);
         const batch = this.queue.splice(0, views * PAGE_FIELDS);
-        this.queued -= views;
         try {
           const { written, dropped } = (await this.call({ write: batch })) as { written: number; dropped: number };
           this.stats.written += written;
