@@ -5,12 +5,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/http/app.ts';
-import { rawViews } from '../src/modules/analytics/rollups.ts';
 import { IsoTimes } from '../src/sites/analytics/recorder.ts';
 import { PageViewCapture, type CaptureLogger, type ServedPage } from '../src/sites/analytics/capture.ts';
 import { useTestApi } from './helpers/app.ts';
 import { createClient, createProject } from './helpers/fixtures.ts';
-import { seedProject, seedViews, times } from './helpers/page-views.ts';
+import { rawViews, seedProject, seedViews, times } from './helpers/page-views.ts';
 import { fetchSite } from './helpers/site-client.ts';
 
 const api = useTestApi({ SITES_DOMAIN: 'sites.test', ANALYTICS_FLUSH_INTERVAL: '1h' });

@@ -6,7 +6,7 @@ import { afterAll, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/index.ts';
 import { migrateTo, migrateToLatest } from '../src/db/migrate.ts';
 import { daily, topBy } from '../src/modules/analytics/repo.ts';
-import { rawViews } from '../src/modules/analytics/rollups.ts';
+import { rawViews } from './helpers/page-views.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 
 let test: TestDatabase;

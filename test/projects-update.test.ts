@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from './helpers/app.ts';
-import { rawViews, recordViews } from '../src/modules/analytics/rollups.ts';
+import { recordViews } from '../src/modules/analytics/rollups.ts';
+import { rawViews } from './helpers/page-views.ts';
 import { createClient, createProject, createTemplate, OTHER_UUID, tick } from './helpers/fixtures.ts';
 
 const api = useTestApi();

@@ -8,7 +8,7 @@ import { useTestApi } from './helpers/app.ts';
 import { createClient, createProject } from './helpers/fixtures.ts';
 import { fetchSite } from './helpers/site-client.ts';
 import { visitorHash } from '../src/sites/analytics/visitor.ts';
-import { rawViews } from '../src/modules/analytics/rollups.ts';
+import { rawViews } from './helpers/page-views.ts';
 
 const api = useTestApi({ SITES_DOMAIN: 'sites.test', FORM_RATE_LIMIT: '4', ANALYTICS_FLUSH_INTERVAL: '50ms', FORM_MAX_BYTES: '2000' });
 let port: number;

@@ -3,9 +3,9 @@
 // through the same write path as captured views.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/index.ts';
-import type { DB } from '../../src/db/schema.ts';
+import type { DB, PackedView } from '../../src/db/schema.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { recordViews } from '../../src/modules/analytics/rollups.ts';
+import { recordViews, type RawView } from '../../src/modules/analytics/rollups.ts';
 
 export async function seedProject(db: Kysely<DB>, orgId: string, name = 'Site'): Promise<string> {
   const now = new Date().toISOString();
@@ -77,3 +77,25 @@ export async function seedViews(database: Database, orgId: string, projectId: st
 
 /** `n` views at one moment, all sharing the other fields given. */
 export const times = (n: number, view: View): View[] => Array.from({ length: n }, () => ({ ...view }));
+
+/** The raw views still kept (page_view_packs), unpacked, oldest pack first. */
+export async function rawViews(db: Kysely<DB>, filter: { orgId: string; projectId?: string }): Promise<RawView[]> {
+  const packs = await db
+    .selectFrom('page_view_packs')
+    .select(['org_id', 'project_id', 'views'])
+    .where('org_id', '=', filter.orgId)
+    .$if(filter.projectId !== undefined, (qb) => qb.where('project_id', '=', filter.projectId!))
+    .orderBy('first_viewed_at')
+    .execute();
+  return packs.flatMap((p) =>
+    (JSON.parse(p.views) as PackedView[]).map(([path, referrer, device, visitor_hash, viewed_at]) => ({
+      org_id: p.org_id,
+      project_id: p.project_id,
+      path,
+      referrer,
+      device,
+      visitor_hash,
+      viewed_at,
+    })),
+  );
+}

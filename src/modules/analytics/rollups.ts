@@ -5,7 +5,7 @@
 // exactly to distinct visitors of any set of sites and days.
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
-import type { PackedView, RollupDimension } from '../../db/schema.ts';
+import type { RollupDimension } from '../../db/schema.ts';
 import { toIso } from '../../lib/clock.ts';
 import { DIRECT_REFERRER } from './schema.ts';
 import { viewWriter, type RawView, type Rollup, type Visitor } from './view-writer.ts';
@@ -90,28 +90,6 @@ export async function pruneViews(db: Executor, now: Date, rawRetentionDays: numb
   }
   const yesterday = dayOf(new Date(now.getTime() - DAY_MS).toISOString());
   await db.deleteFrom('page_view_visitors').where('day', '<', yesterday).execute();
-}
-
-/** The raw views still kept, unpacked, oldest pack first (for exports, checks and tests). */
-export async function rawViews(db: Executor, filter: { orgId: string; projectId?: string }): Promise<RawView[]> {
-  const packs = await db
-    .selectFrom('page_view_packs')
-    .select(['org_id', 'project_id', 'views'])
-    .where('org_id', '=', filter.orgId)
-    .$if(filter.projectId !== undefined, (qb) => qb.where('project_id', '=', filter.projectId!))
-    .orderBy('first_viewed_at')
-    .execute();
-  return packs.flatMap((p) =>
-    (JSON.parse(p.views) as PackedView[]).map(([path, referrer, device, visitor_hash, viewed_at]) => ({
-      org_id: p.org_id,
-      project_id: p.project_id,
-      path,
-      referrer,
-      device,
-      visitor_hash,
-      viewed_at,
-    })),
-  );
 }
 
 /**
