@@ -6,7 +6,6 @@ import { escapeHtml, unescapeHtml } from '../../../lib/html.ts';
 import type { SiteFile } from '../provider.ts';
 import { headlineIn, renameIn } from './edit.ts';
 
-
 /** The edited files and what changed, or undefined when the prompt asks for nothing it can do here. */
 export function editForeignHtml(files: SiteFile[], prompt: string): { files: SiteFile[]; changes: string[] } | undefined {
   const index = files.find((f) => f.path === 'index.html' && typeof f.content === 'string');
