@@ -133,13 +133,11 @@ export class OrgService {
   }
 
   /**
-   * The caller behind a bearer key, or undefined for a missing, malformed, unknown or revoked key.
-   * `version`: the database's change counter, read before this call (see rememberedCaller).
+   * The caller behind a bearer key, looked up (ask rememberedCaller first), or undefined for a
+   * malformed, unknown or revoked key. `version`: the database's change counter, read before this
+   * call; the answer is remembered at it.
    */
-  async authenticate(key: string, version: number | undefined = this.database.dataVersion?.()): Promise<Caller | undefined> {
-    const remembered = this.rememberedCaller(key, version);
-    if (remembered) return remembered;
-
+  async authenticate(key: string, version: number | undefined): Promise<Caller | undefined> {
     if (!isWellFormedApiKey(key)) return undefined;
     const now = Date.now();
     const row = await this.findActiveKey.first({ hash: hashApiKey(key) });
