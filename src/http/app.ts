@@ -71,7 +71,7 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
         ...route.schema,
         querystring: Type.Object({}, { additionalProperties: false }),
         // That refusal is a 400 the route's own schema may not list.
-        ...(response && !response[400] ? { response: { ...response, ...errorResponses(400) } } : {}),
+        ...(response && !response[400] ? { response: { ...response, 400: errorResponses(400)[400] } } : {}),
       };
     }
   });
