@@ -1,12 +1,14 @@
 // Checks every /api/v1 request in the order DESIGN.md fixes: 401 -> 429 -> 403 -> 415 (400 comes
 // from schema validation, 404 from the handler). A request without a valid credential is counted
 // against its client IP: past the quota it gets 429 rather than 401, so keys cannot be guessed
-// at speed. A read of a route marked cacheable may then be answered from the read cache.
+// at speed. A read of a route marked cacheable may then be answered from the read cache (a repeat
+// of it usually is, before it gets here: cached-reads.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../lib/errors.ts';
 import type { Caller, Permission } from '../modules/orgs/service.ts';
 import type { AppContext } from './context.ts';
 import { ReadCache } from './read-cache.ts';
+import { takeDecidedRate } from './rate-limit.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,34 +33,25 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 const JSON_REPLY = 'application/json; charset=utf-8';
 
-export function registerApiGuard(app: FastifyInstance, ctx: AppContext): void {
+export function registerApiGuard(app: FastifyInstance, ctx: AppContext, readCache: ReadCache): void {
   const { quota, windowSeconds } = ctx.rateLimiter;
-  const policy = `"v1";q=${quota};w=${windowSeconds}`;
-  const { deprecation, sunset } = ctx.config.deprecation;
-
-  const readCache = new ReadCache();
+  const retirement = retirementHeaders(ctx);
 
   app.decorateRequest('caller', null);
   app.decorateRequest('readCacheSlot', null);
   app.addHook('onRequest', async (request, reply) => {
     if (!isApiPath(request.url)) return;
-    if (deprecation) reply.header('deprecation', deprecation);
-    if (sunset) reply.header('sunset', sunset);
+    reply.headers(retirement);
 
     // The database's change counter, read once per request before anything is looked up; both
     // the key cache and the read cache trust what was read at this version (SQLite only).
     const version = ctx.database.dataVersion?.();
-    const token = bearerToken(request);
+    const token = bearerToken(request.headers.authorization);
     const caller = token ? (ctx.orgs.rememberedCaller(token, version) ?? (await ctx.orgs.authenticate(token, version))) : undefined;
 
-    const rate = await ctx.rateLimiter.consume(caller ? `key:${caller.keyId}` : `ip:${request.ip}`);
-    reply.headers({
-      'ratelimit-policy': policy,
-      ratelimit: `"v1";r=${rate.remaining};t=${rate.resetSeconds}`,
-      'x-ratelimit-limit': quota,
-      'x-ratelimit-remaining': rate.remaining,
-      'x-ratelimit-reset': rate.resetSeconds,
-    });
+    // Counted already when the cached-read path took this request and handed its refusal on.
+    const rate = takeDecidedRate(request.raw) ?? (await ctx.rateLimiter.consume(caller ? `key:${caller.keyId}` : `ip:${request.ip}`));
+    reply.headers(ctx.rateLimiter.headers(rate));
     if (!rate.allowed) {
       throw new ApiError(429, `Rate limit exceeded: ${quota} requests per ${windowSeconds} s; retry in ${rate.resetSeconds} s`, {
         'retry-after': String(rate.resetSeconds),
@@ -80,8 +73,7 @@ export function registerApiGuard(app: FastifyInstance, ctx: AppContext): void {
     checkContentType(request, routeConfig.allowEmptyBody === true);
 
     if (routeConfig.cacheable && version !== undefined) {
-      // The caller's organization and the URL as sent (path and query string).
-      const key = `${caller.orgId} ${request.url}`;
+      const key = ReadCache.key(caller.orgId, request.url);
       const body = readCache.get(key, version);
       if (body !== undefined) return reply.type(JSON_REPLY).send(body);
       request.readCacheSlot = { key, version };
@@ -114,15 +106,21 @@ async function refuseUnexpectedBody(request: FastifyRequest): Promise<void> {
   if (field !== undefined) throw new ApiError(400, `unknown field '${field}'`);
 }
 
-function isApiPath(url: string): boolean {
+export function isApiPath(url: string): boolean {
   return url === API_PREFIX || url.startsWith(API_PREFIX + '/') || url.startsWith(API_PREFIX + '?');
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
+/** The key sent as `Authorization: Bearer wk_...` (or as the whole header). */
+export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1] ?? header;
+}
+
+/** Deprecation and Sunset, sent on every /api/v1 response while this version is being retired. */
+export function retirementHeaders(ctx: AppContext): Record<string, string> {
+  const { deprecation, sunset } = ctx.config.deprecation;
+  return { ...(deprecation ? { deprecation } : {}), ...(sunset ? { sunset } : {}) };
 }
 
 function hasBody(request: FastifyRequest): boolean {

@@ -1,7 +1,6 @@
 // The app factory: a configured Fastify instance that never listens by itself (main.ts does),
 // so tests drive it through app.inject().
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.ts';
@@ -10,7 +9,10 @@ import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import { errorResponses } from './schemas.ts';
-import { lazyRequestLogger } from './request-logger.ts';
+import { lazyRequestLogger, RequestLineController } from './request-logger.ts';
+import { createCachedReads } from './cached-reads.ts';
+import { ReadCache } from './read-cache.ts';
+import { requestIdOf } from './request-id.ts';
 import { apiModules } from '../modules/index.ts';
 import { createSiteHandler, type SiteHandler } from '../sites/hosting/serve.ts';
 import { registerTlsAsk } from '../sites/hosting/tls-ask.ts';
@@ -22,27 +24,20 @@ declare module 'fastify' {
   }
 }
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
 export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['logger'] = false): Promise<FastifyInstance> {
-  // Published sites and preview links are answered on the raw request, before Fastify (see
-  // sites/hosting/serve.ts); everything else goes on to the API. app.inject() reaches only the API.
+  // Published sites and preview links (sites/hosting/serve.ts), then repeated API reads
+  // (cached-reads.ts), are answered on the raw request, before Fastify; everything else goes on to
+  // the API. app.inject() reaches only the API.
   const site = createSiteHandler(ctx, { warn: (obj, msg) => app.log.warn(obj, msg), error: (obj, msg) => app.log.error(obj, msg) });
+  const readCache = new ReadCache();
+  const cachedReads = createCachedReads(ctx, readCache, () => app.log);
   const app: FastifyInstance = Fastify({
     logger,
-    serverFactory: (handler) =>
-      createServer((req, res) => {
-        const served = site.handle(req, res);
-        if (served === false) handler(req, res);
-        else if (served !== true) void served.then((done) => done || handler(req, res));
-      }),
-    // Accept the caller's X-Request-Id when it is sane, so logs can be joined across services.
+    serverFactory: (fastify) => createServer(inFront([site.handle, cachedReads.handle], fastify)),
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
     childLoggerFactory: lazyRequestLogger,
+    logController: new RequestLineController(),
     schemaErrorFormatter,
     trustProxy: false,
     return503OnClosing: true,
@@ -50,13 +45,18 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
   app.decorate('site', site);
   // Page views still queued are written before the database closes.
   app.addHook('onClose', () => site.close());
+  // From the moment the server starts closing, Fastify answers every API request (with 503).
+  app.addHook('preClose', (done) => {
+    cachedReads.stop();
+    done();
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
   registerErrorHandling(app);
-  registerApiGuard(app, ctx);
+  registerApiGuard(app, ctx, readCache);
   await registerOpenApi(app, ctx);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -80,4 +80,22 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
   }
   await app.ready();
   return app;
+}
+
+type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Offers each request to the handlers in front of Fastify in turn (true: answered, false: not theirs), then to Fastify. */
+function inFront(handlers: ((req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>)[], fastify: RequestHandler): RequestHandler {
+  const offer = (req: IncomingMessage, res: ServerResponse, from: number): void => {
+    for (let i = from; i < handlers.length; i++) {
+      const served = handlers[i]!(req, res);
+      if (served === true) return;
+      if (served !== false) {
+        void served.then((done) => done || offer(req, res, i + 1));
+        return;
+      }
+    }
+    fastify(req, res);
+  };
+  return (req, res) => offer(req, res, 0);
 }

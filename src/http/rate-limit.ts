@@ -2,6 +2,7 @@
 // rate-limiter-flexible: in memory, or in Redis when REDIS_URL is set so every instance shares
 // one quota.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { IncomingMessage } from 'node:http';
 import { Redis } from 'ioredis';
 
 export interface RateLimitOptions {
@@ -23,10 +24,14 @@ export class RateLimiter {
   private readonly redis: Redis | undefined;
   readonly quota: number;
   readonly windowSeconds: number;
+  private readonly policy: string;
+  private readonly quotaHeader: string;
 
   constructor(opts: RateLimitOptions) {
     this.quota = opts.quota;
     this.windowSeconds = opts.windowSeconds;
+    this.policy = `"v1";q=${opts.quota};w=${opts.windowSeconds}`;
+    this.quotaHeader = String(opts.quota);
     const base = { points: opts.quota, duration: opts.windowSeconds, keyPrefix: opts.keyPrefix ?? 'sw:rl' };
     if (opts.redisUrl) {
       this.redis = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
@@ -37,13 +42,26 @@ export class RateLimiter {
     }
   }
 
-  async consume(key: string): Promise<RateDecision> {
-    try {
-      return this.decision(await this.limiter.consume(key), true);
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return this.decision(rejection, false);
-      throw rejection;
-    }
+  consume(key: string): Promise<RateDecision> {
+    // One promise hop, not an async function's two: this runs on every API request.
+    return this.limiter.consume(key).then(
+      (res) => this.decision(res, true),
+      (rejection: unknown) => {
+        if (rejection instanceof RateLimiterRes) return this.decision(rejection, false);
+        throw rejection;
+      },
+    );
+  }
+
+  /** The five rate-limit headers every /api/v1 response carries (DESIGN.md). */
+  headers(rate: RateDecision): Record<string, string> {
+    return {
+      'ratelimit-policy': this.policy,
+      ratelimit: `"v1";r=${rate.remaining};t=${rate.resetSeconds}`,
+      'x-ratelimit-limit': this.quotaHeader,
+      'x-ratelimit-remaining': String(rate.remaining),
+      'x-ratelimit-reset': String(rate.resetSeconds),
+    };
   }
 
   private decision(res: RateLimiterRes, allowed: boolean): RateDecision {
@@ -66,4 +84,18 @@ export class RateLimiter {
   async close(): Promise<void> {
     if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
   }
+}
+
+// A request counted before Fastify saw it (cached-reads.ts) and refused there: its decision rides
+// along to the API guard, which answers the 429 without counting the request a second time.
+const decidedRates = new WeakMap<IncomingMessage, RateDecision>();
+
+export function handOnDecidedRate(req: IncomingMessage, rate: RateDecision): void {
+  decidedRates.set(req, rate);
+}
+
+export function takeDecidedRate(req: IncomingMessage): RateDecision | undefined {
+  const rate = decidedRates.get(req);
+  if (rate) decidedRates.delete(req);
+  return rate;
 }
