@@ -9,7 +9,7 @@ import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import { errorResponses } from './schemas.ts';
-import { lazyRequestLogger, RequestLineController } from './request-logger.ts';
+import { lazyRequestLogger } from './request-logger.ts';
 import { createCachedReads } from './cached-reads.ts';
 import { ReadCache } from './read-cache.ts';
 import { requestIdOf } from './request-id.ts';
@@ -37,7 +37,6 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
     requestIdHeader: false,
     genReqId: requestIdOf,
     childLoggerFactory: lazyRequestLogger,
-    logController: new RequestLineController(),
     schemaErrorFormatter,
     trustProxy: false,
     return503OnClosing: true,

@@ -3,7 +3,7 @@
 // nothing is logged: with LOG_LEVEL above `info` a normal request never logs at all. This factory
 // hands out a stand-in that builds the real child on the first line actually written, so a line
 // still carries the request id, and a request that logs nothing pays for one small object.
-import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 
 type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
@@ -68,20 +68,6 @@ export const lazyRequestLogger: NonNullable<FastifyServerOptions['childLoggerFac
   if (typeof (logger as Partial<Logger>).isLevelEnabled !== 'function' || options.level) return logger.child(bindings, options);
   return new RequestLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger;
 };
-
-/**
- * Fastify's per-request lines ("incoming request", "request completed") are `info`: above that
- * level they are not even put together (each builds an object and reads the clock). A response
- * that errored is still logged, at `error`.
- */
-export class RequestLineController extends LogController {
-  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
-    if (writesInfo(request.log)) super.incomingRequest(request, reply);
-  }
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error || writesInfo(request.log)) super.requestCompleted(error, request, reply);
-  }
-}
 
 /** Whether `info` lines are written (Fastify's stand-in for `logger: false` has no isLevelEnabled, and writes nothing). */
 export const writesInfo = (log: FastifyBaseLogger): boolean => (log as Partial<Logger>).isLevelEnabled?.('info') ?? false;

@@ -48,9 +48,6 @@ export function createSiteHandler(ctx: AppContext, log?: SiteLogger): SiteHandle
   const resolver = new HostResolver(ctx.database, ctx.config.sites, apiHost);
   const files = new SiteFileCache(ctx.database);
   const resolved = new Map<string, Found<CachedFile>>();
-  // Host headers seen to name no site whatever the database holds (the API's own host above all):
-  // the API's requests pass with one look-up instead of normalising the header each time.
-  const noSiteHosts = new Set<string>();
   const { sites } = ctx.config;
   const capture = new PageViewCapture(
     {
@@ -88,14 +85,9 @@ export function createSiteHandler(ctx: AppContext, log?: SiteLogger): SiteHandle
 
   return {
     handle: (req, res) => {
-      const hostHeader = req.headers.host ?? '';
-      if (!noSiteHosts.has(hostHeader)) {
-        const host = resolver.normalise(hostHeader);
-        if (resolver.mayBeSite(host)) return serve(host, req, res);
-        if (noSiteHosts.size >= MAX_RESOLVED) noSiteHosts.clear();
-        noSiteHosts.add(hostHeader);
-      }
-      return req.url?.startsWith('/preview/') ? serve(resolver.normalise(hostHeader), req, res) : false;
+      const host = resolver.normalise(req.headers.host);
+      if (!resolver.mayBeSite(host) && !req.url?.startsWith('/preview/')) return false;
+      return serve(host, req, res);
     },
     capture,
     close: async () => {
