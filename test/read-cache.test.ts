@@ -149,4 +149,16 @@ describe('ReadCache', () => {
     expect(cache.get('second', 7)?.toString()).toBe(big);
     expect(cache.get('first', 7)).toBeUndefined();
   });
+
+  it('counts the bound in bytes sent, not characters', () => {
+    const cache = new ReadCache();
+    expect(cache.get('first', 1)).toBeUndefined();
+    // 10 million characters, 20 MB in UTF-8: two of them are past the 32 MB bound.
+    const wide = 'é'.repeat(10 * 1024 * 1024);
+    cache.set('first', wide, 1);
+    expect(cache.get('first', 1)?.length).toBe(20 * 1024 * 1024);
+    cache.set('second', wide, 1);
+    expect(cache.get('second', 1)?.toString()).toBe(wide);
+    expect(cache.get('first', 1)).toBeUndefined();
+  });
 });
