@@ -2,7 +2,7 @@
 // bytes and headers as the API's own path, every rule of the guard still applied, and anything
 // it does not answer passed on untouched. On PostgreSQL nothing is cached, so every request
 // takes the API's own path and the same answers must come out.
-import { createServer, type Server } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,75 +130,102 @@ describe('repeated reads answered in front of Fastify', () => {
 });
 
 describe('createCachedReads', () => {
-  let server: Server;
-  let base: string;
-  let cachedReads: CachedReads;
   const cache = new ReadCache();
+  const ask = async (base: string, url: string, k: string | null, method = 'GET') => {
+    const res = await fetch(base + url, { method, headers: k ? { authorization: `Bearer ${k}` } : {} });
+    return { status: res.status, body: method === 'HEAD' ? '' : await res.text(), headers: res.headers };
+  };
 
-  beforeAll(async () => {
-    cachedReads = createCachedReads(runtime.ctx, cache, () => app.log);
-    // What is not answered in front goes to a stand-in for Fastify that says so, and shows any
-    // rate decision handed on to it.
-    server = createServer((req, res) => {
+  /** A real server with the cached reads in front of a stand-in for Fastify that answers 299 and shows any rate decision handed on to it. */
+  async function serve(cachedReads: CachedReads, prepare?: (res: ServerResponse) => void) {
+    const server = createServer((req, res) => {
+      prepare?.(res);
       const fallBack = () => res.writeHead(299, { 'content-type': 'application/json' }).end(JSON.stringify({ passedOn: true, rate: takeDecidedRate(req) ?? null }));
       const answered = cachedReads.handle(req, res);
       if (answered === false) fallBack();
       else void answered.then((done) => done || fallBack());
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+    return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  }
 
-  it('answers only a GET it holds for a remembered key with the read permission, and nothing once stopped', async () => {
+  /** Keys the server remembers (each looked up twice: the first look-up records its use, a write), and a cached answer of `url` for their organization. */
+  async function remembered(url: string, body: string) {
     const { org, key } = await newOrg();
-    const reader = await key(['read']);
-    const writer = await key(['write']);
+    const keys = { reader: await key(['read']), writer: await key(['write']) };
     const { ctx } = runtime;
-    // Remembered keys: looked up at the current version (twice: the first look-up records last use, a write).
-    for (const k of [reader, writer, reader, writer]) {
+    for (const k of [keys.reader, keys.writer, keys.reader, keys.writer]) {
       await ctx.orgs.authenticate(k, ctx.database.dataVersion?.());
       await new Promise((resolve) => setImmediate(resolve));
     }
     const version = ctx.database.dataVersion?.();
     if (version !== undefined) {
       // As the guard does: ask (a miss, which moves the cache to this version), then keep the answer.
-      const slot = ReadCache.key(org.id, '/api/v1/clients?limit=5');
+      const slot = ReadCache.key(org.id, url);
       expect(cache.get(slot, version)).toBeUndefined();
-      cache.set(slot, '{"clients":[]}', version);
+      cache.set(slot, body, version);
     }
-    const ask = async (url: string, k: string | null, method = 'GET') => {
-      const res = await fetch(base + url, { method, headers: k ? { authorization: `Bearer ${k}` } : {} });
-      return { status: res.status, body: method === 'HEAD' ? '' : await res.text(), headers: res.headers };
+    return keys;
+  }
+
+  it('answers only a GET it holds for a remembered key with the read permission, and nothing once stopped', async () => {
+    const cachedReads = createCachedReads(runtime.ctx, cache, () => app.log);
+    const { base, close } = await serve(cachedReads);
+    try {
+      const { reader, writer } = await remembered('/api/v1/clients?limit=5', '{"clients":[]}');
+      const hit = await ask(base, '/api/v1/clients?limit=5', reader);
+      if (onPostgres) {
+        expect(hit.status).toBe(299);
+      } else {
+        expect([hit.status, hit.body]).toEqual([200, '{"clients":[]}']);
+        expect(hit.headers.get('x-ratelimit-limit')).toBe(String(QUOTA));
+      }
+      for (const [url, k, method] of [
+        ['/api/v1/clients?limit=5', writer, 'GET'], // no read permission
+        ['/api/v1/clients?limit=5', null, 'GET'], // no key
+        ['/api/v1/clients?limit=5', 'wk_unknown', 'GET'], // a key it does not remember
+        ['/api/v1/clients?limit=5', reader, 'HEAD'],
+        ['/api/v1/clients?limit=6', reader, 'GET'], // not in the cache
+        ['/healthz', reader, 'GET'],
+      ] as const) {
+        expect((await ask(base, url, k, method)).status, `${method} ${url}`).toBe(299);
+      }
+
+      if (!onPostgres) {
+        // The rest of the quota, then a refusal: passed on with the decision, not answered here.
+        for (let i = 1; i < QUOTA; i++) expect((await ask(base, '/api/v1/clients?limit=5', reader)).status).toBe(200);
+        const refused = await ask(base, '/api/v1/clients?limit=5', reader);
+        expect(refused.status).toBe(299);
+        expect(JSON.parse(refused.body).rate).toMatchObject({ allowed: false, remaining: 0 });
+      }
+
+      cachedReads.stop();
+      expect((await ask(base, '/api/v1/clients?limit=5', reader)).status).toBe(299);
+    } finally {
+      await close();
+    }
+  });
+
+  it('passes the request on, and logs why, when writing the answer fails before anything is sent', async () => {
+    let failures = 1;
+    // The first response's writeHead throws (a header value Node refuses, say).
+    const failOnce = (res: ServerResponse) => {
+      const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+      (res as unknown as { writeHead: typeof writeHead }).writeHead = (...args) => {
+        if (failures-- > 0) throw new Error('headers refused');
+        return writeHead(...args);
+      };
     };
-
-    const hit = await ask('/api/v1/clients?limit=5', reader);
-    if (onPostgres) {
-      expect(hit.status).toBe(299);
-    } else {
-      expect([hit.status, hit.body]).toEqual([200, '{"clients":[]}']);
-      expect(hit.headers.get('x-ratelimit-limit')).toBe(String(QUOTA));
+    const { base, close } = await serve(createCachedReads(runtime.ctx, cache, () => app.log), failOnce);
+    try {
+      const { reader } = await remembered('/api/v1/plans', '{"plans":[]}');
+      const res = await ask(base, '/api/v1/plans', reader);
+      expect(res.status).toBe(299);
+      if (!onPostgres) {
+        expect(lines.find((l) => l.msg === 'answering a cached read failed')).toMatchObject({ url: '/api/v1/plans', err: { message: 'headers refused' } });
+      }
+    } finally {
+      await close();
     }
-    for (const [url, k, method] of [
-      ['/api/v1/clients?limit=5', writer, 'GET'], // no read permission
-      ['/api/v1/clients?limit=5', null, 'GET'], // no key
-      ['/api/v1/clients?limit=5', 'wk_unknown', 'GET'], // a key it does not remember
-      ['/api/v1/clients?limit=5', reader, 'HEAD'],
-      ['/api/v1/clients?limit=6', reader, 'GET'], // not in the cache
-      ['/healthz', reader, 'GET'],
-    ] as const) {
-      expect((await ask(url, k, method)).status, `${method} ${url}`).toBe(299);
-    }
-
-    if (!onPostgres) {
-      // The rest of the quota, then a refusal: passed on with the decision, not answered here.
-      for (let i = 1; i < QUOTA; i++) expect((await ask('/api/v1/clients?limit=5', reader)).status).toBe(200);
-      const refused = await ask('/api/v1/clients?limit=5', reader);
-      expect(refused.status).toBe(299);
-      expect(JSON.parse(refused.body).rate).toMatchObject({ allowed: false, remaining: 0 });
-    }
-
-    cachedReads.stop();
-    expect((await ask('/api/v1/clients?limit=5', reader)).status).toBe(299);
   });
 });

@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './context.ts';
 import { bearerToken, isApiPath, retirementHeaders } from './api-guard.ts';
-import { handOnDecidedRate } from './rate-limit.ts';
+import { handOnDecidedRate, type RateDecision } from './rate-limit.ts';
 import { ReadCache } from './read-cache.ts';
 import { requestIdOf } from './request-id.ts';
 import { writesInfo } from './request-logger.ts';
@@ -33,6 +33,20 @@ export function createCachedReads(ctx: AppContext, cache: ReadCache, log: () => 
   const { dataVersion } = ctx.database;
   let answering = dataVersion !== undefined;
 
+  const send = (req: IncomingMessage, res: ServerResponse, rate: RateDecision, body: Buffer): void => {
+    const id = requestIdOf(req);
+    if (writesInfo(log())) logRequest(log(), id, req, res);
+    // In the order the API's own path sets them.
+    res.writeHead(200, {
+      'x-request-id': id,
+      ...retirement,
+      ...ctx.rateLimiter.headers(rate),
+      'content-type': JSON_REPLY,
+      'content-length': body.length,
+    });
+    res.end(body);
+  };
+
   const answer = (req: IncomingMessage, res: ServerResponse, keyId: string, body: Buffer): Promise<boolean> =>
     ctx.rateLimiter.consume(`key:${keyId}`).then(
       (rate) => {
@@ -40,18 +54,17 @@ export function createCachedReads(ctx: AppContext, cache: ReadCache, log: () => 
           handOnDecidedRate(req, rate);
           return false;
         }
-        const id = requestIdOf(req);
-        if (writesInfo(log())) logRequest(log(), id, req, res);
-        // In the order the API's own path sets them.
-        res.writeHead(200, {
-          'x-request-id': id,
-          ...retirement,
-          ...ctx.rateLimiter.headers(rate),
-          'content-type': JSON_REPLY,
-          'content-length': body.length,
-        });
-        res.end(body);
-        return true;
+        try {
+          send(req, res, rate, body);
+          return true;
+        } catch (error) {
+          // Never an unhandled rejection: before anything is sent the API's own path answers
+          // (with a 500 if it fails alike); after, the connection is cut.
+          log().error({ err: error, url: req.url }, 'answering a cached read failed');
+          if (!res.headersSent) return false;
+          res.destroy();
+          return true;
+        }
       },
       // Counting failed (it falls back to memory when Redis is down, so hardly ever): let the
       // API's own path try, and answer whatever it finds.
