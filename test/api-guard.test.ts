@@ -94,6 +94,38 @@ describe('request bodies', () => {
   });
 });
 
+describe('DELETE with a body', () => {
+  it('refuses fields by name and deletes nothing; an empty object is no field', async () => {
+    const created = (await api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/in', events: ['client.created'] })).body.webhook;
+    const url = `/api/v1/webhooks/${created.id}`;
+    const res = await api.request('DELETE', url, { dry_run: true });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "unknown field 'dry_run'" });
+    expect((await api.get(url)).status).toBe(200);
+    expect((await api.request('DELETE', url, [])).body).toEqual({ error: 'This operation takes no request body' });
+    expect((await api.request('DELETE', url, {})).body).toEqual({ deleted: true, id: created.id });
+  });
+});
+
+describe('ids in upper case', () => {
+  it('finds the record, as UUIDs are case-insensitive; a urn: prefix is no id', async () => {
+    const client = (await api.post('/api/v1/clients', { email: 'upper@example.com' })).body.client;
+    const project = (await api.post('/api/v1/projects', { name: 'Upper', client_email: 'upper@example.com' })).body.project;
+    const upper = (id: string) => id.toUpperCase();
+    expect((await api.get(`/api/v1/clients/${upper(client.id)}`)).body.client).toEqual(client);
+    expect((await api.patch(`/api/v1/clients/${upper(client.id)}`, { name: 'Up' })).body.client.name).toBe('Up');
+    const listed = await api.get(`/api/v1/projects?client_id=${upper(client.id)}`);
+    expect(listed.body.projects.map((p: { id: string }) => p.id)).toEqual([project.id]);
+    expect((await api.get(`/api/v1/analytics?project_id=${upper(project.id)}&days=7`)).status).toBe(200);
+    const plan = (await api.post('/api/v1/plans', { name: 'P', price: 1 })).body.plan;
+    expect((await api.patch(`/api/v1/clients/${client.id}`, { plan_id: upper(plan.id) })).body.client.plan_id).toBe(plan.id);
+
+    const urn = await api.get(`/api/v1/clients/urn:uuid:${client.id}`);
+    expect(urn.status).toBe(400);
+    expect(urn.body.error).toBe("path parameter 'clientId' must be a valid uuid");
+  });
+});
+
 describe('order of checks', () => {
   const badWrite = { payload: 'x', headers: { 'content-type': 'text/plain' } };
   it('401 before 403 before 415 before 400 before 404', async () => {

@@ -30,10 +30,21 @@ describe('plans', () => {
     [{ name: 'X', price: 1, interval: 'weekly' }, "field 'interval' must be one of: monthly, yearly"],
     [{ name: 'X', price: 1, max_sites: 1.5 }, "field 'max_sites' must be integer"],
     [{ name: 'X', price: 1, is_default: true }, "unknown field 'is_default'"],
+    [{ name: '   ', price: 1 }, "field 'name' must not be blank"],
   ])('refuses %j', async (body, message) => {
     const res = await api.post('/api/v1/plans', body);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
+  });
+
+  it('trims names, refuses a blank one on update (before looking the plan up), and changes nothing', async () => {
+    const plan = (await api.post('/api/v1/plans', { name: '  Gold  ', price: 5 })).body.plan;
+    expect(plan.name).toBe('Gold');
+    const blank = await api.patch(`/api/v1/plans/${plan.id}`, { name: ' ', price: 9 });
+    expect([blank.status, blank.body.error]).toEqual([400, "field 'name' must not be blank"]);
+    expect((await api.get(`/api/v1/plans/${plan.id}`)).body.plan).toEqual(plan);
+    expect((await api.patch('/api/v1/plans/01a20225-2fef-73dd-be9d-af188b7b1886', { name: ' ' })).status).toBe(400);
+    expect((await api.patch(`/api/v1/plans/${plan.id}`, { name: ' Platinum ' })).body.plan.name).toBe('Platinum');
   });
 
   it('keeps one default plan and lists by sort_order then creation', async () => {

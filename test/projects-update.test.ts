@@ -75,6 +75,11 @@ describe('PATCH /projects/{id}', () => {
     expect(res.body.error).toContain(message);
     expect((await api.get(`/api/v1/projects/${project.id}`)).body.project).toEqual(project);
   });
+
+  it('checks the values before looking the project up (400 before 404)', async () => {
+    const res = await api.patch('/api/v1/projects/01a20225-2fef-73dd-be9d-af188b7b1886', { name: '  ' });
+    expect([res.status, res.body.error]).toEqual([400, "field 'name' must not be blank"]);
+  });
 });
 
 describe('DELETE /projects/{id}', () => {

@@ -90,6 +90,8 @@ describe('template list, update and delete', () => {
     [{ thumbnail_url: 'not a url' }, "'thumbnail_url'"],
     [{ thumbnail_url: 'javascript:alert(1)' }, "'thumbnail_url'"],
     [{ thumbnail_url: 'ftp://img.example.com/t.png' }, "'thumbnail_url'"],
+    [{ thumbnail_url: 'https://' }, "'thumbnail_url'"],
+    [{ thumbnail_url: 'https:///t.png' }, "'thumbnail_url'"],
     [{ name: null }, "'name'"],
     [{ category: null }, "'category'"],
     [{ is_featured: 'true' }, "'is_featured'"],
@@ -100,6 +102,11 @@ describe('template list, update and delete', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toContain(message);
     expect((await api.get(`/api/v1/templates/${template.id}`)).body.template).toEqual(template);
+  });
+
+  it('checks the values before looking the template up (400 before 404)', async () => {
+    const res = await api.patch(`/api/v1/templates/${OTHER_UUID}`, { category: ' ' });
+    expect([res.status, res.body.error]).toEqual([400, "field 'category' must not be blank"]);
   });
 
   it('deletes; projects made from it are unaffected and it can no longer be used', async () => {

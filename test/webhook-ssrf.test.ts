@@ -18,6 +18,24 @@ async function endpointAt(url: string) {
 
 const GUARD = /^refused by the SSRF guard: .*a private, loopback, link-local or reserved address$/;
 
+describe('registration', () => {
+  it.each([
+    'https://localhost/',
+    'https://localhost./in',
+    'https://LOCALHOST../in',
+    'https://printer.local/',
+    'https://db.internal./',
+    'https://127.0.0.1./',
+    'https://10.0.0.1/',
+    'https://[::1]/',
+  ])('refuses %s with 400 and registers nothing', async (url) => {
+    const res = await api.post('/api/v1/webhooks', { url, events: ['client.created'] });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/^field 'url' must not point at a (local host name|private, loopback or reserved address)$/);
+    expect((await api.get('/api/v1/webhooks')).body.webhooks).toEqual([]);
+  });
+});
+
 describe('SSRF guard at connect time', () => {
   it.each([
     ['loopback', 'https://127.0.0.1:9443/'],

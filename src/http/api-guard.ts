@@ -88,11 +88,12 @@ export function registerApiGuard(app: FastifyInstance, ctx: AppContext, readCach
   app.addHook('onRoute', (route) => {
     if (route.config?.cacheable) route.onSend = [...(route.onSend ? [route.onSend].flat() : []), remember];
   });
-  // A bodyless write without a body schema takes no fields: one that comes is refused by name,
-  // like an unknown field anywhere else, instead of being ignored. Attached only to those routes,
-  // so that no other request pays for the hook.
+  // A write without a body schema (a DELETE, or a write allowed without a body) takes no fields:
+  // one that comes is refused by name, like an unknown field anywhere else, instead of being
+  // ignored. Attached only to those routes, so that no other request pays for the hook.
   app.addHook('onRoute', (route) => {
-    if (!route.config?.allowEmptyBody || route.schema?.body) return;
+    const takesNoBody = route.config?.allowEmptyBody || [route.method].flat().includes('DELETE');
+    if (!takesNoBody || route.schema?.body) return;
     const existing = route.preValidation;
     route.preValidation = [...(existing ? [existing].flat() : []), refuseUnexpectedBody];
   });

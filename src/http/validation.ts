@@ -8,17 +8,39 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 // ajv-formats ships CommonJS whose default export ESM type-checking sees one level down.
 const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
 
+// A UUID exactly: ajv-formats' `uuid` also takes a `urn:uuid:` prefix, which names no record here.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function makeAjv(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
+  ajv.addFormat('uuid', UUID);
   return ajv;
 }
 
 const bodyAjv = makeAjv(false);
 const paramAjv = makeAjv(true);
 
-export function validatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }) {
-  return (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema);
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+
+export function validatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }): Validate {
+  const validate = (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema);
+  // UUIDs are case-insensitive (RFC 9562) and stored in lower case: an id sent in upper case is
+  // lowered once valid, so that it finds its record.
+  const uuidFields = Object.entries((schema as { properties?: Record<string, { format?: string }> }).properties ?? {})
+    .filter(([, property]) => property.format === 'uuid')
+    .map(([name]) => name);
+  if (uuidFields.length === 0) return validate;
+  const lowering: Validate = (data) => {
+    const valid = validate(data);
+    lowering.errors = validate.errors as FastifySchemaValidationError[] | null | undefined;
+    if (valid && data && typeof data === 'object') {
+      const fields = data as Record<string, unknown>;
+      for (const name of uuidFields) if (typeof fields[name] === 'string') fields[name] = fields[name].toLowerCase();
+    }
+    return valid;
+  };
+  return lowering;
 }
 
 const PART_NAMES: Record<string, string> = {

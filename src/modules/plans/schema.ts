@@ -25,7 +25,7 @@ export type Plan = Static<typeof Plan>;
 
 export const PlanParams = Type.Object({ planId: Uuid() });
 
-const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Name = Type.String({ minLength: 1, maxLength: 200, description: 'Leading and trailing spaces are trimmed; must not be blank' });
 const Description = Nullable(Type.String({ maxLength: 2000 }));
 const Price = Type.Number({ minimum: 0, maximum: 1e9 });
 const Count = Type.Integer({ minimum: 0, maximum: 1_000_000 });

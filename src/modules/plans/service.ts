@@ -5,6 +5,7 @@ import type { AppContext } from '../../http/context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
+import { nonBlank } from '../../lib/text.ts';
 import * as repo from './repo.ts';
 import type { CreatePlanBody, Plan, UpdatePlanBody } from './schema.ts';
 
@@ -30,7 +31,7 @@ export class PlansService {
     const row = {
       id: newId(),
       org_id: orgId,
-      name: body.name,
+      name: nonBlank('name', body.name),
       description: body.description ?? null,
       price: body.price,
       interval: body.interval ?? 'monthly',
@@ -49,11 +50,13 @@ export class PlansService {
   }
 
   async update(orgId: string, id: string, body: UpdatePlanBody): Promise<Plan> {
+    // A bad value is a 400 even for a plan that does not exist (400 before 404).
+    const changes = body.name === undefined ? body : { ...body, name: nonBlank('name', body.name) };
     return this.db.transaction().execute(async (trx) => {
       if (!(await repo.findPlan(trx, orgId, id))) throw notFound('Plan');
       const now = nowIso();
       if (body.is_default === true) await repo.unsetOtherDefaults(trx, orgId, id, now);
-      await repo.updatePlan(trx, orgId, id, { ...body, updated_at: now });
+      await repo.updatePlan(trx, orgId, id, { ...changes, updated_at: now });
       return (await repo.findPlan(trx, orgId, id))!;
     });
   }

@@ -3,7 +3,7 @@
 import type { AppContext } from '../../http/context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Executor } from '../../db/executor.ts';
-import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { nowIso } from '../../lib/clock.ts';
@@ -13,6 +13,7 @@ import { findTemplate } from '../templates/repo.ts';
 import { copyTemplateToProject } from '../../sites/files/service.ts';
 import { removeProjectRollups } from '../analytics/rollups.ts';
 import { ProjectListQuery, type ProjectFilter } from './list-query.ts';
+import { nonBlank } from '../../lib/text.ts';
 import * as repo from './repo.ts';
 import type { CreateProjectBody, Project, UpdateProjectBody } from './schema.ts';
 import { isReserved, slugify, withSuffix } from './subdomain.ts';
@@ -50,7 +51,7 @@ export class ProjectsService {
   }
 
   async create(orgId: string, body: CreateProjectBody): Promise<Project> {
-    const name = requireName(body.name);
+    const name = nonBlank('name', body.name);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.transaction().execute((trx) => this.insert(trx, orgId, body, name, attempt > 1));
@@ -106,13 +107,15 @@ export class ProjectsService {
   }
 
   async update(orgId: string, id: string, body: UpdateProjectBody): Promise<Project> {
+    // A bad value is a 400 even for a project that does not exist (400 before 404).
+    const name = body.name === undefined ? undefined : nonBlank('name', body.name);
     return this.db.transaction().execute(async (trx) => {
       const current = await repo.findProject(trx, orgId, id);
       if (!current) throw notFound('Project');
       const changes: { name?: string; name_lower?: string; description?: string | null; status?: string; tags?: string } = {};
-      if (body.name !== undefined) {
-        changes.name = requireName(body.name);
-        changes.name_lower = changes.name.toLowerCase();
+      if (name !== undefined) {
+        changes.name = name;
+        changes.name_lower = name.toLowerCase();
       }
       if (body.description !== undefined) changes.description = body.description;
       if (body.status !== undefined) changes.status = body.status;
@@ -135,12 +138,6 @@ export class ProjectsService {
       await removeProjectRollups(this.ctx.database, trx, orgId, id);
     });
   }
-}
-
-function requireName(name: string): string {
-  const trimmed = name.trim();
-  if (!trimmed) throw badRequest(`field 'name' must not be blank`);
-  return trimmed;
 }
 
 /** Trimmed, without empty tags, each kept once in the order first given. */

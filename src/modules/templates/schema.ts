@@ -25,7 +25,7 @@ const Name = Type.String({ minLength: 1, maxLength: 200, description: 'Leading a
 const Description = Nullable(Type.String({ maxLength: 2000 }));
 const Category = Type.String({ minLength: 1, maxLength: 100 });
 // Thumbnails are shown in dashboards: only web addresses, never javascript: or data: URLs.
-const ThumbnailUrl = Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'An http(s) URL; null removes it' }));
+const ThumbnailUrl = Nullable(Type.String({ format: 'uri', pattern: '^https?://[^/?#\\s]+', maxLength: 2048, description: 'An http(s) URL; null removes it' }));
 
 export const CreateTemplateBody = Body({
   name: Name,

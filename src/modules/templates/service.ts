@@ -4,11 +4,12 @@
 import type { Updateable } from 'kysely';
 import type { AppContext } from '../../http/context.ts';
 import type { TemplatesTable } from '../../db/schema.ts';
-import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { ApiError, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { findProject } from '../projects/repo.ts';
 import { snapshotProjectToTemplate } from '../../sites/files/service.ts';
+import { nonBlank } from '../../lib/text.ts';
 import * as repo from './repo.ts';
 import { DEFAULT_CATEGORY, type CreateTemplateBody, type Template, type UpdateTemplateBody } from './schema.ts';
 
@@ -56,13 +57,16 @@ export class TemplatesService {
   }
 
   async update(orgId: string, id: string, body: UpdateTemplateBody): Promise<Template> {
+    // A bad value is a 400 even for a template that does not exist (400 before 404).
+    const name = body.name === undefined ? undefined : nonBlank('name', body.name);
+    const category = body.category === undefined ? undefined : nonBlank('category', body.category);
     return this.db.transaction().execute(async (trx) => {
       const current = await repo.findTemplate(trx, orgId, id);
       if (!current) throw notFound('Template');
       const changes: Updateable<TemplatesTable> = {};
-      if (body.name !== undefined) changes.name = nonBlank('name', body.name);
+      if (name !== undefined) changes.name = name;
       if (body.description !== undefined) changes.description = body.description;
-      if (body.category !== undefined) changes.category = nonBlank('category', body.category);
+      if (category !== undefined) changes.category = category;
       if (body.thumbnail_url !== undefined) changes.thumbnail_url = body.thumbnail_url;
       if (body.is_public !== undefined) changes.is_public = body.is_public;
       if (body.is_featured !== undefined) changes.is_featured = body.is_featured;
@@ -76,10 +80,4 @@ export class TemplatesService {
   async delete(orgId: string, id: string): Promise<void> {
     if (!(await repo.deleteTemplate(this.db, orgId, id))) throw notFound('Template');
   }
-}
-
-function nonBlank(field: string, value: string): string {
-  const trimmed = value.trim();
-  if (!trimmed) throw badRequest(`field '${field}' must not be blank`);
-  return trimmed;
 }

@@ -16,7 +16,8 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): string {
   if (url.protocol !== 'https:' && !httpAllowed) throw badRequest(`field 'url' must be an https URL`);
   if (url.username || url.password) throw badRequest(`field 'url' must not contain credentials`);
   if (allowPrivate) return url.toString();
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // A fully qualified name's trailing dot (`localhost.`) names the same host.
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   if (LOCAL_NAMES.test(host)) throw badRequest(`field 'url' must not point at a local host name`);
   if (ipaddr.isValid(host)) {
     let address = ipaddr.parse(host);
