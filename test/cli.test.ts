@@ -56,11 +56,23 @@ describe('sitewright CLI', () => {
     [['org', 'create'], '--name'],
     [['org', 'create', '--name', 'X', '--bogus'], 'bogus'],
     [['frobnicate'], "unknown command 'frobnicate'"],
+    [[], 'a command is needed'],
+    [['org', 'list', '--name', 'foo'], 'org list does not take --name'],
+    [['keys', 'revoke', '--org', 'x', '01a20225-2fef-73dd-be9d-af188b7b1886'], 'keys revoke does not take --org'],
+    [['migrate', '--json'], 'migrate does not take --json'],
+    [['org', 'create', '--name', '01a20225-2fef-73dd-be9d-af188b7b1886'], 'must not be a UUID'],
   ])('fails clearly on %j', async (args, message) => {
     const res = await runCli(args, env);
-    expect(res.code).not.toBe(0);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
     expect(res.stderr).toContain(message);
     expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('prints its usage for --help, on stdout', async () => {
+    const res = await runCli(['--help'], env);
+    expect([res.code, res.stderr]).toEqual([0, '']);
+    expect(res.stdout).toContain('Usage: sitewright <command>');
   });
 
   it('works while the server runs on the same data, and the server stops gracefully', async () => {
@@ -87,5 +99,13 @@ describe('sitewright CLI', () => {
     } finally {
       expect(await stopServer(server)).toBe(0);
     }
+  });
+
+  it('stops the server when `npm start` itself gets SIGTERM, as a supervisor sends it', async () => {
+    const port = 20000 + ((process.pid + 1) % 20000);
+    const npm = await startServer(env, port, ['npm', 'start']);
+    expect(await stopServer(npm)).toBe(0);
+    // The server is gone too, not left running without its parent.
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   });
 });

@@ -20,6 +20,25 @@ Commands:
 
 Settings come from the environment (DATA_DIR, DATABASE_URL, ...): see README.md.`;
 
+/** The options each command takes; any other one given is an error, never silently ignored. */
+const COMMAND_FLAGS: Record<string, string[]> = {
+  start: [],
+  worker: [],
+  migrate: [],
+  'org create': ['name', 'json'],
+  'org list': ['json'],
+  'keys create': ['org', 'permissions', 'name', 'json'],
+  'keys list': ['org', 'json'],
+  'keys revoke': ['json'],
+};
+
+function refuseOtherFlags(command: string, values: Record<string, unknown>): void {
+  const allowed = COMMAND_FLAGS[command];
+  if (!allowed) return; // an unknown command: refused with its own message below
+  const other = Object.keys(values).find((flag) => flag !== 'help' && values[flag] !== undefined && values[flag] !== false && !allowed.includes(flag));
+  if (other) throw new CliError(`${command} does not take --${other}`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -34,11 +53,12 @@ async function main(argv: string[]): Promise<void> {
     },
   });
   const [command, sub, ...rest] = positionals;
-  if (values.help || !command) {
+  if (values.help) {
     process.stdout.write(USAGE + '\n');
-    if (!command && !values.help) process.exitCode = 2;
     return;
   }
+  if (!command) throw new CliError(`a command is needed\n\n${USAGE}`);
+  refuseOtherFlags(command === 'org' || command === 'keys' ? `${command} ${sub}` : command, values);
   if (command === 'start') {
     if (positionals.length > 1) throw new CliError(`start takes no arguments\n\n${USAGE}`);
     const { startServer } = await import('../main.ts');

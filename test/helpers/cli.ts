@@ -21,9 +21,10 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: 
   });
 }
 
-/** Starts `sitewright start` and resolves once /healthz answers. */
-export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, 'start'], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `sitewright start` (or `command`, such as `npm start`) and resolves once /healthz answers. */
+export async function startServer(env: NodeJS.ProcessEnv, port: number, command = [process.execPath, BIN, 'start']): Promise<ChildProcess> {
+  const [file, ...args] = command;
+  const child = spawn(file!, args, { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'], cwd: fileURLToPath(new URL('../..', import.meta.url)) });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

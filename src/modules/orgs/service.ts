@@ -63,6 +63,8 @@ export class OrgService {
   async createOrg(name: string): Promise<Organization> {
     const trimmed = name.trim();
     if (!trimmed) throw new OrgError('organization name must not be empty');
+    // `--org` takes an id or a name: a name shaped like an id would be ambiguous.
+    if (isUuid(trimmed)) throw new OrgError('organization name must not be a UUID (--org takes either an id or a name)');
     const existing = await this.db.selectFrom('organizations').select('id').where('name', '=', trimmed).executeTakeFirst();
     if (existing) throw new OrgError(`an organization named "${trimmed}" already exists (${existing.id})`);
     const org = { id: newId(), name: trimmed, created_at: nowIso() };
@@ -80,7 +82,7 @@ export class OrgService {
     const row = await this.db
       .selectFrom('organizations')
       .selectAll()
-      .where((eb) => (isUuid(idOrName) ? eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]) : eb('name', '=', idOrName)))
+      .where((eb) => (isUuid(idOrName) ? eb('id', '=', idOrName.toLowerCase()) : eb('name', '=', idOrName)))
       .executeTakeFirst();
     return row && { id: row.id, name: row.name, created_at: toIso(row.created_at) };
   }
