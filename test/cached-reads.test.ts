@@ -3,7 +3,6 @@
 // it does not answer passed on untouched. On PostgreSQL nothing is cached, so every request
 // takes the API's own path and the same answers must come out.
 import { createServer, type ServerResponse } from 'node:http';
-import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -14,19 +13,14 @@ import { ReadCache } from '../src/http/read-cache.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from './helpers/database.ts';
 import { testConfig } from './helpers/app.ts';
+import { logCollector } from './helpers/log-lines.ts';
 
 const QUOTA = 4;
 let db: TestDatabase;
 let runtime: Runtime;
 let app: FastifyInstance;
 let address: string;
-const lines: Record<string, unknown>[] = [];
-const stream = new Writable({
-  write(chunk, _enc, done) {
-    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-    done();
-  },
-});
+const { lines, stream } = logCollector();
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -53,8 +47,9 @@ async function createClient(key: string, email: string) {
   return res.json().client as { id: string };
 }
 
-async function get(url: string, key: string | null, headers: Record<string, string> = {}, method = 'GET') {
-  const res = await fetch(address + url, { method, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
+/** A request to the app, or to `base`. */
+async function get(url: string, key: string | null, headers: Record<string, string> = {}, method = 'GET', base = address) {
+  const res = await fetch(base + url, { method, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
   return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
 }
 
@@ -131,10 +126,6 @@ describe('repeated reads answered in front of Fastify', () => {
 
 describe('createCachedReads', () => {
   const cache = new ReadCache();
-  const ask = async (base: string, url: string, k: string | null, method = 'GET') => {
-    const res = await fetch(base + url, { method, headers: k ? { authorization: `Bearer ${k}` } : {} });
-    return { status: res.status, body: method === 'HEAD' ? '' : await res.text(), headers: res.headers };
-  };
 
   /** A real server with the cached reads in front of a stand-in for Fastify that answers 299 and shows any rate decision handed on to it. */
   async function serve(cachedReads: CachedReads, prepare?: (res: ServerResponse) => void) {
@@ -173,12 +164,12 @@ describe('createCachedReads', () => {
     const { base, close } = await serve(cachedReads);
     try {
       const { reader, writer } = await remembered('/api/v1/clients?limit=5', '{"clients":[]}');
-      const hit = await ask(base, '/api/v1/clients?limit=5', reader);
+      const hit = await get('/api/v1/clients?limit=5', reader, {}, 'GET', base);
       if (onPostgres) {
         expect(hit.status).toBe(299);
       } else {
-        expect([hit.status, hit.body]).toEqual([200, '{"clients":[]}']);
-        expect(hit.headers.get('x-ratelimit-limit')).toBe(String(QUOTA));
+        expect([hit.status, hit.text]).toEqual([200, '{"clients":[]}']);
+        expect(hit.headers['x-ratelimit-limit']).toBe(String(QUOTA));
       }
       for (const [url, k, method] of [
         ['/api/v1/clients?limit=5', writer, 'GET'], // no read permission
@@ -188,19 +179,19 @@ describe('createCachedReads', () => {
         ['/api/v1/clients?limit=6', reader, 'GET'], // not in the cache
         ['/healthz', reader, 'GET'],
       ] as const) {
-        expect((await ask(base, url, k, method)).status, `${method} ${url}`).toBe(299);
+        expect((await get(url, k, {}, method, base)).status, `${method} ${url}`).toBe(299);
       }
 
       if (!onPostgres) {
         // The rest of the quota, then a refusal: passed on with the decision, not answered here.
-        for (let i = 1; i < QUOTA; i++) expect((await ask(base, '/api/v1/clients?limit=5', reader)).status).toBe(200);
-        const refused = await ask(base, '/api/v1/clients?limit=5', reader);
+        for (let i = 1; i < QUOTA; i++) expect((await get('/api/v1/clients?limit=5', reader, {}, 'GET', base)).status).toBe(200);
+        const refused = await get('/api/v1/clients?limit=5', reader, {}, 'GET', base);
         expect(refused.status).toBe(299);
-        expect(JSON.parse(refused.body).rate).toMatchObject({ allowed: false, remaining: 0 });
+        expect(JSON.parse(refused.text).rate).toMatchObject({ allowed: false, remaining: 0 });
       }
 
       cachedReads.stop();
-      expect((await ask(base, '/api/v1/clients?limit=5', reader)).status).toBe(299);
+      expect((await get('/api/v1/clients?limit=5', reader, {}, 'GET', base)).status).toBe(299);
     } finally {
       await close();
     }
@@ -219,7 +210,7 @@ describe('createCachedReads', () => {
     const { base, close } = await serve(createCachedReads(runtime.ctx, cache, () => app.log), failOnce);
     try {
       const { reader } = await remembered('/api/v1/plans', '{"plans":[]}');
-      const res = await ask(base, '/api/v1/plans', reader);
+      const res = await get('/api/v1/plans', reader, {}, 'GET', base);
       expect(res.status).toBe(299);
       expect(failures).toBe(onPostgres ? 1 : 0);
       if (!onPostgres) {

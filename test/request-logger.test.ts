@@ -1,6 +1,5 @@
 // Request logs: every line a request writes carries its request id, although the child logger
 // behind request.log is only built when a line is actually written (src/http/request-logger.ts).
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
@@ -9,21 +8,11 @@ import { lazyRequestLogger } from '../src/http/request-logger.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { testConfig } from './helpers/app.ts';
-
-function collector() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { lines, stream };
-}
+import { logCollector } from './helpers/log-lines.ts';
 
 describe('request logger', () => {
   it('writes nothing below the level, and every line it writes carries the bindings', () => {
-    const { lines, stream } = collector();
+    const { lines, stream } = logCollector();
     const parent = pino({ level: 'warn' }, stream) as unknown as FastifyBaseLogger;
     const log = lazyRequestLogger.call({} as never, parent, { reqId: 'r-1' }, {}, {} as never);
     log.info('not written');
@@ -40,7 +29,7 @@ describe('request logger', () => {
   });
 
   it('a route-level log level gets a real child with that level', () => {
-    const { lines, stream } = collector();
+    const { lines, stream } = logCollector();
     const parent = pino({ level: 'warn' }, stream) as unknown as FastifyBaseLogger;
     const log = lazyRequestLogger.call({} as never, parent, { reqId: 'r-2' }, { level: 'debug' }, {} as never);
     log.debug('debug line');
@@ -61,7 +50,7 @@ describe('request logger', () => {
 describe('request logs of the app', () => {
   let db: TestDatabase;
   let runtime: Runtime;
-  const { lines, stream } = collector();
+  const { lines, stream } = logCollector();
 
   beforeAll(async () => {
     db = await createTestDatabase();
