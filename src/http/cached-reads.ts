@@ -35,7 +35,8 @@ export function createCachedReads(ctx: AppContext, cache: ReadCache, log: () => 
 
   const send = (req: IncomingMessage, res: ServerResponse, rate: RateDecision, body: Buffer): void => {
     const id = requestIdOf(req);
-    if (writesInfo(log())) logRequest(log(), id, req, res);
+    const logger = log();
+    if (writesInfo(logger)) logRequest(logger, id, req, res);
     // In the order the API's own path sets them.
     res.writeHead(200, {
       'x-request-id': id,
