@@ -7,7 +7,8 @@
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
-import { createRuntime } from '../src/runtime.ts';
+import { createContainer } from '../src/container.ts';
+import { pino } from 'pino';
 import type { Database } from '../src/db/index.ts';
 import { newId } from '../src/lib/ids.ts';
 import { ORG_SCOPE } from '../src/modules/analytics/rollups.ts';
@@ -24,11 +25,11 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
 // created from BENCH_DATABASE_URL, dropped at the end either way.
 const scratch = await createTestDatabase(process.env.BENCH_DATABASE_URL);
 const config = loadConfig({ DATA_DIR: scratch.dataDir, DATABASE_URL: scratch.databaseUrl, RATE_LIMIT_QUOTA: '1000000000', LOG_LEVEL: 'warn' });
-const runtime = await createRuntime(config);
-const { ctx } = runtime;
+const runtime = await createContainer(config);
+const ctx = runtime;
 const database = ctx.database;
-const org = await ctx.orgs.createOrg(`Analytics bench ${Date.now()}`);
-const key = (await ctx.orgs.createKey(org.id, ['read'], 'bench')).key;
+const org = await ctx.services.orgs.createOrg(`Analytics bench ${Date.now()}`);
+const key = (await ctx.services.orgs.createKey(org.id, ['read'], 'bench')).key;
 
 // 1,000 sites of one client, written directly (every NOT NULL column of projects).
 const now = new Date().toISOString();
@@ -64,7 +65,7 @@ console.log(
     `${rollupRows.toLocaleString()} rollup rows and ${rawRows.toLocaleString()} raw views (the last ${RAW_DAYS} days, in packs per site and day)`,
 );
 
-const app = await buildApp(ctx, { level: 'warn' });
+const app = await buildApp(ctx, { logger: pino({ level: 'warn' }) });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
 async function time(path: string) {

@@ -16,8 +16,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { createDispatcher } from '../src/events/dispatcher.ts';
 import { recordEvent } from '../src/events/outbox.ts';
-import { WebhooksService } from '../src/modules/webhooks/service.ts';
-import { createRuntime, type Runtime } from '../src/runtime.ts';
+import { createContainer, type Container } from '../src/container.ts';
 import { BenchReceiver } from './webhook-receiver.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 60);
@@ -33,8 +32,8 @@ function clientData(i: number) {
   return { client: { id: crypto.randomUUID(), email: `bench-${i}@example.com`, name: `Client ${i}`, company: 'Bench Co', status: 'invited', plan_id: null, payment_status: 'none', created_at: new Date().toISOString() } };
 }
 
-async function emit(runtime: Runtime, orgId: string, from: number, count: number): Promise<void> {
-  await runtime.ctx.database.db.transaction().execute(async (trx) => {
+async function emit(runtime: Container, orgId: string, from: number, count: number): Promise<void> {
+  await runtime.database.db.transaction().execute(async (trx) => {
     for (let i = from; i < from + count; i++) await recordEvent(trx, { orgId, type: 'client.created', data: clientData(i) });
   });
 }
@@ -53,12 +52,12 @@ async function waitForHealthy(receiver: BenchReceiver, expected: number, seen: {
 async function run(label: string, env: Record<string, string>): Promise<void> {
   const receiver = await BenchReceiver.start();
   const config = loadConfig({ ...env, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT: TIMEOUT, LOG_LEVEL: 'silent', PORT: '3000' });
-  const runtime = await createRuntime(config);
-  const org = await runtime.ctx.orgs.createOrg(`bench ${Date.now()}`);
-  const webhooks = new WebhooksService(runtime.ctx);
+  const runtime = await createContainer(config);
+  const org = await runtime.services.orgs.createOrg(`bench ${Date.now()}`);
+  const webhooks = runtime.services.webhooks;
   for (let i = 0; i < HEALTHY; i++) await webhooks.create(org.id, { url: receiver.url(`/hook/${i}`), events: ['client.created'] });
   await webhooks.create(org.id, { url: receiver.url('/hook/dead'), events: ['client.created'] });
-  const dispatcher = createDispatcher(runtime.ctx.database, config);
+  const dispatcher = createDispatcher(runtime.database, config);
   dispatcher.start();
 
   // Steady phase: one transaction per event, as API writes make them.

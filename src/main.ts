@@ -1,57 +1,103 @@
-// Entry point: config -> database (migrated) -> HTTP server + webhook dispatcher + generation worker. On
-// SIGTERM/SIGINT the server stops accepting connections and the dispatcher stops claiming;
-// in-flight requests and delivery attempts finish, then the database closes.
-import { loadConfig } from './config.ts';
+// Entry point: config -> container -> HTTP server (the site edge in front of the REST API) +
+// background workers. One graceful stop, used by `sitewright start` and `sitewright worker`: on
+// SIGTERM/SIGINT the server stops accepting connections and the workers stop claiming; requests
+// and jobs in flight finish, then the database closes.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { loadConfig, type Config } from './config.ts';
+import { createContainer, type Container } from './container.ts';
 import { createDispatcher } from './events/dispatcher.ts';
+import { createSiteHandler, type SiteHandler } from './edge/site-handler.ts';
 import { buildApp } from './http/app.ts';
-import { createRuntime } from './runtime.ts';
-import { GenerationWorker } from './sites/generate/worker.ts';
-import { DomainChecker } from './sites/domains/checker.ts';
+import { DomainChecker } from './modules/domains/checker.ts';
+import { GenerationWorker } from './modules/generations/worker.ts';
 
-export async function startServer(): Promise<void> {
-  const config = loadConfig();
-  const runtime = await createRuntime(config);
-  const app = await buildApp(runtime.ctx, { level: config.logLevel });
-  await runtime.ctx.rateLimiter.ready().catch((error: unknown) => {
-    app.log.warn({ err: error }, 'Redis not reachable yet; rate limits count in memory until it is');
-  });
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-  const dispatcher = config.webhooks.dispatcher ? createDispatcher(runtime.ctx.database, config, app.log) : undefined;
-  // Cheap, and leased: every instance may run it.
-  const domainChecker = new DomainChecker(runtime.ctx.database, config, app.log);
-  const generations = config.generation.worker ? new GenerationWorker(runtime.ctx.database, runtime.ctx.providers, config, app.log) : undefined;
+/**
+ * The HTTP server's two ways in, and which one answers: a request whose Host names a published
+ * site, or a preview link, goes to the site edge (raw node:http, before any framework); everything
+ * else goes to the REST API. app.inject() reaches only the API.
+ */
+export async function buildServer(container: Container, logger?: Logger): Promise<FastifyInstance> {
+  const { config, services } = container;
+  const edge = createSiteHandler(
+    { sites: services.sites, forms: services.forms, capture: services.capture, settings: config.sites, publicUrl: config.publicUrl },
+    logger,
+  );
+  return buildApp(container, { ...(logger ? { logger } : {}), serverFactory: (api) => createServer(edgeFirst(edge, api)) });
+}
 
+function edgeFirst(edge: SiteHandler, api: Handler): Handler {
+  return (req, res) => {
+    const served = edge.handle(req, res);
+    if (served === false) api(req, res);
+    else if (served !== true) void served.then((done) => done || api(req, res));
+  };
+}
+
+/** Something that finishes its work in flight when asked to stop. */
+export interface Stoppable {
+  stop(graceMs: number): Promise<void>;
+}
+
+/**
+ * Stops everything on SIGTERM/SIGINT, gives work in flight SHUTDOWN_GRACE to finish (jobs still
+ * running a second before that are left to their lease), closes the container and exits.
+ */
+export function stopOnSignals(config: Config, log: Logger, parts: Stoppable[], container: Pick<Container, 'close'>): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    log.info({ signal }, 'shutting down: finishing work in flight');
     const force = setTimeout(() => {
-      app.log.error('in-flight requests did not finish in time; exiting');
+      log.error('work in flight did not finish in time; exiting (jobs are left to their leases)');
       process.exit(1);
     }, config.shutdownGraceMs);
     force.unref();
     try {
-      // Attempts still running a second before the forced exit are left to their lease.
       const grace = Math.max(0, config.shutdownGraceMs - 1_000);
-      await Promise.all([app.close(), dispatcher?.stop(grace), generations?.stop(grace), domainChecker.stop(grace)]);
-      await runtime.close();
-      app.log.info('stopped');
+      await Promise.all(parts.map((part) => part.stop(grace)));
+      await container.close();
+      log.info('stopped');
       process.exit(0);
     } catch (error) {
-      app.log.error({ err: error }, 'error during shutdown');
+      log.error({ err: error }, 'error during shutdown');
       process.exit(1);
     }
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
 
+/** The background workers of a process: webhook deliveries, AI generations, domain checks. */
+export function startWorkers(container: Container, log: Logger, opts: { all: boolean }): Stoppable[] {
+  const { config, database } = container;
+  const parts: (Stoppable & { start(): void })[] = [];
+  if (opts.all || config.webhooks.dispatcher) parts.push(createDispatcher(database, config, log));
+  if (opts.all || config.generation.worker) parts.push(new GenerationWorker(database, container.providers, config, log));
+  // Cheap, and leased: every instance may run it.
+  parts.push(new DomainChecker(container.services.domains, database, config, log));
+  for (const part of parts) part.start();
+  return parts;
+}
+
+export async function startServer(): Promise<void> {
+  const config = loadConfig();
+  const log = pino({ level: config.logLevel });
+  const container = await createContainer(config, { logger: log });
+  const app = await buildServer(container, log);
+  await container.rateLimiter.ready().catch((error: unknown) => {
+    log.warn({ err: error }, 'Redis not reachable yet; rate limits count in memory until it is');
+  });
+  const server: Stoppable = { stop: () => app.close() };
   await app.listen({ port: config.port, host: config.host });
-  dispatcher?.start();
-  generations?.start();
-  domainChecker.start();
-  app.log.info(
-    { engine: runtime.ctx.database.engine, publicUrl: config.publicUrl, dispatcher: Boolean(dispatcher), generationWorker: Boolean(generations), models: runtime.ctx.providers.models },
+  const workers = startWorkers(container, log, { all: false });
+  stopOnSignals(config, log, [server, ...workers], container);
+  log.info(
+    { engine: container.database.engine, publicUrl: config.publicUrl, dispatcher: config.webhooks.dispatcher, generationWorker: config.generation.worker, models: container.providers.models },
     'Sitewright API ready',
   );
 }

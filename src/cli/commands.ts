@@ -1,8 +1,9 @@
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { openMigratedDatabase } from '../runtime.ts';
-import { OrgError, OrgService, PERMISSIONS, type Organization, type Permission } from '../modules/orgs/service.ts';
+import { openMigratedDatabase } from '../container.ts';
+import { DomainError } from '../modules/common/errors.ts';
+import { OrgService, PERMISSIONS, type Organization, type Permission } from '../modules/orgs/service.ts';
 import { CliError, printJson, printTable } from './output.ts';
 
 interface Flags {
@@ -27,7 +28,7 @@ async function withOrgs<T>(config: Config, fn: (orgs: OrgService) => Promise<T>)
   try {
     return await fn(new OrgService(database));
   } catch (error) {
-    if (error instanceof OrgError) throw new CliError(error.message);
+    if (error instanceof DomainError) throw new CliError(error.message);
     throw error;
   } finally {
     await database.close();

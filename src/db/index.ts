@@ -7,7 +7,6 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { DB } from './schema.ts';
 import type { Engine } from './engine.ts';
-import { DataVersion } from './data-version.ts';
 
 export type { Engine } from './engine.ts';
 
@@ -21,15 +20,6 @@ export interface Database {
   sqliteWriter?: SQLite.Database;
   /** PostgreSQL only: the pool behind `db`, for prepared hot-path reads. */
   pgPool?: pg.Pool;
-  /**
-   * SQLite only: `PRAGMA data_version` on the read connection, a number that moves whenever any
-   * other connection (this process's writer, the CLI, another process) commits; read at most once
-   * per event-loop turn (see db/data-version.ts). A value cached together with it is still true
-   * while it has not moved. Read it BEFORE the data it is to vouch for: a commit in between then
-   * moves it past the cached value, so the entry is never trusted. PostgreSQL has no such counter
-   * (other instances write there): callers do not cache.
-   */
-  dataVersion?: () => number;
   close(): Promise<void>;
 }
 
@@ -66,16 +56,12 @@ function openSqlite(opts: DatabaseOptions): Database {
   writer.pragma('busy_timeout = 5000');
   const reader = new SQLite(file, { readonly: true });
   reader.pragma('busy_timeout = 5000');
-  const counter = reader.prepare('PRAGMA data_version').pluck();
-  const dataVersion = new DataVersion(() => counter.get() as number);
-  // Every statement on the writer (its COMMIT above all) may change the data: forget the counter.
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withBooleanParams(writer, dataVersion.forget) }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withBooleanParams(writer) }) });
   return {
     db,
     engine: 'sqlite',
     sqliteReader: reader,
     sqliteWriter: writer,
-    dataVersion: dataVersion.current,
     close: async () => {
       await db.destroy();
       reader.close();
@@ -88,20 +74,16 @@ export function sqliteParams(params: readonly unknown[]): unknown[] {
   return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
 }
 
-function withBooleanParams(database: SQLite.Database, afterStatement: () => void): SqliteDatabase {
-  const after = <T>(result: T): T => {
-    afterStatement();
-    return result;
-  };
+function withBooleanParams(database: SQLite.Database): SqliteDatabase {
   return {
     close: () => database.close(),
     prepare(sql: string): SqliteStatement {
       const stmt = database.prepare(sql);
       return {
         reader: stmt.reader,
-        all: (params) => after(stmt.all(sqliteParams(params))),
-        run: (params) => after(stmt.run(sqliteParams(params))),
-        iterate: (params) => after(stmt.iterate(sqliteParams(params))),
+        all: (params) => stmt.all(sqliteParams(params)),
+        run: (params) => stmt.run(sqliteParams(params)),
+        iterate: (params) => stmt.iterate(sqliteParams(params)),
       };
     },
   };

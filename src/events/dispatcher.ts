@@ -8,7 +8,7 @@ import { claimDue, loadJobs, type DeliveryJob } from './claim.ts';
 import { expireHeldDeliveries } from './held.ts';
 import { recordResults, type Finished } from './results.ts';
 import { WebhookSender } from './sender.ts';
-import { onOutboxSignal } from './signal.ts';
+import { onWork } from '../jobs/signal.ts';
 
 export interface DispatcherLogger {
   info(obj: object, msg?: string): void;
@@ -47,7 +47,7 @@ export class Dispatcher {
       pollIntervalMs: opts.pollIntervalMs,
       claim: (limit) => this.claim(limit),
       run: (job) => this.attempt(job),
-      subscribe: onOutboxSignal,
+      subscribe: (wake) => onWork('outbox', wake),
       logger: opts.logger,
     });
   }

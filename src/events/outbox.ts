@@ -10,7 +10,7 @@
 import type { Executor } from '../db/executor.ts';
 import { nowIso } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
-import { signalOutbox } from './signal.ts';
+import { signalWork } from '../jobs/signal.ts';
 import { TEST_EVENT_TYPE, type AnyEventType, type EventType } from './types.ts';
 
 export interface NewEvent {
@@ -39,7 +39,7 @@ export async function recordEvent(trx: Executor, event: NewEvent): Promise<Recor
     .execute();
   const subscribed = endpoints.filter((w) => (JSON.parse(w.events) as string[]).includes(event.type)).map((w) => w.id);
   const recorded = await insertEvent(trx, event.orgId, event.type, event.data, subscribed);
-  if (subscribed.length > 0) signalOutbox();
+  if (subscribed.length > 0) signalWork('outbox');
   return recorded;
 }
 

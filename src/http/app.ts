@@ -1,65 +1,57 @@
-// The app factory: a configured Fastify instance that never listens by itself (main.ts does),
-// so tests drive it through app.inject().
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+// The REST API's app factory: a configured Fastify instance that never listens by itself
+// (main.ts does), so tests drive it through app.inject(). Every /api/v1 request runs through
+// Fastify and its hooks; which requests reach Fastify at all (rather than the site edge) is
+// main.ts's decision, handed in as `serverFactory`.
 import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { AppContext } from './context.ts';
+import type { Config } from '../config.ts';
+import type { RateLimiter } from '../lib/rate-limiter.ts';
+import type { Services } from '../modules/index.ts';
 import { registerApiGuard, API_PREFIX } from './api-guard.ts';
 import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import { errorResponses } from './schemas.ts';
 import { lazyRequestLogger } from './request-logger.ts';
-import { createCachedReads } from './cached-reads.ts';
-import { ReadCache } from './read-cache.ts';
 import { requestIdOf } from './request-id.ts';
-import { apiModules } from '../modules/index.ts';
-import { createSiteHandler, type SiteHandler } from '../sites/hosting/serve.ts';
-import { registerTlsAsk } from '../sites/hosting/tls-ask.ts';
+import { apiRoutes } from './routes/index.ts';
+import { registerInternalRoutes } from './routes/internal.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Published sites, forms and previews, served ahead of the API. */
-    site: SiteHandler;
-  }
+/** What the API is built from (the container provides it). */
+export interface ApiDeps {
+  config: Config;
+  rateLimiter: RateLimiter;
+  services: Services;
 }
 
-export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['logger'] = false): Promise<FastifyInstance> {
-  // Published sites and preview links (sites/hosting/serve.ts), then repeated API reads
-  // (cached-reads.ts), are answered on the raw request, before Fastify; everything else goes on to
-  // the API. app.inject() reaches only the API.
-  const site = createSiteHandler(ctx, { warn: (obj, msg) => app.log.warn(obj, msg), error: (obj, msg) => app.log.error(obj, msg) });
-  const readCache = new ReadCache();
-  const cachedReads = createCachedReads(ctx, readCache, () => app.log);
-  const app: FastifyInstance = Fastify({
-    logger,
-    serverFactory: (fastify) => createServer(inFront([site.handle, cachedReads.handle], fastify)),
+export interface AppOptions {
+  /** A pino logger; none: the API logs nothing. */
+  logger?: FastifyServerOptions['loggerInstance'];
+  serverFactory?: FastifyServerOptions['serverFactory'];
+}
+
+export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const { config, services } = deps;
+  const app = Fastify({
+    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
     requestIdHeader: false,
     genReqId: requestIdOf,
     childLoggerFactory: lazyRequestLogger,
     schemaErrorFormatter,
     trustProxy: false,
     return503OnClosing: true,
-  });
-  app.decorate('site', site);
-  // Page views still queued are written before the database closes.
-  app.addHook('onClose', () => site.close());
-  // From the moment the server starts closing, Fastify answers every API request (with 503).
-  app.addHook('preClose', (done) => {
-    cachedReads.stop();
-    done();
-  });
+  }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
   registerErrorHandling(app);
-  registerApiGuard(app, ctx, readCache);
-  await registerOpenApi(app, ctx);
+  registerApiGuard(app, services.orgs, deps.rateLimiter, config);
+  await registerOpenApi(app, config);
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  registerTlsAsk(app, ctx);
+  registerInternalRoutes(app, services.sites);
   registerDocsRoute(app);
   // A route that takes no query parameters refuses any (400 naming it), as the others refuse
   // unknown ones: a typo such as ?limt=5 must never be silently ignored.
@@ -74,27 +66,9 @@ export async function buildApp(ctx: AppContext, logger: FastifyServerOptions['lo
       };
     }
   });
-  for (const routes of apiModules) {
-    await app.register(routes(ctx), { prefix: API_PREFIX });
+  for (const routes of apiRoutes) {
+    await app.register(routes({ services, config }), { prefix: API_PREFIX });
   }
   await app.ready();
   return app;
-}
-
-type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
-
-/** Offers each request to the handlers in front of Fastify in turn (true: answered, false: not theirs), then to Fastify. */
-function inFront(handlers: ((req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>)[], fastify: RequestHandler): RequestHandler {
-  const offer = (req: IncomingMessage, res: ServerResponse, from: number): void => {
-    for (let i = from; i < handlers.length; i++) {
-      const served = handlers[i]!(req, res);
-      if (served === true) return;
-      if (served !== false) {
-        void served.then((done) => done || offer(req, res, i + 1));
-        return;
-      }
-    }
-    fastify(req, res);
-  };
-  return (req, res) => offer(req, res, 0);
 }

@@ -1,6 +1,42 @@
-// Every failure leaves as exactly {"error": "<message>"}; a 500 never shows internals.
+// Every failure leaves as exactly {"error": "<message>"}; a 500 never shows internals. Domain
+// errors (modules/common/errors.ts) know no status codes: this is where they get theirs.
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError } from '../lib/errors.ts';
+import {
+  ConflictError,
+  DomainError,
+  InvalidInputError,
+  NotAllowedError,
+  NotFoundError,
+  RateLimitedError,
+  TooLargeError,
+} from '../modules/common/errors.ts';
+
+/** An error the API itself raises with its status (401, 403 of a key, 415, 429 of the limiter). */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+const DOMAIN_STATUS: [new (...args: never[]) => DomainError, number][] = [
+  [NotFoundError, 404],
+  [InvalidInputError, 400],
+  [NotAllowedError, 403],
+  [ConflictError, 409],
+  [TooLargeError, 413],
+  [RateLimitedError, 429],
+];
+
+/** The status and headers a domain error answers with. */
+export function domainErrorStatus(error: DomainError): { status: number; headers: Record<string, string> } {
+  const status = DOMAIN_STATUS.find(([kind]) => error instanceof kind)?.[1] ?? 400;
+  const headers: Record<string, string> = error instanceof RateLimitedError ? { 'retry-after': String(error.retryAfterSeconds) } : {};
+  return { status, headers };
+}
 
 const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Content-Type must be application/json'],
@@ -12,9 +48,14 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validationError?: boolean }, request, reply) => {
-    if (error instanceof ApiError) {
+    if (error instanceof HttpError) {
       reply.headers(error.headers);
       return reply.status(error.statusCode).send({ error: error.message });
+    }
+    if (error instanceof DomainError) {
+      const { status, headers } = domainErrorStatus(error);
+      reply.headers(headers);
+      return reply.status(status).send({ error: error.message });
     }
     if (error.validation || error.validationError) {
       return reply.status(400).send({ error: error.message });

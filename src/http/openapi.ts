@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document is generated from the route schemas, so it cannot drift from the code.
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from './context.ts';
+import type { Config } from '../config.ts';
 import { API_PREFIX } from './api-guard.ts';
 import { ErrorBody } from './schemas.ts';
 
@@ -19,12 +19,12 @@ analytics and signed webhooks.
   carries \`RateLimit-Policy\`, \`RateLimit\`, \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
   \`X-RateLimit-Reset\`; a 429 adds \`Retry-After\`.`;
 
-export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Site-Builder Management REST API', version: '1.0.0', description: DESCRIPTION },
-      servers: [{ url: ctx.config.publicUrl }],
+      servers: [{ url: config.publicUrl }],
       components: {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'Organization API key (prefix wk_)' },

@@ -1,19 +1,6 @@
-// Schema helpers shared by every module's schema.ts.
-import { Type, type TSchema, type Static, type TUnsafe } from '@sinclair/typebox';
-
-/** A string enum as plain JSON Schema `enum`, so validation errors list the allowed values. */
-export function StringEnum<const T extends readonly string[]>(values: T, options: object = {}): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
-}
-
-/** A primitive that may also be null, as `type: [T, "null"]` (OpenAPI 3.1). */
-export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
-  const { type, ...rest } = schema as unknown as { type: string };
-  return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });
-}
-
-export const Uuid = (options: object = {}) => Type.String({ format: 'uuid', ...options });
-export const DateTime = (options: object = {}) => Type.String({ format: 'date-time', ...options });
+// The error bodies and shared answers of the REST API's route schemas.
+import { Type } from '@sinclair/typebox';
+import { Uuid } from '../modules/common/schema.ts';
 
 export const ErrorBody = Type.Object(
   { error: Type.String({ description: 'Human-readable message' }) },
@@ -44,8 +31,3 @@ export const DeletedBody = Type.Object(
   { deleted: Type.Boolean(), id: Uuid() },
   { additionalProperties: false },
 );
-
-/** A write's JSON body: unknown fields are refused by name, never dropped. */
-export function Body<T extends Record<string, TSchema>>(properties: T, options: object = {}) {
-  return Type.Object(properties, { additionalProperties: false, ...options });
-}

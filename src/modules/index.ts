@@ -1,30 +1,80 @@
-// Every /api/v1 module, registered by the app factory under the /api/v1 prefix.
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../http/context.ts';
-import { analyticsRoutes } from './analytics/routes.ts';
-import { clientsRoutes } from './clients/routes.ts';
-import { filesRoutes } from './files/routes.ts';
-import { domainsRoutes } from './domains/routes.ts';
-import { generationsRoutes } from './generations/routes.ts';
-import { publishingRoutes } from './publishing/routes.ts';
-import { submissionsRoutes } from './submissions/routes.ts';
-import { plansRoutes } from './plans/routes.ts';
-import { projectsRoutes } from './projects/routes.ts';
-import { templatesRoutes } from './templates/routes.ts';
-import { webhooksRoutes } from './webhooks/routes.ts';
-import { webhookDeliveriesRoutes } from './webhooks/deliveries-routes.ts';
+// Every service of the core, built once from explicit collaborators. The server, the CLI, the
+// worker process and the tests get them from the container (src/container.ts); a way in (REST
+// routes, the site edge, later pages and MCP tools) calls these and nothing below them.
+import type { Config } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import type { RateLimiter } from '../lib/rate-limiter.ts';
+import { AnalyticsService } from './analytics/service.ts';
+import { PageViewCapture } from './analytics/capture.ts';
+import { ClientsService } from './clients/service.ts';
+import { DomainsService } from './domains/service.ts';
+import { FilesService } from './files/service.ts';
+import { FormsService } from './forms/service.ts';
+import { GenerationsService } from './generations/service.ts';
+import type { ProviderRegistry } from './generations/provider.ts';
+import { OrgService } from './orgs/service.ts';
+import { PlansService } from './plans/service.ts';
+import { ProjectsService } from './projects/service.ts';
+import { PreviewSigner } from './publishing/preview-signer.ts';
+import { PublishingService } from './publishing/service.ts';
+import { SitesService } from './publishing/sites.ts';
+import { TemplatesService } from './templates/service.ts';
+import { DeliveriesService } from './webhooks/deliveries-service.ts';
+import { WebhooksService } from './webhooks/service.ts';
 
-export const apiModules: ((ctx: AppContext) => FastifyPluginAsyncTypebox)[] = [
-  clientsRoutes,
-  projectsRoutes,
-  templatesRoutes,
-  plansRoutes,
-  analyticsRoutes,
-  webhooksRoutes,
-  webhookDeliveriesRoutes,
-  generationsRoutes,
-  filesRoutes,
-  publishingRoutes,
-  domainsRoutes,
-  submissionsRoutes,
-];
+export interface Services {
+  orgs: OrgService;
+  clients: ClientsService;
+  plans: PlansService;
+  templates: TemplatesService;
+  projects: ProjectsService;
+  files: FilesService;
+  publishing: PublishingService;
+  /** What published sites and preview links serve: read by the site edge. */
+  sites: SitesService;
+  domains: DomainsService;
+  forms: FormsService;
+  analytics: AnalyticsService;
+  /** Page views of served sites, written by a thread of their own. */
+  capture: PageViewCapture;
+  generations: GenerationsService;
+  webhooks: WebhooksService;
+  deliveries: DeliveriesService;
+}
+
+export interface ServiceDeps {
+  config: Config;
+  database: Database;
+  providers: ProviderRegistry;
+  /** Counts form posts per site and address (a separate key space from the API's). */
+  formLimiter: RateLimiter;
+  logger?: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+}
+
+export function createServices({ config, database, providers, formLimiter, logger }: ServiceDeps): Services {
+  const preview = new PreviewSigner(database, config.sites.previewSecret);
+  return {
+    orgs: new OrgService(database),
+    clients: new ClientsService(database),
+    plans: new PlansService(database),
+    templates: new TemplatesService(database),
+    projects: new ProjectsService(database, config.publicUrl),
+    files: new FilesService(database, config.files),
+    publishing: new PublishingService(database, config, preview),
+    sites: new SitesService(database, config.sites, preview),
+    domains: new DomainsService(database, config),
+    forms: new FormsService(database, formLimiter),
+    analytics: new AnalyticsService(database),
+    capture: new PageViewCapture(
+      {
+        database: { dataDir: config.dataDir, databaseUrl: config.databaseUrl, sqliteSynchronous: config.sqliteSynchronous },
+        flushMs: config.sites.analyticsFlushMs,
+        rawRetentionDays: config.sites.analyticsRawRetentionDays,
+      },
+      logger,
+    ),
+    generations: new GenerationsService(database, providers),
+    webhooks: new WebhooksService(database, config),
+    deliveries: new DeliveriesService(database, config),
+  };
+}

@@ -3,12 +3,11 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { buildApp } from '../../src/http/app.ts';
-import { createRuntime, type Runtime } from '../../src/runtime.ts';
-import type { AppContext } from '../../src/http/context.ts';
+import { createContainer, type Container } from '../../src/container.ts';
+import { buildServer } from '../../src/main.ts';
 import type { Organization } from '../../src/modules/orgs/service.ts';
 import { createDispatcher, type Dispatcher } from '../../src/events/dispatcher.ts';
-import { GenerationWorker } from '../../src/sites/generate/worker.ts';
+import { GenerationWorker } from '../../src/modules/generations/worker.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { OpenApiChecker } from './openapi-check.ts';
 
@@ -54,15 +53,15 @@ export class TestApi {
 
   constructor(
     readonly app: FastifyInstance,
-    readonly ctx: AppContext,
+    readonly ctx: Container,
     private readonly checker: OpenApiChecker,
   ) {}
 
   async newOrg(name = 'Agency'): Promise<{ org: Organization; key: string; readKey: string; writeKey: string }> {
-    const org = await this.ctx.orgs.createOrg(`${name} ${process.pid}-${++counter}`);
-    const key = (await this.ctx.orgs.createKey(org.id, ['read', 'write'], 'rw')).key;
-    const readKey = (await this.ctx.orgs.createKey(org.id, ['read'], 'ro')).key;
-    const writeKey = (await this.ctx.orgs.createKey(org.id, ['write'], 'wo')).key;
+    const org = await this.ctx.services.orgs.createOrg(`${name} ${process.pid}-${++counter}`);
+    const key = (await this.ctx.services.orgs.createKey(org.id, ['read', 'write'], 'rw')).key;
+    const readKey = (await this.ctx.services.orgs.createKey(org.id, ['read'], 'ro')).key;
+    const writeKey = (await this.ctx.services.orgs.createKey(org.id, ['write'], 'wo')).key;
     return { org, key, readKey, writeKey };
   }
 
@@ -111,19 +110,20 @@ export interface HarnessOptions {
  * organization and keys on `api.org`, `api.key`, `api.readKey`, `api.writeKey`.
  */
 export function useTestApi(env: Record<string, string> = {}, opts: HarnessOptions = {}): TestApi {
-  const holder = {} as { api: TestApi; runtime: Runtime; db: TestDatabase };
+  const holder = {} as { api: TestApi; runtime: Container; db: TestDatabase };
   beforeAll(async () => {
     holder.db = await createTestDatabase();
-    holder.runtime = await createRuntime(testConfig(holder.db, env), { rateLimitKeyPrefix: `sw:test:${process.pid}:${++counter}` });
-    const app = await buildApp(holder.runtime.ctx);
-    holder.api = new TestApi(app, holder.runtime.ctx, await OpenApiChecker.create(app.swagger()));
+    holder.runtime = await createContainer(testConfig(holder.db, env), { rateLimitKeyPrefix: `sw:test:${process.pid}:${++counter}` });
+    // The server as `sitewright start` builds it: the site edge in front of the API.
+    const app = await buildServer(holder.runtime);
+    holder.api = new TestApi(app, holder.runtime, await OpenApiChecker.create(app.swagger()));
     if (opts.dispatcher) {
-      holder.api.dispatcher = createDispatcher(holder.runtime.ctx.database, holder.runtime.ctx.config);
+      holder.api.dispatcher = createDispatcher(holder.runtime.database, holder.runtime.config);
       holder.api.dispatcher.start();
     }
     if (opts.generationWorker) {
-      const { ctx } = holder.runtime;
-      holder.api.generationWorker = new GenerationWorker(ctx.database, ctx.providers, ctx.config);
+      const { database, providers, config } = holder.runtime;
+      holder.api.generationWorker = new GenerationWorker(database, providers, config);
       holder.api.generationWorker.start();
     }
   });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Uuid } from '../../http/schemas.ts';
+import { Uuid } from '../common/schema.ts';
 
 export const DEFAULT_DAYS = 30;
 export const MAX_DAYS = 365;

@@ -1,18 +1,18 @@
 // Traffic report of an organization, or of one of its projects, over the last `days` UTC days.
-import type { AppContext } from '../../http/context.ts';
-import { notFound } from '../../lib/errors.ts';
+import type { Database } from '../../db/index.ts';
+import { notFound } from '../common/errors.ts';
 import * as repo from './repo.ts';
 import { DEFAULT_DAYS, type Analytics, type AnalyticsQuery } from './schema.ts';
 import { utcWindow } from './window.ts';
 
 export class AnalyticsService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly database: Database,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   async report(orgId: string, query: AnalyticsQuery): Promise<Analytics> {
-    const { db, engine } = this.ctx.database;
+    const { db, engine } = this.database;
     if (query.project_id !== undefined && !(await repo.projectExists(db, orgId, query.project_id))) throw notFound('Project');
     const window = utcWindow(this.now(), query.days ?? DEFAULT_DAYS);
     const scope: repo.ViewScope = { orgId, projectId: query.project_id, from: window.dates[0]!, to: window.dates.at(-1)! };

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.ts';
+import { Body, DateTime, Nullable, StringEnum, Uuid } from '../common/schema.ts';
 
 export const CLIENT_STATUSES = ['invited', 'active', 'suspended', 'churned'] as const;
 export const PAYMENT_STATUSES = ['none', 'active', 'past_due', 'canceled'] as const;

@@ -1,10 +1,10 @@
 // Business rules for clients: unique email per organization (case-insensitive), plans that are
 // active and of the same organization, PATCH changing only the fields present. Every change
 // records its event (client.created, client.updated) in the same transaction.
-import type { AppContext } from '../../http/context.ts';
+import type { Database } from '../../db/index.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Executor } from '../../db/executor.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { invalid, notFound } from '../common/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { findPlan } from '../plans/repo.ts';
@@ -15,12 +15,12 @@ import type { Client, CreateClientBody, UpdateClientBody } from './schema.ts';
 export class ClientsService {
   private readonly findById: ReturnType<typeof repo.prepareFindClient>;
 
-  constructor(private readonly ctx: AppContext) {
-    this.findById = repo.prepareFindClient(ctx.database);
+  constructor(private readonly database: Database) {
+    this.findById = repo.prepareFindClient(database);
   }
 
   private get db() {
-    return this.ctx.database.db;
+    return this.database.db;
   }
 
   async list(orgId: string): Promise<Client[]> {
@@ -91,11 +91,11 @@ export class ClientsService {
 }
 
 function duplicateEmail(email: string) {
-  return badRequest(`A client with email '${email}' already exists in this organization`);
+  return invalid(`A client with email '${email}' already exists in this organization`);
 }
 
 async function requireAttachablePlan(db: Executor, orgId: string, planId: string): Promise<void> {
   const plan = await findPlan(db, orgId, planId);
-  if (!plan) throw badRequest(`field 'plan_id': no plan ${planId} in this organization`);
-  if (!plan.is_active) throw badRequest(`field 'plan_id': plan ${planId} is not active and cannot be attached`);
+  if (!plan) throw invalid(`field 'plan_id': no plan ${planId} in this organization`);
+  if (!plan.is_active) throw invalid(`field 'plan_id': plan ${planId} is not active and cannot be attached`);
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateTime, StringEnum, Uuid } from '../../http/schemas.ts';
+import { Body, DateTime, StringEnum, Uuid } from '../common/schema.ts';
 
 const fileFields = {
   path: Type.String({ description: 'Normalised relative path, e.g. `index.html`, `assets/logo.svg`' }),
@@ -10,6 +10,7 @@ const fileFields = {
 };
 
 export const FileMeta = Type.Object(fileFields, { title: 'SiteFileMeta', additionalProperties: false });
+export type FileMeta = Static<typeof FileMeta>;
 
 export const FileWithContent = Type.Object(
   {
@@ -19,6 +20,7 @@ export const FileWithContent = Type.Object(
   },
   { title: 'SiteFile', additionalProperties: false },
 );
+export type FileWithContent = Static<typeof FileWithContent>;
 
 export const FileList = Type.Object({ files: Type.Array(FileMeta) }, { additionalProperties: false });
 export const FileEnvelope = Type.Object({ file: FileMeta }, { additionalProperties: false });

@@ -2,10 +2,11 @@
 // those configured, and the client within its plan's daily AI message quota. The request is only
 // queued here; a generation worker (src/sites/generate/worker.ts) carries it out.
 import type { Database } from '../../db/index.ts';
-import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { RateLimitedError, invalid, notFound } from '../common/errors.ts';
+import { requireProject } from '../projects/repo.ts';
 import { newId } from '../../lib/ids.ts';
-import type { ProviderRegistry } from '../../sites/generate/provider.ts';
-import { signalGenerations } from '../../sites/generate/signal.ts';
+import type { ProviderRegistry } from './provider.ts';
+import { signalWork } from '../../jobs/signal.ts';
 import { findPlan } from '../plans/repo.ts';
 import * as repo from './repo.ts';
 import type { GenerateBody, Generation } from './schema.ts';
@@ -19,16 +20,10 @@ export class GenerationsService {
   async create(orgId: string, projectId: string, body: GenerateBody, now = new Date()): Promise<Generation> {
     const model = body.model ?? this.providers.defaultModel;
     if (!this.providers.providerFor(model)) {
-      throw badRequest(`field 'model': unknown model '${model}'; available: ${this.providers.models.join(', ')}`);
+      throw invalid(`field 'model': unknown model '${model}'; available: ${this.providers.models.join(', ')}`);
     }
     const generation = await this.database.db.transaction().execute(async (trx) => {
-      const project = await trx
-        .selectFrom('projects')
-        .select(['id', 'org_client_id'])
-        .where('org_id', '=', orgId)
-        .where('id', '=', projectId)
-        .executeTakeFirst();
-      if (!project) throw notFound('Project');
+      const project = await requireProject(trx, orgId, projectId);
       if (project.org_client_id) {
         // SQLite runs one write transaction at a time; on PostgreSQL the client row is locked so
         // that two requests cannot both take the last message of the day.
@@ -73,41 +68,36 @@ export class GenerationsService {
       if (project.org_client_id) await repo.countMessage(trx, project.org_client_id, at.slice(0, 10));
       return repo.toGeneration(row);
     });
-    signalGenerations();
+    signalWork('generations');
     return generation;
   }
 
   async get(orgId: string, projectId: string, id: string): Promise<Generation> {
-    await this.requireProject(orgId, projectId);
+    await requireProject(this.database.db, orgId, projectId);
     const row = await repo.findGeneration(this.database.db, orgId, projectId, id);
     if (!row) throw notFound('Generation');
     return repo.toGeneration(row);
   }
 
   async list(orgId: string, projectId: string, limit: number, offset: number): Promise<{ generations: Generation[]; total: number }> {
-    await this.requireProject(orgId, projectId);
+    await requireProject(this.database.db, orgId, projectId);
     const { rows, total } = await repo.listGenerations(this.database.db, orgId, projectId, limit, offset);
     return { generations: rows.map(repo.toGeneration), total };
   }
 
-  private async requireProject(orgId: string, projectId: string): Promise<void> {
-    const found = await this.database.db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('id', '=', projectId).executeTakeFirst();
-    if (!found) throw notFound('Project');
-  }
 }
 
 function utcMidnight(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
-/** 429 with Retry-After until the quota renews at the next midnight UTC. */
-function dailyLimitReached(planName: string, limit: number, midnight: Date, now: Date): ApiError {
+/** Refused until the quota renews at the next midnight UTC. */
+function dailyLimitReached(planName: string, limit: number, midnight: Date, now: Date): RateLimitedError {
   const renews = new Date(midnight.getTime() + 86_400_000);
   const seconds = Math.max(1, Math.ceil((renews.getTime() - now.getTime()) / 1000));
-  return new ApiError(
-    429,
+  return new RateLimitedError(
     `Daily AI message limit reached: this client's plan '${planName}' allows max_ai_messages_daily = ${limit}; it renews at ${renews.toISOString()}`,
-    { 'retry-after': String(seconds) },
+    seconds,
   );
 }
 

@@ -4,7 +4,7 @@ import type { Database } from '../../db/index.ts';
 import { prepareQuery, type PreparedQuery } from '../../db/prepared.ts';
 import { newId, isUuid } from '../../lib/ids.ts';
 import { nowIso, toIso } from '../../lib/clock.ts';
-import { KeyCache } from './key-cache.ts';
+import { ConflictError, invalid } from '../common/errors.ts';
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../../lib/keys.ts';
 
 export type Permission = 'read' | 'write';
@@ -34,8 +34,6 @@ export interface Caller {
   permissions: Permission[];
 }
 
-export class OrgError extends Error {}
-
 /** `last_used_at` is written at most this often per key, to keep reads free of writes. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -43,10 +41,8 @@ type KeyRow = { id: string; org_id: string; permissions: string; last_used_at: s
 
 export class OrgService {
   private readonly findActiveKey: PreparedQuery<{ hash: string }, KeyRow>;
-  private readonly keyCache: KeyCache;
 
   constructor(private readonly database: Database) {
-    this.keyCache = new KeyCache();
     this.findActiveKey = prepareQuery<{ hash: string }, KeyRow>(database, (p) =>
       database.db
         .selectFrom('api_keys')
@@ -62,11 +58,11 @@ export class OrgService {
 
   async createOrg(name: string): Promise<Organization> {
     const trimmed = name.trim();
-    if (!trimmed) throw new OrgError('organization name must not be empty');
+    if (!trimmed) throw invalid('organization name must not be empty');
     // `--org` takes an id or a name: a name shaped like an id would be ambiguous.
-    if (isUuid(trimmed)) throw new OrgError('organization name must not be a UUID (--org takes either an id or a name)');
+    if (isUuid(trimmed)) throw invalid('organization name must not be a UUID (--org takes either an id or a name)');
     const existing = await this.db.selectFrom('organizations').select('id').where('name', '=', trimmed).executeTakeFirst();
-    if (existing) throw new OrgError(`an organization named "${trimmed}" already exists (${existing.id})`);
+    if (existing) throw new ConflictError(`an organization named "${trimmed}" already exists (${existing.id})`);
     const org = { id: newId(), name: trimmed, created_at: nowIso() };
     await this.db.insertInto('organizations').values(org).execute();
     return org;
@@ -124,34 +120,20 @@ export class OrgService {
   }
 
   /**
-   * The caller behind a bearer key when this process has just checked it: no hashing, no query,
-   * no promise. `version` is the database's change counter read for this request
-   * (`Database.dataVersion`); undefined (PostgreSQL) always misses. A miss is not a refusal:
-   * ask `authenticate`.
+   * The caller behind a bearer key, or undefined for a malformed, unknown or revoked key. Looked up
+   * on every request (one prepared read by the key's hash), so a revocation by any process is
+   * seen at once.
    */
-  rememberedCaller(key: string, version: number | undefined): Caller | undefined {
-    const entry = this.keyCache.get(key, version);
-    return entry && Date.now() - entry.lastUsedMs < LAST_USED_RESOLUTION_MS ? entry.caller : undefined;
-  }
-
-  /**
-   * The caller behind a bearer key, looked up (ask rememberedCaller first), or undefined for a
-   * malformed, unknown or revoked key. `version`: the database's change counter, read before this
-   * call; the answer is remembered at it.
-   */
-  async authenticate(key: string, version: number | undefined): Promise<Caller | undefined> {
+  async authenticate(key: string): Promise<Caller | undefined> {
     if (!isWellFormedApiKey(key)) return undefined;
     const now = Date.now();
     const row = await this.findActiveKey.first({ hash: hashApiKey(key) });
     if (!row) return undefined;
-    let lastUsedMs = row.last_used_at === null ? 0 : Date.parse(toIso(row.last_used_at));
+    const lastUsedMs = row.last_used_at === null ? 0 : Date.parse(toIso(row.last_used_at));
     if (now - lastUsedMs >= LAST_USED_RESOLUTION_MS) {
       await this.db.updateTable('api_keys').set({ last_used_at: nowIso() }).where('id', '=', row.id).execute();
-      lastUsedMs = now;
     }
-    const caller: Caller = { orgId: row.org_id, keyId: row.id, permissions: row.permissions.split(',') as Permission[] };
-    this.keyCache.set(key, { caller, lastUsedMs }, version);
-    return caller;
+    return { orgId: row.org_id, keyId: row.id, permissions: row.permissions.split(',') as Permission[] };
   }
 }
 

@@ -60,3 +60,14 @@ export async function unsetOtherDefaults(db: Executor, orgId: string, keepId: st
     .where('is_default', '=', true)
     .execute();
 }
+
+/** The plan of a client, when it has one: what its projects may do. */
+export function findClientPlan(db: Executor, orgId: string, clientId: string) {
+  return db
+    .selectFrom('clients')
+    .innerJoin('plans', 'plans.id', 'clients.plan_id')
+    .select(['plans.name', 'plans.can_export_code', 'plans.can_use_custom_domain'])
+    .where('clients.org_id', '=', orgId)
+    .where('clients.id', '=', clientId)
+    .executeTakeFirst();
+}

@@ -1,19 +1,19 @@
 // Business rules for plans: the spec's defaults, at most one default plan per organization.
 // Price changes apply to new subscriptions; existing ones keep their price until renewal
 // (billing reads the price at renewal time).
-import type { AppContext } from '../../http/context.ts';
-import { notFound } from '../../lib/errors.ts';
+import type { Database } from '../../db/index.ts';
+import { notFound } from '../common/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
-import { nonBlank } from '../../lib/text.ts';
+import { nonBlank } from '../common/text.ts';
 import * as repo from './repo.ts';
 import type { CreatePlanBody, Plan, UpdatePlanBody } from './schema.ts';
 
 export class PlansService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly database: Database) {}
 
   private get db() {
-    return this.ctx.database.db;
+    return this.database.db;
   }
 
   list(orgId: string): Promise<Plan[]> {

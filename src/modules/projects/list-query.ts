@@ -1,12 +1,11 @@
 // GET /projects is the hot list. Its SQL is compiled once per combination of filters (at most
 // eight) and reused, so a request only binds values (see db/prepared.ts). A request runs two
-// statements at most: the page, and a count when the page alone cannot tell the total. Rows come
-// back as JSON text (see project-json.ts) and are sent without another serialization.
+// statements at most: the page, and a count when the page alone cannot tell the total.
 import { sql, type SqlBool } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { num } from '../../db/executor.ts';
 import { prepareQuery, type PreparedQuery } from '../../db/prepared.ts';
-import { projectJson } from './project-json.ts';
+import type { ProjectRow } from './repo.ts';
 
 export interface ProjectFilter {
   clientId?: string | undefined;
@@ -15,7 +14,7 @@ export interface ProjectFilter {
 }
 
 type Args = { orgId: string; clientId?: string; pattern?: string; status?: string; limit: number; offset: number };
-type Variant = { page: PreparedQuery<Args, { json: string }>; count: PreparedQuery<Args, { n: number | string }> };
+type Variant = { page: PreparedQuery<Args, ProjectRow>; count: PreparedQuery<Args, { n: number | string }> };
 
 /** `q` as a LIKE pattern on name_lower: folded like the column (in JS), with %, _ and \ literal. */
 export function likePattern(q: string): string {
@@ -27,14 +26,14 @@ export class ProjectListQuery {
 
   constructor(private readonly database: Database) {}
 
-  async run(orgId: string, filter: ProjectFilter, limit: number, offset: number): Promise<{ rows: string[]; total: number }> {
+  async run(orgId: string, filter: ProjectFilter, limit: number, offset: number): Promise<{ rows: ProjectRow[]; total: number }> {
     const args: Args = { orgId, limit, offset };
     if (filter.clientId !== undefined) args.clientId = filter.clientId;
     // An empty q matches every name: no filter at all.
     if (filter.q) args.pattern = likePattern(filter.q);
     if (filter.status !== undefined) args.status = filter.status;
     const variant = this.variant(args.clientId !== undefined, args.pattern !== undefined, args.status !== undefined);
-    const rows = (await variant.page.all(args)).map((r) => r.json);
+    const rows = await variant.page.all(args);
     // A short page that is not past the end already tells the total; no count needed.
     if (rows.length < limit && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
     const counted = await variant.count.first(args);
@@ -63,9 +62,9 @@ export class ProjectListQuery {
         // SQLite's is not beyond ASCII, so both sides are folded in JS instead.
         .$if(byName, (qb) => qb.where(sql<SqlBool>`name_lower like ${p('pattern')} escape '\\'`));
     // Placeholders stand for numbers bound at run time; the builder only sees their marks.
-    const page = prepareQuery<Args, { json: string }>(this.database, (p) =>
+    const page = prepareQuery<Args, ProjectRow>(this.database, (p) =>
       matching(p)
-        .select(projectJson(this.database.engine).as('json'))
+        .selectAll()
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(p('limit') as unknown as number)

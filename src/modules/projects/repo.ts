@@ -6,6 +6,7 @@ import { bool, num, type Executor } from '../../db/executor.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import type { ProjectsTable } from '../../db/schema.ts';
 import { toIso } from '../../lib/clock.ts';
+import { notFound } from '../common/errors.ts';
 import type { Project } from './schema.ts';
 
 export type ProjectRow = Selectable<ProjectsTable>;
@@ -38,6 +39,24 @@ export function toProject(row: ProjectRow): Project {
 
 export function findProject(db: Executor, orgId: string, id: string): Promise<ProjectRow | undefined> {
   return db.selectFrom('projects').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Project `id` of organization `orgId`, or NotFoundError ("Project not found"): the one place that
+ * decides it, so another organization's project is always indistinguishable from a missing one.
+ * With `lock` (PostgreSQL) the row stays locked until the transaction ends, so checks on the
+ * project's contents (file limits, publishing) see no concurrent change.
+ */
+export async function requireProject(db: Executor, orgId: string, id: string, opts: { lock?: boolean } = {}): Promise<ProjectRow> {
+  const row = await db
+    .selectFrom('projects')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .$if(opts.lock === true, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  if (!row) throw notFound('Project');
+  return row;
 }
 
 /** GET /projects/{id}: one prepared statement, no query building per request. */

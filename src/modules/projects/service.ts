@@ -1,19 +1,19 @@
 // Business rules for projects: created for a client of the organization (optionally from one of
 // its templates), within the client's plan limit, with a subdomain unique across the service.
-import type { AppContext } from '../../http/context.ts';
+import type { Database } from '../../db/index.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Executor } from '../../db/executor.ts';
-import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
+import { NotFoundError, notAllowed, notFound } from '../common/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { findClientByEmailForProject, type ClientRow } from '../clients/repo.ts';
 import { findPlan } from '../plans/repo.ts';
 import { findTemplate } from '../templates/repo.ts';
-import { copyTemplateToProject } from '../../sites/files/service.ts';
+import { copyTemplateToProject } from '../files/repo.ts';
 import { removeProjectRollups } from '../analytics/rollups.ts';
 import { ProjectListQuery, type ProjectFilter } from './list-query.ts';
-import { nonBlank } from '../../lib/text.ts';
+import { nonBlank } from '../common/text.ts';
 import * as repo from './repo.ts';
 import type { CreateProjectBody, Project, UpdateProjectBody } from './schema.ts';
 import { isReserved, slugify, withSuffix } from './subdomain.ts';
@@ -25,23 +25,25 @@ export class ProjectsService {
   private readonly findById: ReturnType<typeof repo.prepareFindProject>;
   private readonly listQuery: ProjectListQuery;
 
-  constructor(private readonly ctx: AppContext) {
-    this.findById = repo.prepareFindProject(ctx.database);
-    this.listQuery = new ProjectListQuery(ctx.database);
+  constructor(
+    private readonly database: Database,
+    private readonly publicUrl: string,
+  ) {
+    this.findById = repo.prepareFindProject(database);
+    this.listQuery = new ProjectListQuery(database);
   }
 
   private get db() {
-    return this.ctx.database.db;
+    return this.database.db;
   }
 
   builderUrl(id: string): string {
-    return `${this.ctx.config.publicUrl}/app/projects/${id}`;
+    return `${this.publicUrl}/app/projects/${id}`;
   }
 
-  /** The `{projects, total}` body, already serialized: the rows arrive as JSON text. */
-  async listJson(orgId: string, filter: ProjectFilter, limit: number, offset: number): Promise<string> {
+  async list(orgId: string, filter: ProjectFilter, limit: number, offset: number): Promise<{ projects: Project[]; total: number }> {
     const { rows, total } = await this.listQuery.run(orgId, filter, limit, offset);
-    return `{"projects":[${rows.join(',')}],"total":${total}}`;
+    return { projects: rows.map(repo.toProject), total };
   }
 
   async get(orgId: string, id: string): Promise<Project> {
@@ -66,12 +68,12 @@ export class ProjectsService {
 
   private async insert(trx: Executor, orgId: string, body: CreateProjectBody, name: string, suffixed: boolean): Promise<Project> {
     // SQLite runs one write transaction at a time; PostgreSQL needs the client row locked.
-    const client = await findClientByEmailForProject(trx, orgId, body.client_email, this.ctx.database.engine === 'postgres');
-    if (!client) throw new ApiError(404, `field 'client_email': no client with email '${body.client_email}' in this organization`);
+    const client = await findClientByEmailForProject(trx, orgId, body.client_email, this.database.engine === 'postgres');
+    if (!client) throw new NotFoundError(`field 'client_email': no client with email '${body.client_email}' in this organization`);
     let template: { id: string; name: string } | undefined;
     if (body.template_id !== undefined) {
       template = await findTemplate(trx, orgId, body.template_id);
-      if (!template) throw new ApiError(404, `field 'template_id': no template ${body.template_id} in this organization`);
+      if (!template) throw new NotFoundError(`field 'template_id': no template ${body.template_id} in this organization`);
     }
     await checkSiteLimit(trx, orgId, client);
     const now = nowIso();
@@ -110,8 +112,7 @@ export class ProjectsService {
     // A bad value is a 400 even for a project that does not exist (400 before 404).
     const name = body.name === undefined ? undefined : nonBlank('name', body.name);
     return this.db.transaction().execute(async (trx) => {
-      const current = await repo.findProject(trx, orgId, id);
-      if (!current) throw notFound('Project');
+      const current = await repo.requireProject(trx, orgId, id);
       const changes: { name?: string; name_lower?: string; description?: string | null; status?: string; tags?: string } = {};
       if (name !== undefined) {
         changes.name = name;
@@ -135,7 +136,7 @@ export class ProjectsService {
       // Deleted first: on PostgreSQL the row lock waits for views being written for it, and holds
       // back later ones, so the rollups read next are final.
       if (!(await repo.deleteProject(trx, orgId, id))) throw notFound('Project');
-      await removeProjectRollups(this.ctx.database, trx, orgId, id);
+      await removeProjectRollups(this.database, trx, orgId, id);
     });
   }
 }
@@ -151,7 +152,7 @@ async function checkSiteLimit(trx: Executor, orgId: string, client: ClientRow): 
   if (!plan) return;
   const count = await repo.countClientProjects(trx, orgId, client.id);
   if (count >= plan.max_sites) {
-    throw forbidden(
+    throw notAllowed(
       `Plan limit reached: this client's plan '${plan.name}' allows max_sites = ${plan.max_sites} and the client has ${count} project(s)`,
     );
   }

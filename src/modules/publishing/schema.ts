@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateTime, Nullable, Uuid } from '../../http/schemas.ts';
+import { Body, DateTime, Nullable, Uuid } from '../common/schema.ts';
 import { Project } from '../projects/schema.ts';
 
 export const ProjectParams = Type.Object({ projectId: Uuid() });
@@ -24,6 +24,7 @@ export const Published = Type.Object(
   },
   { additionalProperties: false },
 );
+export type Published = Static<typeof Published>;
 
 export const Preview = Type.Object(
   {
@@ -35,3 +36,4 @@ export const Preview = Type.Object(
   },
   { additionalProperties: false },
 );
+export type Preview = Static<typeof Preview>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateTime, Nullable, Uuid } from '../../http/schemas.ts';
+import { Body, DateTime, Nullable, Uuid } from '../common/schema.ts';
 
 export const DEFAULT_CATEGORY = 'general';
 

@@ -2,22 +2,22 @@
 // snapshot of that project's files taken in the same transaction; later edits on either side never
 // reach the other, and the project may later be deleted (source_project_id becomes null).
 import type { Updateable } from 'kysely';
-import type { AppContext } from '../../http/context.ts';
+import type { Database } from '../../db/index.ts';
 import type { TemplatesTable } from '../../db/schema.ts';
-import { ApiError, notFound } from '../../lib/errors.ts';
+import { NotFoundError, notFound } from '../common/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { findProject } from '../projects/repo.ts';
-import { snapshotProjectToTemplate } from '../../sites/files/service.ts';
-import { nonBlank } from '../../lib/text.ts';
+import { snapshotProjectToTemplate } from '../files/repo.ts';
+import { nonBlank } from '../common/text.ts';
 import * as repo from './repo.ts';
 import { DEFAULT_CATEGORY, type CreateTemplateBody, type Template, type UpdateTemplateBody } from './schema.ts';
 
 export class TemplatesService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly database: Database) {}
 
   private get db() {
-    return this.ctx.database.db;
+    return this.database.db;
   }
 
   async list(orgId: string): Promise<Template[]> {
@@ -48,7 +48,7 @@ export class TemplatesService {
     // In one transaction, so the project cannot vanish between the check and the insert.
     return this.db.transaction().execute(async (trx) => {
       if (row.source_project_id && !(await findProject(trx, orgId, row.source_project_id))) {
-        throw new ApiError(404, `field 'source_project_id': no project ${row.source_project_id} in this organization`);
+        throw new NotFoundError(`field 'source_project_id': no project ${row.source_project_id} in this organization`);
       }
       await repo.insertTemplate(trx, row);
       if (row.source_project_id) await snapshotProjectToTemplate(trx, orgId, row.source_project_id, row.id);

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.ts';
+import { DateTime, Nullable, StringEnum, Uuid } from '../common/schema.ts';
 import { DELIVERY_STATUSES } from '../../events/types.ts';
 
 export const WebhookAttempt = Type.Object(

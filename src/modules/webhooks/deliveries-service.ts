@@ -1,21 +1,25 @@
 // The delivery log of an endpoint, replays, and the test ping.
-import type { AppContext } from '../../http/context.ts';
-import { notFound } from '../../lib/errors.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/index.ts';
+import { notFound } from '../common/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { activeSecrets, type DeliveryJob } from '../../events/claim.ts';
 import { recordTestEvent } from '../../events/outbox.ts';
 import { recordResults } from '../../events/results.ts';
 import { WebhookSender } from '../../events/sender.ts';
-import { signalOutbox } from '../../events/signal.ts';
+import { signalWork } from '../../jobs/signal.ts';
 import * as repo from './repo.ts';
 import * as deliveries from './deliveries-repo.ts';
 import type { DeliveriesQuery, WebhookAttempt, WebhookDelivery } from './deliveries-schema.ts';
 
 export class DeliveriesService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly database: Database,
+    private readonly config: Config,
+  ) {}
 
   private get db() {
-    return this.ctx.database.db;
+    return this.database.db;
   }
 
   private async requireWebhook(orgId: string, webhookId: string) {
@@ -38,7 +42,7 @@ export class DeliveriesService {
     await this.requireWebhook(orgId, webhookId);
     if (!(await deliveries.findDelivery(this.db, orgId, webhookId, deliveryId))) throw notFound('Delivery');
     await deliveries.scheduleNow(this.db, orgId, webhookId, deliveryId);
-    signalOutbox();
+    signalWork('outbox');
     return (await deliveries.findDelivery(this.db, orgId, webhookId, deliveryId))!;
   }
 
@@ -49,7 +53,7 @@ export class DeliveriesService {
    */
   async test(orgId: string, webhookId: string): Promise<{ attempt: WebhookAttempt; delivery: WebhookDelivery }> {
     const webhook = await this.requireWebhook(orgId, webhookId);
-    const { timeoutMs } = this.ctx.config.webhooks;
+    const { timeoutMs } = this.config.webhooks;
     const lease = { token: newId(), until: new Date(Date.now() + 2 * timeoutMs + 1_000).toISOString() };
     const event = await this.db.transaction().execute((trx) =>
       recordTestEvent(trx, orgId, webhookId, { webhook: repo.toWebhook(webhook) }, lease),
@@ -64,10 +68,10 @@ export class DeliveriesService {
       payload: event.payload,
       secrets: activeSecrets(webhook),
     };
-    const sender = new WebhookSender({ timeoutMs, allowPrivate: this.ctx.config.webhooksAllowPrivate });
+    const sender = new WebhookSender({ timeoutMs, allowPrivate: this.config.webhooksAllowPrivate });
     try {
       const result = await sender.send(job);
-      await recordResults(this.db, [{ job, result, once: true }], this.ctx.config.webhooks);
+      await recordResults(this.db, [{ job, result, once: true }], this.config.webhooks);
     } finally {
       sender.close();
     }

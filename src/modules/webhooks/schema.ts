@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.ts';
+import { Body, DateTime, Nullable, StringEnum, Uuid } from '../common/schema.ts';
 import { EVENT_TYPES, type EventType } from '../../events/types.ts';
 
 export { EVENT_TYPES, type EventType };

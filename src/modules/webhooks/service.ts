@@ -1,9 +1,10 @@
 // Webhook endpoints: https URLs (http and private targets only with WEBHOOKS_ALLOW_PRIVATE),
 // at least one known event kind, a Standard Webhooks secret shown once and rotated with overlap.
 import type { Updateable } from 'kysely';
-import type { AppContext } from '../../http/context.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/index.ts';
 import type { WebhooksTable } from '../../db/schema.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound } from '../common/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { generateWebhookSecret } from '../../lib/webhook-secret.ts';
@@ -13,15 +14,18 @@ import type { CreateWebhookBody, EventType, UpdateWebhookBody, Webhook } from '.
 import { checkWebhookUrl } from './url-policy.ts';
 import { dropPending } from './deliveries-repo.ts';
 import { expireHeldDeliveries } from '../../events/held.ts';
-import { signalOutbox } from '../../events/signal.ts';
+import { signalWork } from '../../jobs/signal.ts';
 
 const unique = (events: EventType[]) => JSON.stringify([...new Set(events)]);
 
 export class WebhooksService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly database: Database,
+    private readonly config: Config,
+  ) {}
 
   private get db() {
-    return this.ctx.database.db;
+    return this.database.db;
   }
 
   async list(orgId: string): Promise<Webhook[]> {
@@ -39,7 +43,7 @@ export class WebhooksService {
     const row = {
       id: newId(),
       org_id: orgId,
-      url: checkWebhookUrl(body.url, this.ctx.config.webhooksAllowPrivate),
+      url: checkWebhookUrl(body.url, this.config.webhooksAllowPrivate),
       events: unique(body.events),
       is_active: true,
       secret: generateWebhookSecret(),
@@ -59,7 +63,7 @@ export class WebhooksService {
       const current = await repo.findWebhook(trx, orgId, id);
       if (!current) throw notFound('Webhook');
       const changes: Updateable<WebhooksTable> = { updated_at: nowIso() };
-      if (body.url !== undefined) changes.url = checkWebhookUrl(body.url, this.ctx.config.webhooksAllowPrivate);
+      if (body.url !== undefined) changes.url = checkWebhookUrl(body.url, this.config.webhooksAllowPrivate);
       if (body.events !== undefined) changes.events = unique(body.events);
       if (body.is_active !== undefined) {
         changes.is_active = body.is_active;
@@ -68,14 +72,14 @@ export class WebhooksService {
         changes.failing_since = null;
         if (body.is_active && !bool(current.is_active)) {
           // Held deliveries past their schedule become failed before the rest go out.
-          await expireHeldDeliveries(trx, this.ctx.config.webhooks.retrySchedule, { webhookId: id });
+          await expireHeldDeliveries(trx, this.config.webhooks.retrySchedule, { webhookId: id });
         }
       }
       await repo.updateWebhook(trx, orgId, id, changes);
       return repo.toWebhook((await repo.findWebhook(trx, orgId, id))!);
     });
     // Switched back on: its held deliveries are due.
-    if (body.is_active) signalOutbox();
+    if (body.is_active) signalWork('outbox');
     return updated;
   }
 
@@ -104,7 +108,7 @@ export class WebhooksService {
       await repo.updateWebhook(trx, orgId, id, {
         secret,
         previous_secret: current.secret,
-        previous_secret_expires_at: new Date(now + this.ctx.config.webhooks.rotationOverlapMs).toISOString(),
+        previous_secret_expires_at: new Date(now + this.config.webhooks.rotationOverlapMs).toISOString(),
         updated_at: new Date(now).toISOString(),
       });
       return { webhook: repo.toWebhook(current), secret };

@@ -1,7 +1,7 @@
 // Registration-time check of a webhook URL. Delivery re-checks the resolved address at connect
 // time (a name can change what it points to); this check catches the obvious cases early.
 import ipaddr from 'ipaddr.js';
-import { badRequest } from '../../lib/errors.ts';
+import { invalid } from '../common/errors.ts';
 
 const LOCAL_NAMES = /(^|\.)(localhost|local|internal)$/i;
 
@@ -10,21 +10,21 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): string {
   try {
     url = new URL(raw);
   } catch {
-    throw badRequest(`field 'url' must be a valid URL`);
+    throw invalid(`field 'url' must be a valid URL`);
   }
   const httpAllowed = allowPrivate && url.protocol === 'http:';
-  if (url.protocol !== 'https:' && !httpAllowed) throw badRequest(`field 'url' must be an https URL`);
-  if (url.username || url.password) throw badRequest(`field 'url' must not contain credentials`);
+  if (url.protocol !== 'https:' && !httpAllowed) throw invalid(`field 'url' must be an https URL`);
+  if (url.username || url.password) throw invalid(`field 'url' must not contain credentials`);
   if (allowPrivate) return url.toString();
   // A fully qualified name's trailing dot (`localhost.`) names the same host.
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
-  if (LOCAL_NAMES.test(host)) throw badRequest(`field 'url' must not point at a local host name`);
+  if (LOCAL_NAMES.test(host)) throw invalid(`field 'url' must not point at a local host name`);
   if (ipaddr.isValid(host)) {
     let address = ipaddr.parse(host);
     if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
       address = (address as ipaddr.IPv6).toIPv4Address();
     }
-    if (address.range() !== 'unicast') throw badRequest(`field 'url' must not point at a private, loopback or reserved address`);
+    if (address.range() !== 'unicast') throw invalid(`field 'url' must not point at a private, loopback or reserved address`);
   }
   return url.toString();
 }

@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { RouteDeps } from './index.ts';
+import { caller } from '../caller.ts';
+import { errorResponses } from '../schemas.ts';
+import { Client, ClientParams, CreateClientBody, UpdateClientBody } from '../../modules/clients/schema.ts';
+
+const tags = ['clients'];
+const ClientEnvelope = Type.Object({ client: Client }, { additionalProperties: false });
+
+export function clientsRoutes({ services: { clients } }: RouteDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/clients',
+      {
+        schema: {
+          tags,
+          summary: 'List clients',
+          description: 'All clients of the calling organization, newest first.',
+          response: { 200: Type.Object({ clients: Type.Array(Client) }, { additionalProperties: false }), ...errorResponses(403) },
+        },
+      },
+      async (request) => ({ clients: await clients.list(caller(request).orgId) }),
+    );
+
+    app.post(
+      '/clients',
+      {
+        schema: {
+          tags,
+          summary: 'Create a client',
+          description: 'The client starts `invited` with `payment_status` `none`. The email is unique within the organization, compared case-insensitively.',
+          body: CreateClientBody,
+          response: { 201: ClientEnvelope, ...errorResponses(400, 403, 415) },
+        },
+      },
+      async (request, reply) => {
+        const client = await clients.create(caller(request).orgId, request.body);
+        return reply.status(201).send({ client });
+      },
+    );
+
+    app.get(
+      '/clients/:clientId',
+      {
+        schema: {
+          tags,
+          summary: 'Get a client',
+          params: ClientParams,
+          response: { 200: ClientEnvelope, ...errorResponses(400, 403, 404) },
+        },
+      },
+      async (request) => ({ client: await clients.get(caller(request).orgId, request.params.clientId) }),
+    );
+
+    app.patch(
+      '/clients/:clientId',
+      {
+        schema: {
+          tags,
+          summary: 'Update a client',
+          description: 'Only the fields present change. `payment_status` is read-only.',
+          params: ClientParams,
+          body: UpdateClientBody,
+          response: { 200: ClientEnvelope, ...errorResponses(400, 403, 404, 415) },
+        },
+      },
+      async (request) => ({ client: await clients.update(caller(request).orgId, request.params.clientId, request.body) }),
+    );
+  };
+}

@@ -1,0 +1,111 @@
+// The files of a project (and, read-only, of a template), and the project's zip export.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteDeps } from './index.ts';
+import { caller } from '../caller.ts';
+import { errorResponses } from '../schemas.ts';
+import { FileContentEnvelope, FileDeleted, FileEnvelope, FileList, FileParams, ProjectParams, PutFileBody, TemplateParams } from '../../modules/files/schema.ts';
+
+const tags = ['files'];
+
+export function filesRoutes({ services: { files }, config }: RouteDeps): FastifyPluginAsyncTypebox {
+  const limits = config.files;
+  // A file of FILE_MAX_BYTES must fit as base64 (4/3) or as escaped JSON text, plus the envelope.
+  const putBodyLimit = Math.max(Math.ceil(limits.maxFileBytes / 3) * 4, limits.maxFileBytes * 2) + 65_536;
+
+  return async (app) => {
+    app.get(
+      '/projects/:projectId/files',
+      {
+        schema: {
+          tags,
+          summary: "List a project's files",
+          description: 'Metadata only, sorted by path.',
+          params: ProjectParams,
+          response: { 200: FileList, ...errorResponses(400, 403, 404) },
+        },
+      },
+      async (request) => ({ files: await files.list(caller(request).orgId, request.params.projectId) }),
+    );
+
+    app.get(
+      '/projects/:projectId/files/*',
+      {
+        schema: {
+          tags,
+          summary: 'Get a file with its content',
+          description: 'Text files come as `utf8` strings, anything else as `base64`.',
+          params: FileParams,
+          response: { 200: FileContentEnvelope, ...errorResponses(400, 403, 404) },
+        },
+      },
+      async (request) => ({ file: await files.get(caller(request).orgId, request.params.projectId, request.params['*']) }),
+    );
+
+    app.put(
+      '/projects/:projectId/files/*',
+      {
+        bodyLimit: putBodyLimit,
+        schema: {
+          tags,
+          summary: 'Create or replace a file',
+          description: `201 when the file is new, 200 when it replaced one. Paths are relative, \`/\`-separated, at most 255 bytes, with letters, digits and \`- _ . ~ @ +\`; no \`..\`, no hidden segments except \`.well-known\`. Limits: FILE_MAX_BYTES per file and PROJECT_MAX_BYTES per project (413), PROJECT_MAX_FILES files per project (400).`,
+          params: FileParams,
+          body: PutFileBody,
+          response: { 200: FileEnvelope, 201: FileEnvelope, ...errorResponses(400, 403, 404, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        const { file, created } = await files.put(caller(request).orgId, request.params.projectId, request.params['*'], request.body);
+        return reply.status(created ? 201 : 200).send({ file });
+      },
+    );
+
+    app.delete(
+      '/projects/:projectId/files/*',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a file',
+          params: FileParams,
+          response: { 200: FileDeleted, ...errorResponses(400, 403, 404, 415) },
+        },
+      },
+      async (request) => ({ deleted: true, path: await files.delete(caller(request).orgId, request.params.projectId, request.params['*']) }),
+    );
+
+    app.get(
+      '/projects/:projectId/export',
+      {
+        schema: {
+          tags,
+          summary: "Download the project's files as a zip",
+          description:
+            "Allowed when the client's plan has `can_export_code` (403 otherwise); projects of clients without a plan may export. The archive holds every file at its path.",
+          params: ProjectParams,
+          response: {
+            200: { description: 'A zip archive', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } },
+            ...errorResponses(400, 403, 404),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { zip, fileName } = await files.export(caller(request).orgId, request.params.projectId);
+        return reply.type('application/zip').header('content-disposition', `attachment; filename="${fileName}"`).send(zip);
+      },
+    );
+
+    app.get(
+      '/templates/:templateId/files',
+      {
+        schema: {
+          tags,
+          summary: "List a template's files",
+          description: 'The snapshot taken from `source_project_id` when the template was created. Metadata only, sorted by path.',
+          params: TemplateParams,
+          response: { 200: FileList, ...errorResponses(400, 403, 404) },
+        },
+      },
+      async (request) => ({ files: await files.listTemplateFiles(caller(request).orgId, request.params.templateId) }),
+    );
+  };
+}

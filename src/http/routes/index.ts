@@ -1,0 +1,38 @@
+// Every /api/v1 route module, registered by the app factory under the /api/v1 prefix. Each is
+// thin: schema, permission (by method, in the guard), one service call, the answer's shape.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Config } from '../../config.ts';
+import type { Services } from '../../modules/index.ts';
+import { analyticsRoutes } from './analytics.ts';
+import { clientsRoutes } from './clients.ts';
+import { filesRoutes } from './files.ts';
+import { domainsRoutes } from './domains.ts';
+import { generationsRoutes } from './generations.ts';
+import { publishingRoutes } from './publishing.ts';
+import { formsRoutes } from './forms.ts';
+import { plansRoutes } from './plans.ts';
+import { projectsRoutes } from './projects.ts';
+import { templatesRoutes } from './templates.ts';
+import { webhooksRoutes } from './webhooks.ts';
+import { webhookDeliveriesRoutes } from './webhook-deliveries.ts';
+
+/** What a route module is given: the services, and the settings its schemas mention (body limits). */
+export interface RouteDeps {
+  services: Services;
+  config: Config;
+}
+
+export const apiRoutes: ((deps: RouteDeps) => FastifyPluginAsyncTypebox)[] = [
+  clientsRoutes,
+  projectsRoutes,
+  templatesRoutes,
+  plansRoutes,
+  analyticsRoutes,
+  webhooksRoutes,
+  webhookDeliveriesRoutes,
+  generationsRoutes,
+  filesRoutes,
+  publishingRoutes,
+  domainsRoutes,
+  formsRoutes,
+];

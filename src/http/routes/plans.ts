@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { RouteDeps } from './index.ts';
+import { caller } from '../caller.ts';
+import { errorResponses } from '../schemas.ts';
+import { CreatePlanBody, Plan, PlanParams, UpdatePlanBody } from '../../modules/plans/schema.ts';
+
+const tags = ['plans'];
+const PlanEnvelope = Type.Object({ plan: Plan }, { additionalProperties: false });
+
+export function plansRoutes({ services: { plans } }: RouteDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/plans',
+      {
+        schema: {
+          tags,
+          summary: 'List plans',
+          description: 'Ordered by `sort_order` ascending, then creation time.',
+          response: { 200: Type.Object({ plans: Type.Array(Plan) }, { additionalProperties: false }), ...errorResponses(403) },
+        },
+      },
+      async (request) => ({ plans: await plans.list(caller(request).orgId) }),
+    );
+
+    app.post(
+      '/plans',
+      {
+        schema: {
+          tags,
+          summary: 'Create a plan',
+          description: 'The plan is active and can be attached to clients immediately.',
+          body: CreatePlanBody,
+          response: { 201: PlanEnvelope, ...errorResponses(400, 403, 415) },
+        },
+      },
+      async (request, reply) => reply.status(201).send({ plan: await plans.create(caller(request).orgId, request.body) }),
+    );
+
+    app.get(
+      '/plans/:planId',
+      { schema: { tags, summary: 'Get a plan', params: PlanParams, response: { 200: PlanEnvelope, ...errorResponses(400, 403, 404) } } },
+      async (request) => ({ plan: await plans.get(caller(request).orgId, request.params.planId) }),
+    );
+
+    app.patch(
+      '/plans/:planId',
+      {
+        schema: {
+          tags,
+          summary: 'Update a plan',
+          description: 'Only the fields present change. Setting `is_default: true` unsets the default on every other plan. Existing subscriptions keep their price until renewed. Plans cannot be deleted; set `is_active: false` instead.',
+          params: PlanParams,
+          body: UpdatePlanBody,
+          response: { 200: PlanEnvelope, ...errorResponses(400, 403, 404, 415) },
+        },
+      },
+      async (request) => ({ plan: await plans.update(caller(request).orgId, request.params.planId, request.body) }),
+    );
+  };
+}

@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { RouteDeps } from './index.ts';
+import { caller } from '../caller.ts';
+import { DeletedBody, errorResponses } from '../schemas.ts';
+import { CreateTemplateBody, Template, TemplateParams, UpdateTemplateBody } from '../../modules/templates/schema.ts';
+
+const tags = ['templates'];
+const TemplateEnvelope = Type.Object({ template: Template }, { additionalProperties: false });
+
+export function templatesRoutes({ services: { templates } }: RouteDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/templates',
+      {
+        schema: {
+          tags,
+          summary: 'List templates',
+          description: "The organization's own templates (no public catalogue of the service), newest first (`created_at DESC, id DESC`).",
+          response: { 200: Type.Object({ templates: Type.Array(Template) }, { additionalProperties: false }), ...errorResponses(403) },
+        },
+      },
+      async (request) => ({ templates: await templates.list(caller(request).orgId) }),
+    );
+
+    app.post(
+      '/templates',
+      {
+        schema: {
+          tags,
+          summary: 'Create a template',
+          description:
+            '`category` defaults to `general`, `is_public` to false. `source_project_id` must be a project of the organization (else 404); its files are snapshotted into the template.',
+          body: CreateTemplateBody,
+          response: { 201: TemplateEnvelope, ...errorResponses(400, 403, 404, 415) },
+        },
+      },
+      async (request, reply) => reply.status(201).send({ template: await templates.create(caller(request).orgId, request.body) }),
+    );
+
+    app.get(
+      '/templates/:templateId',
+      { schema: { tags, summary: 'Get a template', params: TemplateParams, response: { 200: TemplateEnvelope, ...errorResponses(400, 403, 404) } } },
+      async (request) => ({ template: await templates.get(caller(request).orgId, request.params.templateId) }),
+    );
+
+    app.patch(
+      '/templates/:templateId',
+      {
+        schema: {
+          tags,
+          summary: 'Update a template',
+          description: 'Only the fields present change. Captured files do not change. `thumbnail_url: null` removes the thumbnail.',
+          params: TemplateParams,
+          body: UpdateTemplateBody,
+          response: { 200: TemplateEnvelope, ...errorResponses(400, 403, 404, 415) },
+        },
+      },
+      async (request) => ({ template: await templates.update(caller(request).orgId, request.params.templateId, request.body) }),
+    );
+
+    app.delete(
+      '/templates/:templateId',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a template',
+          description: 'Projects already created from it are unaffected: they keep their files and `template` name.',
+          params: TemplateParams,
+          response: { 200: DeletedBody, ...errorResponses(400, 403, 404) },
+        },
+      },
+      async (request) => {
+        await templates.delete(caller(request).orgId, request.params.templateId);
+        return { deleted: true, id: request.params.templateId };
+      },
+    );
+  };
+}

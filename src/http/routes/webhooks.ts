@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { RouteDeps } from './index.ts';
+import { caller } from '../caller.ts';
+import { DeletedBody, errorResponses } from '../schemas.ts';
+import { CreateWebhookBody, UpdateWebhookBody, Webhook, WebhookParams, WebhookWithSecret } from '../../modules/webhooks/schema.ts';
+
+const tags = ['webhooks'];
+const WebhookEnvelope = Type.Object({ webhook: Webhook }, { additionalProperties: false });
+
+export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/webhooks',
+      {
+        schema: {
+          tags,
+          summary: 'List webhook endpoints',
+          description: 'Newest first. Secrets are never listed.',
+          response: { 200: Type.Object({ webhooks: Type.Array(Webhook) }, { additionalProperties: false }), ...errorResponses(403) },
+        },
+      },
+      async (request) => ({ webhooks: await webhooks.list(caller(request).orgId) }),
+    );
+
+    app.post(
+      '/webhooks',
+      {
+        schema: {
+          tags,
+          summary: 'Register a webhook endpoint',
+          description: 'The URL must be https and must not point at a private, loopback or reserved address. The response carries `secret`, shown only this once.',
+          body: CreateWebhookBody,
+          response: { 201: Type.Object({ webhook: WebhookWithSecret }, { additionalProperties: false }), ...errorResponses(400, 403, 415) },
+        },
+      },
+      async (request, reply) => reply.status(201).send({ webhook: await webhooks.create(caller(request).orgId, request.body) }),
+    );
+
+    app.get(
+      '/webhooks/:webhookId',
+      { schema: { tags, summary: 'Get a webhook endpoint', params: WebhookParams, response: { 200: WebhookEnvelope, ...errorResponses(400, 403, 404) } } },
+      async (request) => ({ webhook: await webhooks.get(caller(request).orgId, request.params.webhookId) }),
+    );
+
+    app.patch(
+      '/webhooks/:webhookId',
+      {
+        schema: {
+          tags,
+          summary: 'Update a webhook endpoint',
+          description:
+            'Only the fields present change. `is_active: false` holds deliveries (new events no longer fan out to it; pending ones wait); `is_active: true` sends the held ones still within their retry schedule and clears `disabled_reason`.',
+          params: WebhookParams,
+          body: UpdateWebhookBody,
+          response: { 200: WebhookEnvelope, ...errorResponses(400, 403, 404, 415) },
+        },
+      },
+      async (request) => ({ webhook: await webhooks.update(caller(request).orgId, request.params.webhookId, request.body) }),
+    );
+
+    app.delete(
+      '/webhooks/:webhookId',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a webhook endpoint',
+          description: 'Deliveries still pending to it are dropped (status `dropped`, no more attempts).',
+          params: WebhookParams,
+          response: { 200: DeletedBody, ...errorResponses(400, 403, 404) },
+        },
+      },
+      async (request) => {
+        await webhooks.delete(caller(request).orgId, request.params.webhookId);
+        return { deleted: true, id: request.params.webhookId };
+      },
+    );
+  };
+}

@@ -1,0 +1,26 @@
+// Process-local hints that a kind of work is waiting (an event in the outbox, a queued
+// generation), so a worker in this process starts it at once instead of at its next poll. Only a
+// hint: the database is the truth, and workers in other processes find the same work by polling.
+export type WorkKind = 'outbox' | 'generations';
+type Listener = () => void;
+
+const listeners: Record<WorkKind, Set<Listener>> = { outbox: new Set(), generations: new Set() };
+const scheduled: Record<WorkKind, boolean> = { outbox: false, generations: false };
+
+/** Tells local workers of `kind` to look for due work soon (after the current transaction, usually). */
+export function signalWork(kind: WorkKind): void {
+  if (scheduled[kind] || listeners[kind].size === 0) return;
+  scheduled[kind] = true;
+  // setImmediate runs after the pending microtasks, among them the COMMIT of the caller's
+  // transaction on SQLite; on PostgreSQL the commit may land later and the next poll catches it.
+  setImmediate(() => {
+    scheduled[kind] = false;
+    for (const listener of listeners[kind]) listener();
+  });
+}
+
+/** Subscribes a worker to hints of `kind`; returns the unsubscribe function. */
+export function onWork(kind: WorkKind, listener: Listener): () => void {
+  listeners[kind].add(listener);
+  return () => listeners[kind].delete(listener);
+}

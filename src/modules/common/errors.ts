@@ -1,0 +1,39 @@
+// Errors the core raises. They say what went wrong in the domain's words and know nothing of any
+// way in: http/ maps each kind to a status code and `{"error": "..."}`, edge/ to its own pages,
+// an MCP tool or the CLI to their own shapes.
+export class DomainError extends Error {
+  override name = 'DomainError';
+}
+
+/** The record does not exist, or belongs to another organization (indistinguishable). */
+export class NotFoundError extends DomainError {
+  static of(what: string): NotFoundError {
+    return new NotFoundError(`${what} not found`);
+  }
+}
+
+/** A field or parameter has a value the rules refuse. */
+export class InvalidInputError extends DomainError {}
+
+/** The caller may not do this: a plan limit or an option the plan does not include. */
+export class NotAllowedError extends DomainError {}
+
+/** The change clashes with another record (a name already taken). */
+export class ConflictError extends DomainError {}
+
+/** Content over a size limit. */
+export class TooLargeError extends DomainError {}
+
+/** A quota is used up until `retryAfterSeconds` from now. */
+export class RateLimitedError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what: string) => NotFoundError.of(what);
+export const invalid = (message: string) => new InvalidInputError(message);
+export const notAllowed = (message: string) => new NotAllowedError(message);

@@ -1,0 +1,48 @@
+// Re-checks pending custom domains in the background every DOMAIN_CHECK_INTERVAL, with the same
+// claim loop and leases as the other workers, so several instances never check one twice at once.
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/index.ts';
+import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
+import { leaseDue } from '../../jobs/lease.ts';
+import type { DomainsService } from './service.ts';
+
+const LEASE_MS = 60_000;
+
+export class DomainChecker {
+  private readonly loop: ClaimLoop<{ id: string; token: string }>;
+
+  constructor(
+    private readonly domains: DomainsService,
+    private readonly database: Database,
+    config: Config,
+    logger?: ClaimLoopLogger,
+  ) {
+    this.loop = new ClaimLoop({
+      name: 'domain checker',
+      concurrency: 4,
+      // Due times are minutes apart; looking every few seconds is plenty.
+      pollIntervalMs: Math.min(config.sites.domainCheckIntervalMs, 5_000),
+      claim: async (limit) => {
+        const { ids, token } = await leaseDue(this.database, 'project_domains', { limit, leaseMs: LEASE_MS, statuses: ['pending'], leasedStatus: 'pending' });
+        return ids.map((id) => ({ id, token }));
+      },
+      run: async ({ id, token }) => {
+        const row = await this.database.db.selectFrom('project_domains').selectAll().where('id', '=', id).where('lease_token', '=', token).executeTakeFirst();
+        if (row) await this.domains.check(row, token);
+      },
+      logger,
+    });
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  wake(): void {
+    this.loop.wake();
+  }
+
+  stop(graceMs?: number): Promise<void> {
+    return this.loop.stop(graceMs);
+  }
+}

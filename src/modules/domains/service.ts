@@ -1,0 +1,171 @@
+// Custom domains of projects: added pending, verified by DNS (now on request, or by the
+// background check), active once both records are right. The project's custom_domain,
+// custom_domain_status and published_url follow its domains.
+import { randomBytes } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/index.ts';
+import { bool, type Executor } from '../../db/executor.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { ProjectDomainsTable } from '../../db/schema.ts';
+import { toIso } from '../../lib/clock.ts';
+import { ConflictError, notAllowed, notFound } from '../common/errors.ts';
+import { findClientPlan } from '../plans/repo.ts';
+import { requireProject } from '../projects/repo.ts';
+import type { CustomDomain } from './schema.ts';
+import { newId } from '../../lib/ids.ts';
+import { siteUrl } from '../publishing/urls.ts';
+import { DnsChecker, requiredRecords, withStatus, type DnsRecord } from './dns-check.ts';
+import { parseDomainName } from './names.ts';
+
+type Row = Selectable<ProjectDomainsTable>;
+
+export class DomainsService {
+  readonly dns: DnsChecker;
+
+  constructor(
+    private readonly database: Database,
+    private readonly config: Config,
+  ) {
+    this.dns = new DnsChecker(config.sites.dnsServers);
+  }
+
+  private get db() {
+    return this.database.db;
+  }
+
+  toDomain(row: Row): CustomDomain {
+    const { subdomain } = parseDomainName(row.domain, this.config.sites.domain);
+    const records = requiredRecords(this.config.sites, row.domain, subdomain, row.verification_token);
+    return {
+      id: row.id,
+      project_id: row.project_id,
+      domain: row.domain,
+      subdomain,
+      status: row.status,
+      dns_records: withStatus(records, row.check_results ? (JSON.parse(row.check_results) as Record<string, DnsRecord['status']>) : null),
+      // TLS certificates are the front proxy's, issued on demand once the domain is active.
+      ssl_status: row.status === 'active' ? 'active' : 'pending',
+      verified_at: toIso(row.verified_at),
+      created_at: toIso(row.created_at)!,
+      updated_at: toIso(row.updated_at)!,
+    };
+  }
+
+  async list(orgId: string, projectId: string): Promise<CustomDomain[]> {
+    await requireProject(this.db, orgId, projectId);
+    const rows = await this.db.selectFrom('project_domains').selectAll().where('org_id', '=', orgId).where('project_id', '=', projectId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    return rows.map((r) => this.toDomain(r as Row));
+  }
+
+  async add(orgId: string, projectId: string, rawDomain: string): Promise<CustomDomain> {
+    const { domain } = parseDomainName(rawDomain, this.config.sites.domain, new URL(this.config.publicUrl).hostname);
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const project = await requireProject(trx, orgId, projectId);
+        await this.checkPlan(trx, orgId, project.org_client_id);
+        const taken = await trx.selectFrom('project_domains').select('id').where('domain', '=', domain).executeTakeFirst();
+        if (taken) throw domainTaken(domain);
+        const now = new Date().toISOString();
+        const row = {
+          id: newId(), org_id: orgId, project_id: projectId, domain, status: 'pending' as const, verification_token: randomBytes(16).toString('hex'),
+          check_results: null, verified_at: null, last_checked_at: null, next_attempt_at: now, attempts: 0, lease_until: null, lease_token: null,
+          created_at: now, updated_at: now,
+        };
+        await trx.insertInto('project_domains').values(row).execute();
+        await this.syncProject(trx, orgId, projectId);
+        return this.toDomain(row);
+      });
+    } catch (error) {
+      // Two requests raced for the same name: the unique index decided.
+      if (isUniqueViolation(error)) throw domainTaken(domain);
+      throw error;
+    }
+  }
+
+  /** Checks the DNS now; activates the domain when both records are right. */
+  async verify(orgId: string, projectId: string, domainId: string): Promise<CustomDomain> {
+    const row = await this.find(orgId, projectId, domainId);
+    const updated = await this.check(row);
+    return this.toDomain(updated);
+  }
+
+  /** One DNS check of a domain, recorded; used by the API and the background job. */
+  async check(row: Row, leaseToken?: string): Promise<Row> {
+    const { subdomain } = parseDomainName(row.domain, this.config.sites.domain);
+    const results = await this.dns.check(requiredRecords(this.config.sites, row.domain, subdomain, row.verification_token));
+    const ok = Object.values(results).every((s) => s === 'ok');
+    const now = new Date();
+    const giveUp = now.getTime() - Date.parse(toIso(row.created_at)!) > GIVE_UP_AFTER_MS;
+    const status: Row['status'] = ok || row.status === 'active' ? 'active' : giveUp ? 'failed' : 'pending';
+    const changes = {
+      status,
+      check_results: JSON.stringify(results),
+      verified_at: ok && !row.verified_at ? now.toISOString() : toIso(row.verified_at),
+      last_checked_at: now.toISOString(),
+      next_attempt_at: status === 'pending' ? new Date(now.getTime() + this.config.sites.domainCheckIntervalMs).toISOString() : null,
+      lease_until: null,
+      lease_token: null,
+      updated_at: now.toISOString(),
+    };
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('project_domains')
+        .set(changes)
+        .where('id', '=', row.id)
+        .$if(leaseToken !== undefined, (qb) => qb.where('lease_token', '=', leaseToken!))
+        .execute();
+      await this.syncProject(trx, row.org_id, row.project_id);
+    });
+    return { ...row, ...changes };
+  }
+
+  async remove(orgId: string, projectId: string, domainId: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('project_domains').where('org_id', '=', orgId).where('project_id', '=', projectId).where('id', '=', domainId).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) throw notFound('Domain');
+      await this.syncProject(trx, orgId, projectId);
+    });
+  }
+
+  private async find(orgId: string, projectId: string, domainId: string): Promise<Row> {
+    const row = await this.db.selectFrom('project_domains').selectAll().where('org_id', '=', orgId).where('project_id', '=', projectId).where('id', '=', domainId).executeTakeFirst();
+    if (!row) throw notFound('Domain');
+    return row as Row;
+  }
+
+  private async checkPlan(db: Executor, orgId: string, clientId: string | null): Promise<void> {
+    if (!clientId) return;
+    const plan = await findClientPlan(db, orgId, clientId);
+    if (plan && !bool(plan.can_use_custom_domain)) {
+      throw notAllowed(`Custom domains are not included in this client's plan '${plan.name}' (can_use_custom_domain is false)`);
+    }
+  }
+
+  /**
+   * The project shows its newest active domain, else its newest pending one; its published URL
+   * moves to the active domain and back to the subdomain when that goes.
+   */
+  private async syncProject(trx: Executor, orgId: string, projectId: string): Promise<void> {
+    const domains = await trx.selectFrom('project_domains').select(['domain', 'status']).where('project_id', '=', projectId).orderBy('created_at', 'desc').execute();
+    const shown = domains.find((d) => d.status === 'active') ?? domains.find((d) => d.status === 'pending');
+    const project = await trx.selectFrom('projects').select(['subdomain', 'current_deployment_id', 'custom_domain', 'custom_domain_status', 'published_url']).where('id', '=', projectId).executeTakeFirstOrThrow();
+    const custom_domain = shown?.domain ?? null;
+    const custom_domain_status = shown?.status ?? null;
+    const published_url = project.current_deployment_id ? siteUrl(this.config.sites, { subdomain: project.subdomain, custom_domain, custom_domain_status }) : project.published_url;
+    if (custom_domain === project.custom_domain && custom_domain_status === project.custom_domain_status && published_url === project.published_url) return;
+    await trx
+      .updateTable('projects')
+      .set({ custom_domain, custom_domain_status, published_url, updated_at: new Date().toISOString() })
+      .where('org_id', '=', orgId)
+      .where('id', '=', projectId)
+      .execute();
+  }
+}
+
+/** A domain still not verified this long after it was added is marked failed (verify can still activate it). */
+export const GIVE_UP_AFTER_MS = 7 * 86_400_000;
+
+function domainTaken(domain: string): ConflictError {
+  return new ConflictError(`field 'domain': ${domain} is already attached to a site`);
+}

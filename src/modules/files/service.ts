@@ -1,0 +1,78 @@
+// The files of a project (and, read-only, of a template), and the project's zip export. Every
+// write checks the rules (rules.ts) before anything is stored.
+import type { Database } from '../../db/index.ts';
+import { bool } from '../../db/executor.ts';
+import { invalid, notAllowed, notFound } from '../common/errors.ts';
+import { findClientPlan } from '../plans/repo.ts';
+import { requireProject } from '../projects/repo.ts';
+import { findTemplate } from '../templates/repo.ts';
+import { decodeContent } from './content.ts';
+import * as repo from './repo.ts';
+import { checkFileSize, checkProjectTotals, validPath, type FileLimits } from './rules.ts';
+import type { FileMeta, FileWithContent } from './schema.ts';
+
+export class FilesService {
+  constructor(
+    private readonly database: Database,
+    private readonly limits: FileLimits,
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  async list(orgId: string, projectId: string): Promise<FileMeta[]> {
+    await requireProject(this.db, orgId, projectId);
+    return repo.listFiles(this.db, orgId, projectId);
+  }
+
+  async get(orgId: string, projectId: string, rawPath: string): Promise<FileWithContent> {
+    await requireProject(this.db, orgId, projectId);
+    const file = await repo.getFile(this.db, orgId, projectId, validPath(rawPath));
+    if (!file) throw notFound('File');
+    return file;
+  }
+
+  /** Creates or replaces one file; `created` tells which. */
+  async put(orgId: string, projectId: string, rawPath: string, body: { content: string; encoding?: 'utf8' | 'base64' | undefined }): Promise<{ file: FileMeta; created: boolean }> {
+    const path = validPath(rawPath);
+    const content = decodeContent(body.content, body.encoding ?? 'utf8');
+    if (!content) throw invalid(`field 'content' is not valid base64`);
+    return this.db.transaction().execute(async (trx) => {
+      await requireProject(trx, orgId, projectId);
+      checkFileSize(path, content.length, this.limits);
+      const others = await repo.projectTotals(trx, orgId, projectId, path);
+      checkProjectTotals(others.files + 1, others.bytes + content.length, this.limits);
+      const row = repo.fileRow(orgId, projectId, path, content, new Date().toISOString());
+      const existed = await repo.fileExists(trx, orgId, projectId, path);
+      if (existed) await repo.updateFile(trx, row);
+      else await repo.insertFile(trx, row);
+      return { file: repo.toMeta(row), created: !existed };
+    });
+  }
+
+  async delete(orgId: string, projectId: string, rawPath: string): Promise<string> {
+    const path = validPath(rawPath);
+    await requireProject(this.db, orgId, projectId);
+    if (!(await repo.deleteFile(this.db, orgId, projectId, path))) throw notFound('File');
+    return path;
+  }
+
+  /** The zip of the project's files and a file name for it, when the client's plan allows export. */
+  async export(orgId: string, projectId: string): Promise<{ zip: Buffer; fileName: string }> {
+    const project = await requireProject(this.db, orgId, projectId);
+    if (project.org_client_id) {
+      const plan = await findClientPlan(this.db, orgId, project.org_client_id);
+      if (plan && !bool(plan.can_export_code)) {
+        throw notAllowed(`Code export is not included in this client's plan '${plan.name}' (can_export_code is false)`);
+      }
+    }
+    const zip = await repo.zipProjectFiles(this.db, orgId, project.id);
+    return { zip, fileName: `${(project.subdomain ?? project.id).replace(/[^a-z0-9-]/gi, '')}.zip` };
+  }
+
+  async listTemplateFiles(orgId: string, templateId: string): Promise<FileMeta[]> {
+    if (!(await findTemplate(this.db, orgId, templateId))) throw notFound('Template');
+    return repo.listTemplateFiles(this.db, orgId, templateId);
+  }
+}

@@ -1,0 +1,36 @@
+// SQL of form submissions; every function takes the organization id (tenant scope is not optional).
+import { num, type Executor } from '../../db/executor.ts';
+import { toIso } from '../../lib/clock.ts';
+import type { Submission } from './schema.ts';
+
+/** A project's submissions, newest first, optionally of one form; `total` counts every match. */
+export async function listSubmissions(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  { limit, offset, form }: { limit: number; offset: number; form: string | undefined },
+): Promise<{ submissions: Submission[]; total: number }> {
+  const base = db
+    .selectFrom('form_submissions')
+    .where('org_id', '=', orgId)
+    .where('project_id', '=', projectId)
+    .$if(form !== undefined, (qb) => qb.where('form', '=', form!));
+  const [rows, counted] = await Promise.all([
+    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    submissions: rows.map((r) => ({ id: r.id, project_id: r.project_id, form: r.form, fields: JSON.parse(r.fields) as Record<string, string>, page: r.page, created_at: toIso(r.created_at) })),
+    total: num(counted.n),
+  };
+}
+
+export async function insertSubmission(db: Executor, orgId: string, s: Submission): Promise<void> {
+  await db.insertInto('form_submissions').values({ ...s, org_id: orgId, fields: JSON.stringify(s.fields) }).execute();
+}
+
+/** Whether a submission of that project was deleted. */
+export async function deleteSubmission(db: Executor, orgId: string, projectId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('form_submissions').where('org_id', '=', orgId).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

@@ -1,0 +1,53 @@
+// The one interface every AI provider implements. A provider turns a prompt (and, for a follow-up,
+// the site's current files) into the complete new set of files of the site. It never touches the
+// database: the generation job validates what comes back and writes it in one transaction.
+
+import type { SiteFile } from '../files/rules.ts';
+
+export type { SiteFile } from '../files/rules.ts';
+
+export interface GenerateRequest {
+  prompt: string;
+  /** The model id asked for (already checked against the configured list). */
+  model: string;
+  /** The project's current files; empty for a first generation. Non-empty means "edit this site". */
+  files: SiteFile[];
+  /** Aborted when the job's time runs out or the process shuts down. */
+  signal: AbortSignal;
+}
+
+export interface GenerateResult {
+  /** The complete file set of the site after this generation (files not listed are removed). */
+  files: SiteFile[];
+  /** One line a person can read: what was built or changed. */
+  summary: string;
+}
+
+export interface Provider {
+  /** Model ids this provider serves, e.g. `builtin`, `gpt-4o-mini`. */
+  readonly models: readonly string[];
+  generate(request: GenerateRequest): Promise<GenerateResult>;
+}
+
+/**
+ * A failure the user should read (bad answer from the model, timeout, refused request). The
+ * generation is marked failed with this message; `retryable` failures are tried again first.
+ */
+export class GenerationError extends Error {
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = 'GenerationError';
+  }
+}
+
+/** The configured providers, by model id. */
+export interface ProviderRegistry {
+  /** Model ids a request may name, the default first. */
+  readonly models: readonly string[];
+  readonly defaultModel: string;
+  /** The provider serving `model`, or undefined when no configured provider serves it. */
+  providerFor(model: string): Provider | undefined;
+}

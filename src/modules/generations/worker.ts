@@ -1,0 +1,176 @@
+// Carries out queued AI generations. Jobs are leased from the generations table with the same
+// claim loop as webhook deliveries (src/jobs/): any number of workers may share one database, a
+// job whose process died is taken over when its lease runs out, and a retryable failure (a model
+// timeout, 429 or 5xx) is tried again on GENERATION_RETRY_SCHEDULE. On success the new files
+// replace the project's files in the same transaction that marks the generation succeeded.
+import type { Config, GenerationSettings } from '../../config.ts';
+import type { Database } from '../../db/index.ts';
+import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
+import { leaseDue } from '../../jobs/lease.ts';
+import { DomainError } from '../common/errors.ts';
+import { checkFileSet } from '../files/rules.ts';
+import { readProjectFiles, replaceProjectFiles } from '../files/repo.ts';
+import { GenerationError, type ProviderRegistry } from './provider.ts';
+import { onWork } from '../../jobs/signal.ts';
+
+/** The lease outlives the job's timeout by this much, so a live worker's lease never runs out under it. */
+const LEASE_MARGIN_MS = 30_000;
+
+interface Job {
+  id: string;
+  orgId: string;
+  projectId: string;
+  prompt: string;
+  model: string;
+  attempts: number;
+  token: string;
+}
+
+class LostLease extends Error {}
+
+export class GenerationWorker {
+  private readonly loop: ClaimLoop<Job>;
+
+  constructor(
+    private readonly database: Database,
+    private readonly providers: ProviderRegistry,
+    private readonly config: Config,
+    private readonly logger?: ClaimLoopLogger,
+  ) {
+    this.loop = new ClaimLoop<Job>({
+      name: 'generation worker',
+      concurrency: this.settings.concurrency,
+      pollIntervalMs: this.settings.pollIntervalMs,
+      claim: (limit) => this.claim(limit),
+      run: (job) => this.run(job),
+      subscribe: (wake) => onWork('generations', wake),
+      logger,
+    });
+  }
+
+  private get settings(): GenerationSettings {
+    return this.config.generation;
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(graceMs?: number): Promise<void> {
+    return this.loop.stop(graceMs);
+  }
+
+  private async claim(limit: number): Promise<Job[]> {
+    const leased = await leaseDue(this.database, 'generations', {
+      limit,
+      leaseMs: this.settings.timeoutMs + LEASE_MARGIN_MS,
+      // A `running` row whose lease ran out lost its worker: it is taken over.
+      statuses: ['queued', 'running'],
+      leasedStatus: 'running',
+    });
+    if (leased.ids.length === 0) return [];
+    const rows = await this.database.db
+      .selectFrom('generations')
+      .select(['id', 'org_id', 'project_id', 'prompt', 'model', 'attempts'])
+      .where('id', 'in', leased.ids)
+      .where('lease_token', '=', leased.token)
+      .execute();
+    return rows.map((r) => ({ id: r.id, orgId: r.org_id, projectId: r.project_id, prompt: r.prompt, model: r.model, attempts: r.attempts, token: leased.token }));
+  }
+
+  private async run(job: Job): Promise<void> {
+    await this.update(job, { started_at: new Date().toISOString() }, { onlyIfUnset: 'started_at' });
+    // Tries are counted when leased; more than the schedule allows means crashes took the others.
+    if (job.attempts > this.settings.retrySchedule.length) {
+      return this.fail(job, 'The generation was interrupted too many times (its worker stopped while running it)');
+    }
+    const provider = this.providers.providerFor(job.model);
+    if (!provider) return this.fail(job, `Model '${job.model}' is no longer configured`);
+
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new GenerationError(`The generation took longer than GENERATION_TIMEOUT`, true)), this.settings.timeoutMs);
+    try {
+      const files = await readProjectFiles(this.database.db, job.orgId, job.projectId);
+      const result = await provider.generate({ prompt: job.prompt, model: job.model, files, signal: abort.signal });
+      await this.succeed(job, result.files, result.summary);
+    } catch (error) {
+      await this.failed(job, error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async succeed(job: Job, files: Awaited<ReturnType<typeof readProjectFiles>>, summary: string): Promise<void> {
+    const now = new Date().toISOString();
+    await this.database.db.transaction().execute(async (trx) => {
+      const checked = checkFileSet(files, this.config.files);
+      await replaceProjectFiles(trx, job.orgId, job.projectId, checked);
+      const written = [...checked.keys()].sort();
+      const result = await trx
+        .updateTable('generations')
+        .set({
+          status: 'succeeded',
+          summary,
+          files: JSON.stringify(written),
+          error: null,
+          next_attempt_at: null,
+          lease_until: null,
+          lease_token: null,
+          finished_at: now,
+          updated_at: now,
+        })
+        .where('id', '=', job.id)
+        .where('lease_token', '=', job.token)
+        .executeTakeFirst();
+      // Another worker took the job over (this one outlived its lease): its result counts, not ours.
+      if (Number(result.numUpdatedRows) === 0) throw new LostLease();
+    });
+  }
+
+  private async failed(job: Job, error: unknown): Promise<void> {
+    if (error instanceof LostLease) return;
+    if (error instanceof DomainError) return this.fail(job, `The generated site was refused: ${error.message}`);
+    const known = error instanceof GenerationError;
+    if (!known) this.logger?.error({ err: error, generationId: job.id }, 'generation failed unexpectedly');
+    const message = known ? error.message : 'The generation failed on the service side';
+    const retryable = known ? error.retryable : true;
+    const delay = retryable ? this.settings.retrySchedule[job.attempts] : undefined;
+    if (delay === undefined) return this.fail(job, message);
+    const now = Date.now();
+    await this.update(job, {
+      status: 'queued',
+      error: message,
+      next_attempt_at: new Date(now + delay).toISOString(),
+      lease_until: null,
+      lease_token: null,
+      updated_at: new Date(now).toISOString(),
+    });
+  }
+
+  private async fail(job: Job, message: string): Promise<void> {
+    const now = new Date().toISOString();
+    await this.update(job, {
+      status: 'failed',
+      error: message,
+      next_attempt_at: null,
+      lease_until: null,
+      lease_token: null,
+      finished_at: now,
+      updated_at: now,
+    });
+  }
+
+  private async update(
+    job: Job,
+    changes: Partial<{ status: 'queued' | 'failed'; error: string; next_attempt_at: string | null; lease_until: null; lease_token: null; started_at: string; finished_at: string; updated_at: string }>,
+    opts: { onlyIfUnset?: 'started_at' } = {},
+  ): Promise<void> {
+    await this.database.db
+      .updateTable('generations')
+      .set(changes)
+      .where('id', '=', job.id)
+      .where('lease_token', '=', job.token)
+      .$if(opts.onlyIfUnset !== undefined, (qb) => qb.where('started_at', 'is', null))
+      .execute();
+  }
+}

@@ -1,0 +1,72 @@
+// SQL of deployments and of what published sites serve. Deployments are immutable: a publish
+// writes a new one and points the project at it.
+import { insertInBatches } from '../../db/batches.ts';
+import type { Database } from '../../db/index.ts';
+import type { Executor } from '../../db/executor.ts';
+import { prepareQuery } from '../../db/prepared.ts';
+import { newId } from '../../lib/ids.ts';
+import { contentTypeFor, sha256 } from '../files/content.ts';
+
+export async function insertDeployment(trx: Executor, orgId: string, projectId: string, files: Map<string, Buffer>): Promise<string> {
+  const id = newId();
+  const total = [...files.values()].reduce((sum, content) => sum + content.length, 0);
+  await trx.insertInto('deployments').values({ id, org_id: orgId, project_id: projectId, file_count: files.size, total_bytes: total, created_at: new Date().toISOString() }).execute();
+  const rows = [...files].map(([path, content]) => ({ deployment_id: id, path, content, content_type: contentTypeFor(path), size: content.length, sha256: sha256(content) }));
+  await insertInBatches(trx, 'deployment_files', rows);
+  return id;
+}
+
+export async function setLive(
+  trx: Executor,
+  orgId: string,
+  projectId: string,
+  changes: { current_deployment_id: string | null; published_url: string | null; last_published_at?: string; updated_at: string },
+): Promise<void> {
+  await trx.updateTable('projects').set(changes).where('org_id', '=', orgId).where('id', '=', projectId).execute();
+}
+
+/** A site as the edge needs it: the project, and the deployment it serves (null: not published). */
+export interface SiteRow {
+  org_id: string;
+  id: string;
+  current_deployment_id: string | null;
+}
+
+export interface ServedFileRow {
+  content: Buffer;
+  content_type: string;
+  sha256: string;
+}
+
+/** The hot reads of site serving, prepared once (see db/prepared.ts). */
+export function prepareSiteReads(database: Database) {
+  const { db } = database;
+  return {
+    bySubdomain: prepareQuery<{ label: string }, SiteRow>(database, (p) =>
+      db.selectFrom('projects').select(['org_id', 'id', 'current_deployment_id']).where('subdomain', '=', p('label')),
+    ),
+    byActiveDomain: prepareQuery<{ domain: string }, SiteRow>(database, (p) =>
+      db
+        .selectFrom('project_domains as d')
+        .innerJoin('projects as p', 'p.id', 'd.project_id')
+        .select(['p.org_id', 'p.id', 'p.current_deployment_id'])
+        .where('d.domain', '=', p('domain'))
+        .where('d.status', '=', 'active'),
+    ),
+    deploymentFile: prepareQuery<{ deploymentId: string; path: string }, ServedFileRow>(database, (p) =>
+      db.selectFrom('deployment_files').select(['content', 'content_type', 'sha256']).where('deployment_id', '=', p('deploymentId')).where('path', '=', p('path')),
+    ),
+    currentFile: prepareQuery<{ projectId: string; path: string }, ServedFileRow>(database, (p) =>
+      db.selectFrom('project_files').select(['content', 'content_type', 'sha256']).where('project_id', '=', p('projectId')).where('path', '=', p('path')),
+    ),
+  };
+}
+
+/** Whether a subdomain label belongs to a published site. */
+export async function isPublishedSubdomain(db: Executor, label: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('projects').select('id').where('subdomain', '=', label).where('current_deployment_id', 'is not', null).executeTakeFirst());
+}
+
+export async function isActiveDomain(db: Executor, domain: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('project_domains').select('id').where('domain', '=', domain).where('status', '=', 'active').executeTakeFirst());
+}

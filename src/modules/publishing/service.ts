@@ -1,0 +1,69 @@
+// Publishing: every publish is an immutable deployment (a frozen copy of the files it served);
+// the project points at its current one. The project.published event is written in the same
+// transaction, so a publish is never live without its event, nor the event sent for nothing.
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/index.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { invalid } from '../common/errors.ts';
+import { readProjectFiles } from '../files/repo.ts';
+import { checkFileSet, type SiteFile } from '../files/rules.ts';
+import { requireProject, toProject } from '../projects/repo.ts';
+import type { Project } from '../projects/schema.ts';
+import type { PreviewSigner } from './preview-signer.ts';
+import * as repo from './repo.ts';
+import type { Preview, Published } from './schema.ts';
+import { siteUrl } from './urls.ts';
+
+export class PublishingService {
+  constructor(
+    private readonly database: Database,
+    private readonly config: Config,
+    private readonly preview: PreviewSigner,
+  ) {}
+
+  /** Publishes `builtFiles` when given, else the project's current files. */
+  async publish(orgId: string, projectId: string, builtFiles?: Record<string, string>): Promise<Published> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const current = await requireProject(trx, orgId, projectId);
+      const files: SiteFile[] = builtFiles
+        ? Object.entries(builtFiles).map(([path, content]) => ({ path, content }))
+        : await readProjectFiles(trx, orgId, projectId);
+      if (files.length === 0) throw invalid('Nothing to publish: the project has no files (send builtFiles, or write files first)');
+      const checked = checkFileSet(files, this.config.files, 'builtFiles path');
+      if (!checked.has('index.html')) throw invalid('Nothing to publish: the files have no index.html');
+      const deployId = await repo.insertDeployment(trx, orgId, projectId, checked);
+      const now = new Date().toISOString();
+      const url = siteUrl(this.config.sites, current);
+      const changes = { current_deployment_id: deployId, published_url: url, last_published_at: now, updated_at: now };
+      await repo.setLive(trx, orgId, projectId, changes);
+      const project = toProject({ ...current, ...changes });
+      await recordEvent(trx, { orgId, type: 'project.published', data: { project, deployment_id: deployId } });
+      return { url, deployId, status: 'ready', project };
+    });
+  }
+
+  /** Takes the site offline; `last_published_at` keeps the time of the last publish. */
+  async unpublish(orgId: string, projectId: string): Promise<Project> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const current = await requireProject(trx, orgId, projectId);
+      if (current.current_deployment_id === null && current.published_url === null) return toProject(current);
+      const changes = { current_deployment_id: null, published_url: null, updated_at: new Date().toISOString() };
+      await repo.setLive(trx, orgId, projectId, changes);
+      return toProject({ ...current, ...changes });
+    });
+  }
+
+  /** A fresh signed link to the project's current files, valid for PREVIEW_TTL. */
+  async previewLink(orgId: string, projectId: string): Promise<Preview> {
+    const row = await requireProject(this.database.db, orgId, projectId);
+    const expires = Math.floor((Date.now() + this.config.sites.previewTtlMs) / 1000);
+    const signature = await this.preview.sign(row.id, expires);
+    return {
+      published_url: row.published_url,
+      has_published: row.current_deployment_id !== null,
+      embed_preview_path: `/embed/projects/${row.id}/preview`,
+      preview_url: `${this.config.publicUrl}/preview/${row.id}/${expires}/${signature}/`,
+      preview_expires_at: new Date(expires * 1000).toISOString(),
+    };
+  }
+}
