@@ -1,11 +1,12 @@
-// Process-local hints that a kind of work is waiting (an event in the outbox, a queued
-// generation), so a worker in this process starts it at once instead of at its next poll. Only a
-// hint: the database is the truth, and workers in other processes find the same work by polling.
-export type WorkKind = 'outbox' | 'generations';
+// Process-local hints that something is waiting (an event in the outbox, a queued generation) or
+// has changed (what a site host serves), so a worker or cache in this process acts at once instead
+// of at its next poll or expiry. Only a hint: the database is the truth, and other processes find
+// the same by polling (or when their cached answers expire).
+export type WorkKind = 'outbox' | 'generations' | 'sites';
 type Listener = () => void;
 
-const listeners: Record<WorkKind, Set<Listener>> = { outbox: new Set(), generations: new Set() };
-const scheduled: Record<WorkKind, boolean> = { outbox: false, generations: false };
+const listeners: Record<WorkKind, Set<Listener>> = { outbox: new Set(), generations: new Set(), sites: new Set() };
+const scheduled: Record<WorkKind, boolean> = { outbox: false, generations: false, sites: false };
 
 /** Tells local workers of `kind` to look for due work soon (after the current transaction, usually). */
 export function signalWork(kind: WorkKind): void {

@@ -14,6 +14,7 @@ import { findClientPlan } from '../plans/repo.ts';
 import { requireProject } from '../projects/repo.ts';
 import type { CustomDomain } from './schema.ts';
 import { newId } from '../../lib/ids.ts';
+import { signalWork } from '../../jobs/signal.ts';
 import { siteUrl } from '../publishing/urls.ts';
 import { DnsChecker, requiredRecords, withStatus, type DnsRecord } from './dns-check.ts';
 import { parseDomainName } from './names.ts';
@@ -61,7 +62,7 @@ export class DomainsService {
   async add(orgId: string, projectId: string, rawDomain: string): Promise<CustomDomain> {
     const { domain } = parseDomainName(rawDomain, this.config.sites.domain, new URL(this.config.publicUrl).hostname);
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      const added = await this.db.transaction().execute(async (trx) => {
         const project = await requireProject(trx, orgId, projectId);
         await this.checkPlan(trx, orgId, project.org_client_id);
         const taken = await trx.selectFrom('project_domains').select('id').where('domain', '=', domain).executeTakeFirst();
@@ -76,6 +77,8 @@ export class DomainsService {
         await this.syncProject(trx, orgId, projectId);
         return this.toDomain(row);
       });
+      signalWork('sites');
+      return added;
     } catch (error) {
       // Two requests raced for the same name: the unique index decided.
       if (isUniqueViolation(error)) throw domainTaken(domain);
@@ -117,6 +120,7 @@ export class DomainsService {
         .execute();
       await this.syncProject(trx, row.org_id, row.project_id);
     });
+    signalWork('sites');
     return { ...row, ...changes };
   }
 
@@ -126,6 +130,7 @@ export class DomainsService {
       if (Number(result.numDeletedRows) === 0) throw notFound('Domain');
       await this.syncProject(trx, orgId, projectId);
     });
+    signalWork('sites');
   }
 
   private async find(orgId: string, projectId: string, domainId: string): Promise<Row> {

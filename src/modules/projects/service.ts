@@ -6,6 +6,7 @@ import type { Executor } from '../../db/executor.ts';
 import { NotFoundError, notAllowed, notFound } from '../common/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../../events/outbox.ts';
+import { signalWork } from '../../jobs/signal.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { findClientByEmailForProject, type ClientRow } from '../clients/repo.ts';
 import { findPlan } from '../plans/repo.ts';
@@ -138,6 +139,8 @@ export class ProjectsService {
       if (!(await repo.deleteProject(trx, orgId, id))) throw notFound('Project');
       await removeProjectRollups(this.database, trx, orgId, id);
     });
+    // Its site, if published, is gone.
+    signalWork('sites');
   }
 }
 

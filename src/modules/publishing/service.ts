@@ -4,6 +4,7 @@
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { recordEvent } from '../../events/outbox.ts';
+import { signalWork } from '../../jobs/signal.ts';
 import { invalid } from '../common/errors.ts';
 import { readProjectFiles } from '../files/repo.ts';
 import { checkFileSet, type SiteFile } from '../files/rules.ts';
@@ -23,7 +24,7 @@ export class PublishingService {
 
   /** Publishes `builtFiles` when given, else the project's current files. */
   async publish(orgId: string, projectId: string, builtFiles?: Record<string, string>): Promise<Published> {
-    return this.database.db.transaction().execute(async (trx) => {
+    const published = await this.database.db.transaction().execute(async (trx): Promise<Published> => {
       const current = await requireProject(trx, orgId, projectId);
       const files: SiteFile[] = builtFiles
         ? Object.entries(builtFiles).map(([path, content]) => ({ path, content }))
@@ -40,17 +41,21 @@ export class PublishingService {
       await recordEvent(trx, { orgId, type: 'project.published', data: { project, deployment_id: deployId } });
       return { url, deployId, status: 'ready', project };
     });
+    signalWork('sites');
+    return published;
   }
 
   /** Takes the site offline; `last_published_at` keeps the time of the last publish. */
   async unpublish(orgId: string, projectId: string): Promise<Project> {
-    return this.database.db.transaction().execute(async (trx) => {
+    const project = await this.database.db.transaction().execute(async (trx) => {
       const current = await requireProject(trx, orgId, projectId);
       if (current.current_deployment_id === null && current.published_url === null) return toProject(current);
       const changes = { current_deployment_id: null, published_url: null, updated_at: new Date().toISOString() };
       await repo.setLive(trx, orgId, projectId, changes);
       return toProject({ ...current, ...changes });
     });
+    signalWork('sites');
+    return project;
   }
 
   /** A fresh signed link to the project's current files, valid for PREVIEW_TTL. */
