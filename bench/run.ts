@@ -1,105 +1,124 @@
-// `npm run bench`: the API's hot paths side by side with a bare Fastify route returning the same
-// bytes, in one run. The servers run in a child process; autocannon loads them from this one.
-import { fork } from 'node:child_process';
+// `npm run bench`: each of four API operations, served by Sitewright as it runs in production
+// (its own process, started as `npm start` starts it), against a minimal Fastify server in its
+// own process doing the same database work (bench/minimal/). wrk drives the load from the other
+// core; rounds alternate between the two. SQLite by default; BENCH_DATABASE_URL=postgres://...
+// runs both on PostgreSQL. Method and figures: bench/README.md, "API hot paths".
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { onCleanup, runCleanup } from './lib/cleanup.ts';
+import { describeRun, requireCores } from './lib/machine.ts';
+import { APP_DIR, SERVER_CMD, productEnv } from './lib/product.ts';
+import { freePort, startServer, treeRss, type Server } from './lib/processes.ts';
+import { monotonicMicros, topSelfTime } from './lib/profile.ts';
+import { runWrk } from './lib/wrk.ts';
+import { benchDatabases } from './api/databases.ts';
+import { loadFixtures, writeLuaFixtures } from './api/fixtures.ts';
+import { OPERATIONS, markdownTable, measure, summarize, type OperationResult, type Settings } from './api/operations.ts';
+import { checkSameAnswers } from './api/shapes.ts';
 
-// Each side runs in short alternating rounds, so a burst of load from elsewhere on the machine
-// hits both sides alike instead of skewing the ratio.
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
-const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const TARGETS: Record<string, number> = { 'GET /clients/{id}': 0.7, 'GET /projects?limit=50': 0.35, 'POST /clients': 0 };
+const env = process.env;
+const SERVER_CPUS = '0';
+const SIZES = { orgs: 10, keysPerOrg: 10, clients: 10_000, projects: 1_000 };
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 6);
+const wanted = env.BENCH_OPS?.split(',');
+const operations = OPERATIONS.filter((o) => !wanted || wanted.includes(o.op));
+const log = (line: string) => console.log(line);
 
-interface Ready {
-  apiAddress: string;
-  bareAddress: string;
-  key: string;
-  paths: { client: string; projects: string };
-}
+async function main(): Promise<number> {
+  requireCores(2);
+  const tmp = mkdtempSync(join(tmpdir(), 'sitewright-bench-'));
+  onCleanup(() => rmSync(tmp, { recursive: true, force: true }));
+  const dbs = await benchDatabases(tmp);
+  log(`${describeRun(APP_DIR)}\nengine: ${dbs.engine}; server: ${SERVER_CMD.join(' ')}; temporary files: ${tmp}`);
 
-const child = fork(fileURLToPath(new URL('./servers.ts', import.meta.url)), { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-const ready = await new Promise<Ready>((resolve, reject) => {
-  child.once('message', (m) => resolve(m as Ready));
-  child.once('exit', (code) => reject(new Error(`bench servers exited with ${code}`)));
-});
+  const apiPort = await freePort();
+  const apiEnv = (extra: Record<string, string> = {}) =>
+    productEnv({
+      ...dbs.api, PORT: String(apiPort), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
+      // As shipped (LOG_LEVEL info, SQLITE_SYNCHRONOUS unset = FULL), except: no rate limit in the
+      // way, and no webhook dispatcher (the fixtures have no webhooks to deliver to).
+      RATE_LIMIT_QUOTA: '1000000000', LOG_LEVEL: 'info', WEBHOOK_DISPATCHER: 'false', ...extra,
+    });
+  const startApi = (extra?: Record<string, string>) =>
+    startServer({ name: 'API', cmd: SERVER_CMD, cwd: APP_DIR, env: apiEnv(extra), port: apiPort, cpus: SERVER_CPUS, log: join(tmp, 'api.log'), readyPath: '/healthz' });
 
-function serverCpuMicros(): Promise<number> {
-  return new Promise((resolve) => {
-    const onMessage = (m: unknown) => {
-      const cpu = (m as { cpu?: NodeJS.CpuUsage }).cpu;
-      if (!cpu) return;
-      child.off('message', onMessage);
-      resolve(cpu.user + cpu.system);
-    };
-    child.on('message', onMessage);
-    child.send('cpu');
+  let api = await startApi();
+  const started = Date.now();
+  const orgs = await loadFixtures(api.url, apiEnv(), SIZES, String(process.pid));
+  log(`fixtures: ${SIZES.orgs} organizations, ${SIZES.orgs * SIZES.keysPerOrg} keys, ${SIZES.clients} clients, ${SIZES.projects} projects in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const fixturesFile = join(tmp, 'fixtures.lua');
+  writeLuaFixtures(orgs, fixturesFile);
+  await new Promise((r) => setTimeout(r, 3000)); // idle: let start-up and fixture garbage settle
+  const rss = treeRss(api.pid);
+  const totalMb = rss.reduce((s, p) => s + p.kb, 0) / 1024;
+  log(`idle RSS of the API after start-up and fixtures: ${totalMb.toFixed(0)} MB (target < 100 MB: ${totalMb < 100 && rss.length === 1 ? 'met' : 'MISSED'})`);
+  for (const p of rss) log(`  pid ${p.pid} ${(p.kb / 1024).toFixed(0)} MB ${p.command}`);
+  if (rss.length > 1) log('  (more than one process: the server runs helpers beside it)');
+
+  // The twin gets a copy of the loaded database; the API starts afresh on its own.
+  await api.stop();
+  const twinSettings = await dbs.copyForTwin();
+  api = await startApi();
+  const twinPort = await freePort();
+  const twin = await startServer({
+    name: 'minimal', cmd: ['node', '--import', 'tsx', fileURLToPath(new URL('./minimal/server.ts', import.meta.url))],
+    cwd: fileURLToPath(new URL('..', import.meta.url)), env: productEnv({ ...twinSettings, PORT: String(twinPort), HOST: '127.0.0.1', LOG_LEVEL: 'info' }),
+    port: twinPort, cpus: SERVER_CPUS, log: join(tmp, 'minimal.log'), readyPath: '/healthz',
   });
-}
+  await checkSameAnswers(api.url, twin.url, orgs[0]!);
+  log('both servers answer the four operations alike (reads byte for byte, writes in shape)');
 
-let seq = 0;
-async function load(base: string, method: 'GET' | 'POST', path: string) {
-  const headers = { authorization: `Bearer ${ready.key}`, 'content-type': 'application/json' };
-  const cpuBefore = await serverCpuMicros();
-  const result = await autocannon({
-    url: base + path,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    requests: [
-      method === 'GET'
-        ? { method, path, headers }
-        : { method, path, headers, setupRequest: (req) => ({ ...req, body: JSON.stringify({ email: `c${process.pid}-${++seq}@example.com` }) }) },
-    ],
-  });
-  const bad = result.non2xx + result.errors + result.timeouts;
-  if (bad > 0) throw new Error(`${method} ${path} on ${base}: ${bad} failed requests`);
-  const cpu = (await serverCpuMicros()) - cpuBefore;
-  return { requests: result.requests.total, seconds: result.duration, cpu, p50: result.latency.p50, p99: result.latency.p99 };
-}
-
-type Round = Awaited<ReturnType<typeof load>>;
-function summary(rounds: Round[]) {
-  const mean = (pick: (r: Round) => number) => rounds.reduce((sum, r) => sum + pick(r), 0) / rounds.length;
-  const requests = rounds.reduce((s, r) => s + r.requests, 0);
-  return {
-    rps: requests / rounds.reduce((s, r) => s + r.seconds, 0),
-    cpuPerRequest: rounds.reduce((s, r) => s + r.cpu, 0) / requests,
-    p50: mean((r) => r.p50),
-    p99: mean((r) => r.p99),
+  const settings: Settings = {
+    rounds: ROUNDS, seconds: Number(env.BENCH_SECONDS ?? 5), warmupSeconds: 2, connections: Number(env.BENCH_CONNECTIONS ?? 10),
+    threads: 1, loadCpus: '1', fixturesFile,
   };
-}
-
-const scenarios: [string, 'GET' | 'POST', string][] = [
-  ['GET /clients/{id}', 'GET', ready.paths.client],
-  ['GET /projects?limit=50', 'GET', ready.paths.projects],
-  ['POST /clients', 'POST', '/api/v1/clients'],
-];
-
-const rows = [];
-for (const [name, method, path] of scenarios) {
-  await load(ready.apiAddress, method, path); // warm-up: JIT, caches, SQLite pages
-  const bareRounds: Round[] = [];
-  const apiRounds: Round[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    bareRounds.push(await load(ready.bareAddress, method, path));
-    apiRounds.push(await load(ready.apiAddress, method, path));
+  log(`wrk -t${settings.threads} -c${settings.connections} -d${settings.seconds}s on core ${settings.loadCpus}, servers on core ${SERVER_CPUS}, ${ROUNDS} rounds per side`);
+  const results: OperationResult[] = [];
+  for (const operation of operations) {
+    const sides = [
+      { name: 'api', url: api.url, pid: api.pid, databaseMatch: dbs.match?.api },
+      { name: 'minimal', url: twin.url, pid: twin.pid, databaseMatch: dbs.match?.twin },
+    ] as const;
+    results.push(await measure(operation, [sides[0], sides[1]], settings, log));
   }
-  const bare = summary(bareRounds);
-  const api = summary(apiRounds);
-  const ratio = api.rps / bare.rps;
-  const target = TARGETS[name] ?? 0;
-  rows.push({
-    scenario: name,
-    'api req/s': Math.round(api.rps),
-    'api p50/p99 ms': `${api.p50.toFixed(1)}/${api.p99.toFixed(1)}`,
-    'bare req/s': Math.round(bare.rps),
-    'bare p50/p99 ms': `${bare.p50.toFixed(1)}/${bare.p99.toFixed(1)}`,
-    'api/bare cpu µs': `${api.cpuPerRequest.toFixed(0)}/${bare.cpuPerRequest.toFixed(0)}`,
-    ratio: ratio.toFixed(2),
-    'cpu ratio': (bare.cpuPerRequest / api.cpuPerRequest).toFixed(2),
-    target: target ? `>= ${target}` : '-',
-    met: target ? (ratio >= target ? 'yes' : 'NO') : '-',
-  });
+  log(`\n${dbs.engine}:\n${markdownTable(results)}`);
+  for (const r of results) for (const f of r.failures) log(`FAILED ANSWERS: ${r.operation.name}: ${f}`);
+  const summaries = results.map(summarize);
+  for (const s of summaries) log(`${s.name}: req/s per round API / minimal: ${s.spread}`);
+
+  // BENCH_PROFILE=missed (or operation names): a CPU profile of the API under that load.
+  const profiled = env.BENCH_PROFILE === 'missed' ? results.filter((r, i) => summaries[i]!.verdict !== 'met').map((r) => r.operation) : operations.filter((o) => env.BENCH_PROFILE?.split(',').includes(o.op));
+  if (profiled.length > 0) {
+    await twin.stop();
+    for (const operation of profiled) api = await profile(api, operation.op, startApi, tmp, settings);
+  }
+  return results.some((r) => r.failures.length > 0) ? 1 : 0;
 }
-console.table(rows);
-child.send('stop');
+
+async function profile(api: Server, op: string, startApi: (extra: Record<string, string>) => Promise<Server>, tmp: string, s: Settings): Promise<Server> {
+  await api.stop();
+  const dir = join(tmp, `profile-${op}`);
+  mkdirSync(dir);
+  const profiled = await startApi({ NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` });
+  await runWrk({ url: profiled.url, script: 'api.lua', args: [op, s.fixturesFile, `prof-w-${process.pid}`], seconds: 2, connections: s.connections, threads: 1, cpus: s.loadCpus, serverPid: profiled.pid });
+  const from = monotonicMicros();
+  const r = await runWrk({ url: profiled.url, script: 'api.lua', args: [op, s.fixturesFile, `prof-${process.pid}`], seconds: 10, connections: s.connections, threads: 1, cpus: s.loadCpus, serverPid: profiled.pid });
+  const to = monotonicMicros();
+  await profiled.stop(); // the profile is written at exit
+  log(`\nCPU profile of the API under ${op} (${Math.round(r.rps)} req/s while profiled), top self time:`);
+  log('| function | where | self ms | share |\n|---|---|---|---|');
+  for (const f of topSelfTime(dir, { from, to })) log(`| ${f.name} | ${f.where} | ${f.selfMs.toFixed(0)} | ${(f.share * 100).toFixed(1)}% |`);
+  return startApi({});
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  console.error(error);
+} finally {
+  await runCleanup();
+}
+process.exit(code);
