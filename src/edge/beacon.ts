@@ -7,6 +7,7 @@
 // own page, so direct) and device. No cookie, nothing stored in the browser.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from './read-body.ts';
+import { asEdgeError, EdgeError, NO_STORE, sendText } from './respond.ts';
 
 export const BEACON_PREFIX = '/_sitewright/';
 const SCRIPT_PATH = '/_sitewright/beacon.js';
@@ -21,15 +22,6 @@ const SCRIPT = Buffer.from(
     `var push=history.pushState;history.pushState=function(){var r=push.apply(this,arguments);send();return r;};addEventListener('popstate',send);})();\n`,
 );
 
-class BeaconError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Answers /_sitewright/* on a published site. `record` gets the path viewed when one is posted
  * (the caller fills in the site and the visitor); undefined when capture is off.
@@ -41,25 +33,25 @@ export async function handleBeacon(
   record: ((url: string) => void) | undefined,
 ): Promise<void> {
   if (path === SCRIPT_PATH) {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
     res.writeHead(200, {
       'content-type': 'text/javascript; charset=utf-8',
       'content-length': SCRIPT.length,
       'cache-control': 'public, max-age=86400',
       'x-content-type-options': 'nosniff',
     });
-    res.end(req.method === 'HEAD' ? undefined : SCRIPT);
+    res.end(SCRIPT);
     return;
   }
-  if (path !== VIEW_PATH) return text(res, 404, 'Not found');
-  if (req.method !== 'POST') return text(res, 405, 'Method not allowed', { allow: 'POST' });
+  if (path !== VIEW_PATH) return sendText(res, 404, 'Not found');
+  if (req.method !== 'POST') return sendText(res, 405, 'Method not allowed', { allow: 'POST' });
   try {
-    const body = await readBody(req, MAX_BODY, () => new BeaconError(413, `The body is too large (at most ${MAX_BODY} bytes)`));
+    const body = await readBody(req, MAX_BODY, `The body is too large (at most ${MAX_BODY} bytes)`);
     record?.(viewedPath(body));
-    res.writeHead(204, { 'cache-control': 'no-store' }).end();
+    res.writeHead(204, NO_STORE).end();
   } catch (error) {
-    if (!(error instanceof BeaconError)) throw error;
-    text(res, error.status, error.message);
+    const refusal = asEdgeError(error);
+    sendText(res, refusal.status, refusal.message, refusal.headers);
   }
 }
 
@@ -69,11 +61,11 @@ function viewedPath(body: string): string {
   try {
     parsed = JSON.parse(body);
   } catch {
-    throw new BeaconError(400, 'Send {"path": "/page"} as JSON');
+    throw new EdgeError(400, 'Send {"path": "/page"} as JSON');
   }
   const path = (parsed as { path?: unknown } | null)?.path;
   if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//') || path.length > MAX_PATH || hasControlCharacter(path)) {
-    throw new BeaconError(400, `"path" must be a path on this site, starting with "/", at most ${MAX_PATH} characters`);
+    throw new EdgeError(400, `"path" must be a path on this site, starting with "/", at most ${MAX_PATH} characters`);
   }
   return path;
 }
@@ -81,8 +73,4 @@ function viewedPath(body: string): string {
 function hasControlCharacter(value: string): boolean {
   for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) < 0x20 || value.charCodeAt(i) === 0x7f) return true;
   return false;
-}
-
-function text(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(`${message}\n`);
 }

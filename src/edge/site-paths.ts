@@ -3,8 +3,12 @@
 // missing file answers the site's own 404.html with status 404 when it has one.
 import { normalisePath } from '../modules/files/paths.ts';
 
+const NOT_FOUND_PATH = '404.html';
+
 export interface Found<F> {
   file: F | null;
+  /** The site path that answered (null: none, not even a 404.html). */
+  path: string | null;
   status: 200 | 404;
 }
 
@@ -12,9 +16,10 @@ export async function findSiteFile<F>(urlPath: string, lookup: (path: string) =>
   const candidates = candidatePaths(urlPath);
   for (const path of candidates) {
     const file = await lookup(path);
-    if (file) return { file, status: 200 };
+    if (file) return { file, path, status: 200 };
   }
-  return { file: await lookup('404.html'), status: 404 };
+  const notFoundPage = await lookup(NOT_FOUND_PATH);
+  return { file: notFoundPage, path: notFoundPage ? NOT_FOUND_PATH : null, status: 404 };
 }
 
 function candidatePaths(urlPath: string): string[] {
@@ -25,7 +30,7 @@ function candidatePaths(urlPath: string): string[] {
     return [];
   }
   const trimmed = decoded.replace(/^\/+/, '');
-  if (trimmed === '' ) return ['index.html'];
+  if (trimmed === '') return ['index.html'];
   let path: string;
   try {
     path = normalisePath(trimmed.endsWith('/') ? trimmed + 'index.html' : trimmed);
