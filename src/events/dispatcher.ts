@@ -4,7 +4,7 @@
 import type { Config, WebhookSettings } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { ClaimLoop } from '../jobs/claim-loop.ts';
-import { claimDue, loadJobs, type DeliveryJob } from './claim.ts';
+import { claimDue, deliveryLeaseMs, loadJobs, type DeliveryJob } from './claim.ts';
 import { expireHeldDeliveries } from './held.ts';
 import { recordResults, type Finished } from './results.ts';
 import { WebhookSender } from './sender.ts';
@@ -38,9 +38,7 @@ export class Dispatcher {
     private readonly opts: DispatcherOptions,
   ) {
     this.sender = new WebhookSender({ timeoutMs: opts.timeoutMs, allowPrivate: opts.allowPrivate });
-    // Longer than any attempt can take (the timeout) plus time to record it, so a live
-    // dispatcher's lease never runs out under it.
-    this.leaseMs = 2 * opts.timeoutMs + 1_000;
+    this.leaseMs = deliveryLeaseMs(opts.timeoutMs);
     this.loop = new ClaimLoop<DeliveryJob>({
       name: 'webhook dispatcher',
       concurrency: opts.concurrency,

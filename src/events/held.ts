@@ -3,6 +3,7 @@
 // about 30 hours by default) of the time they were due; later they could only arrive absurdly
 // late, so they become failed (a replay can still send them).
 import type { Executor } from '../db/executor.ts';
+import { failHeldBefore } from './repo.ts';
 import { scheduleSpan } from './schedule.ts';
 
 export async function expireHeldDeliveries(
@@ -11,17 +12,6 @@ export async function expireHeldDeliveries(
   opts: { now?: number; webhookId?: string } = {},
 ): Promise<number> {
   const now = opts.now ?? Date.now();
-  const nowIso = new Date(now).toISOString();
   const cutoff = new Date(now - scheduleSpan(retrySchedule)).toISOString();
-  let inactive = db.selectFrom('webhooks').select('id').where('is_active', '=', false);
-  if (opts.webhookId) inactive = inactive.where('id', '=', opts.webhookId);
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'failed', next_attempt_at: null, updated_at: nowIso })
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', cutoff)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', nowIso)]))
-    .where('webhook_id', 'in', inactive)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return failHeldBefore(db, cutoff, new Date(now).toISOString(), opts.webhookId);
 }

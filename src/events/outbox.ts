@@ -11,6 +11,7 @@ import type { Executor } from '../db/executor.ts';
 import { nowIso } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { signalWork } from '../jobs/signal.ts';
+import * as repo from './repo.ts';
 import { TEST_EVENT_TYPE, type AnyEventType, type EventType } from './types.ts';
 
 export interface NewEvent {
@@ -31,12 +32,7 @@ export interface RecordedEvent {
 
 /** Records an event and one pending delivery per active endpoint of the org subscribed to its type. */
 export async function recordEvent(trx: Executor, event: NewEvent): Promise<RecordedEvent> {
-  const endpoints = await trx
-    .selectFrom('webhooks')
-    .select(['id', 'events'])
-    .where('org_id', '=', event.orgId)
-    .where('is_active', '=', true)
-    .execute();
+  const endpoints = await repo.activeEndpoints(trx, event.orgId);
   const subscribed = endpoints.filter((w) => (JSON.parse(w.events) as string[]).includes(event.type)).map((w) => w.id);
   const recorded = await insertEvent(trx, event.orgId, event.type, event.data, subscribed);
   if (subscribed.length > 0) signalWork('outbox');
@@ -68,7 +64,7 @@ async function insertEvent(
   const id = newId();
   const timestamp = nowIso();
   const payload = JSON.stringify({ id, type, timestamp, data });
-  await trx.insertInto('events').values({ id, org_id: orgId, type, payload, created_at: timestamp }).execute();
+  await repo.insertEvent(trx, { id, org_id: orgId, type, payload, created_at: timestamp });
   const deliveries = webhookIds.map((webhookId) => ({
     id: newId(),
     org_id: orgId,
@@ -83,6 +79,6 @@ async function insertEvent(
     created_at: timestamp,
     updated_at: timestamp,
   }));
-  if (deliveries.length > 0) await trx.insertInto('webhook_deliveries').values(deliveries).execute();
+  await repo.insertDeliveries(trx, deliveries);
   return { id, type, timestamp, payload, deliveryIds: deliveries.map((d) => d.id) };
 }

@@ -8,6 +8,7 @@ import { toIso } from '../lib/clock.ts';
 import { formatDuration } from '../lib/duration.ts';
 import { newId } from '../lib/ids.ts';
 import type { DeliveryJob } from './claim.ts';
+import * as repo from './repo.ts';
 import { nextStep } from './schedule.ts';
 import type { AttemptResult } from './sender.ts';
 
@@ -26,35 +27,30 @@ export interface ResultPolicy {
 export async function recordResults(db: Kysely<DB>, finished: Finished[], policy: ResultPolicy): Promise<void> {
   if (finished.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('webhook_attempts')
-      .values(
-        finished.map(({ job, result }) => ({
-          id: newId(),
-          delivery_id: job.deliveryId,
-          attempted_at: result.attemptedAt,
-          duration_ms: result.durationMs,
-          status_code: result.statusCode,
-          error: result.error,
-          response_body: result.responseBody,
-        })),
-      )
-      .execute();
+    await repo.insertAttempts(
+      trx,
+      finished.map(({ job, result }) => ({
+        id: newId(),
+        delivery_id: job.deliveryId,
+        attempted_at: result.attemptedAt,
+        duration_ms: result.durationMs,
+        status_code: result.statusCode,
+        error: result.error,
+        response_body: result.responseBody,
+      })),
+    );
     const now = Date.now();
     for (const { job, result, once } of finished) {
       const attempts = job.attemptCount + 1;
       const step = once
         ? { status: result.ok ? ('succeeded' as const) : ('failed' as const), nextAttemptAt: null }
         : nextStep(result, attempts, policy.retrySchedule, now);
-      // Only under our lease and while pending: a deleted endpoint's delivery stays dropped, and a
-      // lease that ran out belongs to whoever claimed the delivery since.
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({ status: step.status, attempt_count: attempts, next_attempt_at: step.nextAttemptAt, lease_until: null, lease_token: null, updated_at: new Date(now).toISOString() })
-        .where('id', '=', job.deliveryId)
-        .where('lease_token', '=', job.leaseToken)
-        .where('status', '=', 'pending')
-        .execute();
+      await repo.finishAttempt(trx, job.deliveryId, job.leaseToken, {
+        status: step.status,
+        attempt_count: attempts,
+        next_attempt_at: step.nextAttemptAt,
+        updated_at: new Date(now).toISOString(),
+      });
     }
     await updateHealth(trx, finished.filter((f) => !f.once), policy.disableAfterMs, now);
   });
@@ -72,27 +68,20 @@ async function updateHealth(trx: Transaction<DB>, finished: Finished[], disableA
   for (const [webhookId, results] of byEndpoint) {
     const last = results[results.length - 1]!;
     if (last.ok) {
-      await trx.updateTable('webhooks').set({ failing_since: null }).where('id', '=', webhookId).where('failing_since', 'is not', null).execute();
+      await repo.clearFailing(trx, webhookId);
       continue;
     }
     const firstFailure = results.find((r) => !r.ok)!.attemptedAt;
-    await trx.updateTable('webhooks').set({ failing_since: firstFailure }).where('id', '=', webhookId).where('failing_since', 'is', null).execute();
+    await repo.startFailing(trx, webhookId, firstFailure);
     const gone = results.find((r) => r.statusCode === 410);
     let reason: string | null = gone ? `the endpoint answered 410 Gone at ${gone.attemptedAt}` : null;
     if (!reason) {
-      const row = await trx.selectFrom('webhooks').select('failing_since').where('id', '=', webhookId).executeTakeFirst();
-      const since = row?.failing_since ? toIso(row.failing_since) : null;
+      const failing = await repo.failingSince(trx, webhookId);
+      const since = failing ? toIso(failing) : null;
       if (since && now - Date.parse(since) >= disableAfterMs) {
         reason = `every attempt failed since ${since} (more than ${formatDuration(disableAfterMs)})`;
       }
     }
-    if (reason) {
-      await trx
-        .updateTable('webhooks')
-        .set({ is_active: false, disabled_reason: reason, updated_at: nowIso })
-        .where('id', '=', webhookId)
-        .where('is_active', '=', true)
-        .execute();
-    }
+    if (reason) await repo.disableEndpoint(trx, webhookId, reason, nowIso);
   }
 }

@@ -1,16 +1,62 @@
-// Leasing due rows of a job table: one atomic statement marks up to `limit` due rows as taken by
-// this worker until `lease_until`, under a token only this worker knows; the worker then writes
-// its outcome under that token. On PostgreSQL rows are locked with FOR UPDATE SKIP LOCKED, so
+// Leasing due rows: the one implementation, shared by every worker (webhook deliveries, AI
+// generations, domain checks). One atomic statement marks the chosen rows as taken by this worker
+// until `lease_until`, under a token only this worker knows; the worker then writes its outcome
+// under that token. On PostgreSQL candidates are locked with FOR UPDATE SKIP LOCKED, so
 // concurrent workers pass each other's rows by; on SQLite the single UPDATE ... RETURNING is
 // atomic against every other connection. A row whose lease ran out is due again: its worker died.
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { newId } from '../lib/ids.ts';
 
-/** Tables with the job columns: id, status, next_attempt_at, lease_until, lease_token. */
+/** Tables with the lease columns: id, next_attempt_at, lease_until, lease_token. */
+export type LeaseTable = 'generations' | 'project_domains' | 'webhook_deliveries';
+
+/** Tables with the job columns as well: status, attempts, updated_at. */
 export type JobTable = 'generations' | 'project_domains';
 
-export interface LeaseOptions {
+/** A lease about to be taken: its token, the time it is taken, the time it runs out (ISO 8601). */
+export interface Lease {
+  token: string;
+  now: string;
+  until: string;
+}
+
+export function newLease(leaseMs: number, nowMs = Date.now()): Lease {
+  return { token: newId(), now: new Date(nowMs).toISOString(), until: new Date(nowMs + leaseMs).toISOString() };
+}
+
+export interface Leased {
+  ids: string[];
+  token: string;
+}
+
+/** Ends a candidate subquery: the rows it picks stay locked for the lease statement (PostgreSQL). */
+export function skipLocked(database: Database): RawBuilder<unknown> {
+  return database.engine === 'postgres' ? sql` FOR UPDATE SKIP LOCKED` : sql``;
+}
+
+export interface LeaseRows {
+  table: LeaseTable;
+  /** Subqueries selecting the ids of due rows, each ending in skipLocked(); their union is leased. */
+  candidates: RawBuilder<unknown>[];
+  /** Checked again on every candidate by the statement itself: the row is still free to lease. */
+  stillFree: RawBuilder<unknown>;
+  /** Columns the table sets besides the lease itself (status, attempt counters). */
+  alsoSet?: RawBuilder<unknown>;
+}
+
+/** Leases the candidate rows that are still free under `lease`; returns the ids it got. */
+export async function leaseRows(database: Database, lease: Lease, rows: LeaseRows): Promise<string[]> {
+  const alsoSet = rows.alsoSet ? sql`, ${rows.alsoSet}` : sql``;
+  const { rows: leased } = await sql<{ id: string }>`
+    UPDATE ${sql.table(rows.table)} SET lease_until = ${lease.until}, lease_token = ${lease.token}${alsoSet}
+    WHERE id IN (${sql.join(rows.candidates, sql` UNION ALL `)})
+      AND ${rows.stillFree}
+    RETURNING id`.execute(database.db);
+  return leased.map((r) => r.id);
+}
+
+export interface LeaseDueOptions {
   limit: number;
   leaseMs: number;
   /** Statuses a due row may have. */
@@ -20,24 +66,20 @@ export interface LeaseOptions {
   now?: number;
 }
 
-export interface Leased {
-  ids: string[];
-  token: string;
-}
-
-export async function leaseDue(database: Database, table: JobTable, opts: LeaseOptions): Promise<Leased> {
-  const token = newId();
-  const nowMs = opts.now ?? Date.now();
-  const now = new Date(nowMs).toISOString();
-  const until = new Date(nowMs + opts.leaseMs).toISOString();
+/**
+ * The job tables' lease: up to `limit` due rows, oldest due first, each try counted in `attempts`
+ * when it is leased (so a try whose worker died still counts) and the row given `leasedStatus`.
+ */
+export async function leaseDue(database: Database, table: JobTable, opts: LeaseDueOptions): Promise<Leased> {
+  const lease = newLease(opts.leaseMs, opts.now);
+  const { now } = lease;
   const statuses = sql.join(opts.statuses.map((s) => sql.lit(s)));
-  const lock = database.engine === 'postgres' ? sql` FOR UPDATE SKIP LOCKED` : sql``;
   const due = sql`status IN (${statuses}) AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})`;
-  const { rows } = await sql<{ id: string }>`
-    UPDATE ${sql.table(table)} SET lease_until = ${until}, lease_token = ${token}, status = ${opts.leasedStatus},
-      attempts = attempts + 1, updated_at = ${now}
-    WHERE id IN (SELECT id FROM ${sql.table(table)} WHERE ${due} ORDER BY next_attempt_at LIMIT ${opts.limit}${lock})
-      AND ${due}
-    RETURNING id`.execute(database.db);
-  return { ids: rows.map((r) => r.id), token };
+  const ids = await leaseRows(database, lease, {
+    table,
+    candidates: [sql`SELECT id FROM ${sql.table(table)} WHERE ${due} ORDER BY next_attempt_at LIMIT ${opts.limit}${skipLocked(database)}`],
+    stillFree: due,
+    alsoSet: sql`status = ${opts.leasedStatus}, attempts = attempts + 1, updated_at = ${now}`,
+  });
+  return { ids, token: lease.token };
 }

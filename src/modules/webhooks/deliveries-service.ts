@@ -2,11 +2,11 @@
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { notFound } from '../common/errors.ts';
-import { newId } from '../../lib/ids.ts';
-import { activeSecrets, type DeliveryJob } from '../../events/claim.ts';
+import { activeSecrets, deliveryLeaseMs, type DeliveryJob } from '../../events/claim.ts';
 import { recordTestEvent } from '../../events/outbox.ts';
 import { recordResults } from '../../events/results.ts';
 import { WebhookSender } from '../../events/sender.ts';
+import { newLease } from '../../jobs/lease.ts';
 import { signalWork } from '../../jobs/signal.ts';
 import * as repo from './repo.ts';
 import * as deliveries from './deliveries-repo.ts';
@@ -54,7 +54,8 @@ export class DeliveriesService {
   async test(orgId: string, webhookId: string): Promise<{ attempt: WebhookAttempt; delivery: WebhookDelivery }> {
     const webhook = await this.requireWebhook(orgId, webhookId);
     const { timeoutMs } = this.config.webhooks;
-    const lease = { token: newId(), until: new Date(Date.now() + 2 * timeoutMs + 1_000).toISOString() };
+    // Leased to this request as a dispatcher would lease it, so no dispatcher sends it meanwhile.
+    const lease = newLease(deliveryLeaseMs(timeoutMs));
     const event = await this.db.transaction().execute((trx) =>
       recordTestEvent(trx, orgId, webhookId, { webhook: repo.toWebhook(webhook) }, lease),
     );
