@@ -49,6 +49,20 @@ export function findClientByEmailForProject(db: Executor, orgId: string, email: 
     .executeTakeFirst();
 }
 
+/**
+ * The client's plan, for a quota check. With `lock` (PostgreSQL) the row stays locked until the
+ * transaction ends, so two concurrent requests cannot both pass the check.
+ */
+export function findClientPlanId(db: Executor, orgId: string, id: string, lock: boolean): Promise<{ id: string; plan_id: string | null } | undefined> {
+  return db
+    .selectFrom('clients')
+    .select(['id', 'plan_id'])
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .$if(lock, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
 export function listClients(db: Executor, orgId: string): Promise<ClientRow[]> {
   return db.selectFrom('clients').selectAll().where('org_id', '=', orgId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }

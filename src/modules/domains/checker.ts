@@ -3,7 +3,7 @@
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
-import { leaseDue } from '../../jobs/lease.ts';
+import { findLeasedDomain, leaseDueChecks } from './repo.ts';
 import type { DomainsService } from './service.ts';
 
 const LEASE_MS = 60_000;
@@ -23,11 +23,11 @@ export class DomainChecker {
       // Due times are minutes apart; looking every few seconds is plenty.
       pollIntervalMs: Math.min(config.sites.domainCheckIntervalMs, 5_000),
       claim: async (limit) => {
-        const { ids, token } = await leaseDue(this.database, 'project_domains', { limit, leaseMs: LEASE_MS, statuses: ['pending'], leasedStatus: 'pending' });
+        const { ids, token } = await leaseDueChecks(this.database, limit, LEASE_MS);
         return ids.map((id) => ({ id, token }));
       },
       run: async ({ id, token }) => {
-        const row = await this.database.db.selectFrom('project_domains').selectAll().where('id', '=', id).where('lease_token', '=', token).executeTakeFirst();
+        const row = await findLeasedDomain(this.database.db, id, token);
         if (row) await this.domains.check(row, token);
       },
       logger,

@@ -2,24 +2,23 @@
 // background check), active once both records are right. The project's custom_domain,
 // custom_domain_status and published_url follow its domains.
 import { randomBytes } from 'node:crypto';
-import type { Selectable } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { bool, type Executor } from '../../db/executor.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { ProjectDomainsTable } from '../../db/schema.ts';
 import { toIso } from '../../lib/clock.ts';
 import { ConflictError, notAllowed, notFound } from '../common/errors.ts';
 import { findClientPlan } from '../plans/repo.ts';
-import { requireProject } from '../projects/repo.ts';
+import { requireProject, updateProject } from '../projects/repo.ts';
 import type { CustomDomain } from './schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { signalWork } from '../../jobs/signal.ts';
 import { siteUrl } from '../publishing/urls.ts';
 import { DnsChecker, requiredRecords, withStatus, type DnsRecord } from './dns-check.ts';
 import { parseDomainName } from './names.ts';
+import * as repo from './repo.ts';
 
-type Row = Selectable<ProjectDomainsTable>;
+type Row = repo.DomainRow;
 
 export class DomainsService {
   readonly dns: DnsChecker;
@@ -55,8 +54,8 @@ export class DomainsService {
 
   async list(orgId: string, projectId: string): Promise<CustomDomain[]> {
     await requireProject(this.db, orgId, projectId);
-    const rows = await this.db.selectFrom('project_domains').selectAll().where('org_id', '=', orgId).where('project_id', '=', projectId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-    return rows.map((r) => this.toDomain(r as Row));
+    const rows = await repo.listDomains(this.db, orgId, projectId);
+    return rows.map((r) => this.toDomain(r));
   }
 
   async add(orgId: string, projectId: string, rawDomain: string): Promise<CustomDomain> {
@@ -65,15 +64,14 @@ export class DomainsService {
       const added = await this.db.transaction().execute(async (trx) => {
         const project = await requireProject(trx, orgId, projectId);
         await this.checkPlan(trx, orgId, project.org_client_id);
-        const taken = await trx.selectFrom('project_domains').select('id').where('domain', '=', domain).executeTakeFirst();
-        if (taken) throw domainTaken(domain);
+        if (await repo.domainTaken(trx, domain)) throw domainTaken(domain);
         const now = new Date().toISOString();
         const row = {
           id: newId(), org_id: orgId, project_id: projectId, domain, status: 'pending' as const, verification_token: randomBytes(16).toString('hex'),
           check_results: null, verified_at: null, last_checked_at: null, next_attempt_at: now, attempts: 0, lease_until: null, lease_token: null,
           created_at: now, updated_at: now,
         };
-        await trx.insertInto('project_domains').values(row).execute();
+        await repo.insertDomain(trx, row);
         await this.syncProject(trx, orgId, projectId);
         return this.toDomain(row);
       });
@@ -112,12 +110,7 @@ export class DomainsService {
       updated_at: now.toISOString(),
     };
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('project_domains')
-        .set(changes)
-        .where('id', '=', row.id)
-        .$if(leaseToken !== undefined, (qb) => qb.where('lease_token', '=', leaseToken!))
-        .execute();
+      await repo.recordCheck(trx, row.org_id, row.id, changes, leaseToken);
       await this.syncProject(trx, row.org_id, row.project_id);
     });
     signalWork('sites');
@@ -126,17 +119,16 @@ export class DomainsService {
 
   async remove(orgId: string, projectId: string, domainId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const result = await trx.deleteFrom('project_domains').where('org_id', '=', orgId).where('project_id', '=', projectId).where('id', '=', domainId).executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) throw notFound('Domain');
+      if (!(await repo.deleteDomain(trx, orgId, projectId, domainId))) throw notFound('Domain');
       await this.syncProject(trx, orgId, projectId);
     });
     signalWork('sites');
   }
 
   private async find(orgId: string, projectId: string, domainId: string): Promise<Row> {
-    const row = await this.db.selectFrom('project_domains').selectAll().where('org_id', '=', orgId).where('project_id', '=', projectId).where('id', '=', domainId).executeTakeFirst();
+    const row = await repo.findDomain(this.db, orgId, projectId, domainId);
     if (!row) throw notFound('Domain');
-    return row as Row;
+    return row;
   }
 
   private async checkPlan(db: Executor, orgId: string, clientId: string | null): Promise<void> {
@@ -152,19 +144,14 @@ export class DomainsService {
    * moves to the active domain and back to the subdomain when that goes.
    */
   private async syncProject(trx: Executor, orgId: string, projectId: string): Promise<void> {
-    const domains = await trx.selectFrom('project_domains').select(['domain', 'status']).where('project_id', '=', projectId).orderBy('created_at', 'desc').execute();
+    const domains = await repo.projectDomains(trx, orgId, projectId);
     const shown = domains.find((d) => d.status === 'active') ?? domains.find((d) => d.status === 'pending');
-    const project = await trx.selectFrom('projects').select(['subdomain', 'current_deployment_id', 'custom_domain', 'custom_domain_status', 'published_url']).where('id', '=', projectId).executeTakeFirstOrThrow();
+    const project = await repo.projectAddress(trx, orgId, projectId);
     const custom_domain = shown?.domain ?? null;
     const custom_domain_status = shown?.status ?? null;
     const published_url = project.current_deployment_id ? siteUrl(this.config.sites, { subdomain: project.subdomain, custom_domain, custom_domain_status }) : project.published_url;
     if (custom_domain === project.custom_domain && custom_domain_status === project.custom_domain_status && published_url === project.published_url) return;
-    await trx
-      .updateTable('projects')
-      .set({ custom_domain, custom_domain_status, published_url, updated_at: new Date().toISOString() })
-      .where('org_id', '=', orgId)
-      .where('id', '=', projectId)
-      .execute();
+    await updateProject(trx, orgId, projectId, { custom_domain, custom_domain_status, published_url, updated_at: new Date().toISOString() });
   }
 }
 

@@ -1,8 +1,10 @@
 // SQL for generations. Every function takes the organization id, except the worker's, which act
 // on rows it holds the lease of.
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Database } from '../../db/index.ts';
 import { num, type Executor } from '../../db/executor.ts';
 import type { GenerationsTable } from '../../db/schema.ts';
+import { leaseDue, type Leased } from '../../jobs/lease.ts';
 import { toIso } from '../../lib/clock.ts';
 import type { Generation } from './schema.ts';
 
@@ -61,4 +63,47 @@ export async function countMessage(db: Executor, clientId: string, day: string):
     .values({ org_client_id: clientId, day, messages: 1 })
     .onConflict((oc) => oc.columns(['org_client_id', 'day']).doUpdateSet((eb) => ({ messages: eb('ai_usage.messages', '+', 1) })))
     .execute();
+}
+
+// The worker's statements: on generations it is leasing or holds the lease of (by token).
+
+/** Leases due generations, each marked running with its try counted. */
+export function leaseDueGenerations(database: Database, limit: number, leaseMs: number): Promise<Leased> {
+  return leaseDue(database, 'generations', {
+    limit,
+    leaseMs,
+    // A `running` row whose lease ran out lost its worker: it is taken over.
+    statuses: ['queued', 'running'],
+    leasedStatus: 'running',
+  });
+}
+
+export function findLeased(db: Executor, ids: string[], token: string) {
+  return db
+    .selectFrom('generations')
+    .select(['id', 'org_id', 'project_id', 'prompt', 'model', 'attempts'])
+    .where('id', 'in', ids)
+    .where('lease_token', '=', token)
+    .execute();
+}
+
+/**
+ * Changes a generation while the worker holds its lease; false when it no longer does. With
+ * `onlyIfNotStarted`, only a generation without started_at.
+ */
+export async function updateLeased(
+  db: Executor,
+  id: string,
+  token: string,
+  changes: Updateable<GenerationsTable>,
+  opts: { onlyIfNotStarted?: boolean } = {},
+): Promise<boolean> {
+  const result = await db
+    .updateTable('generations')
+    .set(changes)
+    .where('id', '=', id)
+    .where('lease_token', '=', token)
+    .$if(opts.onlyIfNotStarted === true, (qb) => qb.where('started_at', 'is', null))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -1,12 +1,13 @@
 // Business rules for AI generation requests: the project must be the caller's, the model one of
 // those configured, and the client within its plan's daily AI message quota. The request is only
-// queued here; a generation worker (src/sites/generate/worker.ts) carries it out.
+// queued here; the generation worker (worker.ts) carries it out.
 import type { Database } from '../../db/index.ts';
 import { RateLimitedError, invalid, notFound } from '../common/errors.ts';
 import { requireProject } from '../projects/repo.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ProviderRegistry } from './provider.ts';
 import { signalWork } from '../../jobs/signal.ts';
+import { findClientPlanId } from '../clients/repo.ts';
 import { findPlan } from '../plans/repo.ts';
 import * as repo from './repo.ts';
 import type { GenerateBody, Generation } from './schema.ts';
@@ -27,13 +28,7 @@ export class GenerationsService {
       if (project.org_client_id) {
         // SQLite runs one write transaction at a time; on PostgreSQL the client row is locked so
         // that two requests cannot both take the last message of the day.
-        const client = await trx
-          .selectFrom('clients')
-          .select(['id', 'plan_id'])
-          .where('org_id', '=', orgId)
-          .where('id', '=', project.org_client_id)
-          .$if(this.database.engine === 'postgres', (qb) => qb.forUpdate())
-          .executeTakeFirst();
+        const client = await findClientPlanId(trx, orgId, project.org_client_id, this.database.engine === 'postgres');
         if (client?.plan_id) {
           const plan = await findPlan(trx, orgId, client.plan_id);
           if (plan) {

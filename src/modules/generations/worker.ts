@@ -6,12 +6,12 @@
 import type { Config, GenerationSettings } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
-import { leaseDue } from '../../jobs/lease.ts';
 import { DomainError } from '../common/errors.ts';
 import { checkFileSet } from '../files/rules.ts';
 import { readProjectFiles, replaceProjectFiles } from '../files/repo.ts';
 import { GenerationError, type ProviderRegistry } from './provider.ts';
 import { onWork } from '../../jobs/signal.ts';
+import * as repo from './repo.ts';
 
 /** The lease outlives the job's timeout by this much, so a live worker's lease never runs out under it. */
 const LEASE_MARGIN_MS = 30_000;
@@ -61,25 +61,14 @@ export class GenerationWorker {
   }
 
   private async claim(limit: number): Promise<Job[]> {
-    const leased = await leaseDue(this.database, 'generations', {
-      limit,
-      leaseMs: this.settings.timeoutMs + LEASE_MARGIN_MS,
-      // A `running` row whose lease ran out lost its worker: it is taken over.
-      statuses: ['queued', 'running'],
-      leasedStatus: 'running',
-    });
+    const leased = await repo.leaseDueGenerations(this.database, limit, this.settings.timeoutMs + LEASE_MARGIN_MS);
     if (leased.ids.length === 0) return [];
-    const rows = await this.database.db
-      .selectFrom('generations')
-      .select(['id', 'org_id', 'project_id', 'prompt', 'model', 'attempts'])
-      .where('id', 'in', leased.ids)
-      .where('lease_token', '=', leased.token)
-      .execute();
+    const rows = await repo.findLeased(this.database.db, leased.ids, leased.token);
     return rows.map((r) => ({ id: r.id, orgId: r.org_id, projectId: r.project_id, prompt: r.prompt, model: r.model, attempts: r.attempts, token: leased.token }));
   }
 
   private async run(job: Job): Promise<void> {
-    await this.update(job, { started_at: new Date().toISOString() }, { onlyIfUnset: 'started_at' });
+    await repo.updateLeased(this.database.db, job.id, job.token, { started_at: new Date().toISOString() }, { onlyIfNotStarted: true });
     // Tries are counted when leased; more than the schedule allows means crashes took the others.
     if (job.attempts > this.settings.retrySchedule.length) {
       return this.fail(job, 'The generation was interrupted too many times (its worker stopped while running it)');
@@ -106,24 +95,19 @@ export class GenerationWorker {
       const checked = checkFileSet(files, this.config.files);
       await replaceProjectFiles(trx, job.orgId, job.projectId, checked);
       const written = [...checked.keys()].sort();
-      const result = await trx
-        .updateTable('generations')
-        .set({
-          status: 'succeeded',
-          summary,
-          files: JSON.stringify(written),
-          error: null,
-          next_attempt_at: null,
-          lease_until: null,
-          lease_token: null,
-          finished_at: now,
-          updated_at: now,
-        })
-        .where('id', '=', job.id)
-        .where('lease_token', '=', job.token)
-        .executeTakeFirst();
+      const stillOurs = await repo.updateLeased(trx, job.id, job.token, {
+        status: 'succeeded',
+        summary,
+        files: JSON.stringify(written),
+        error: null,
+        next_attempt_at: null,
+        lease_until: null,
+        lease_token: null,
+        finished_at: now,
+        updated_at: now,
+      });
       // Another worker took the job over (this one outlived its lease): its result counts, not ours.
-      if (Number(result.numUpdatedRows) === 0) throw new LostLease();
+      if (!stillOurs) throw new LostLease();
     });
   }
 
@@ -137,7 +121,7 @@ export class GenerationWorker {
     const delay = retryable ? this.settings.retrySchedule[job.attempts] : undefined;
     if (delay === undefined) return this.fail(job, message);
     const now = Date.now();
-    await this.update(job, {
+    await repo.updateLeased(this.database.db, job.id, job.token, {
       status: 'queued',
       error: message,
       next_attempt_at: new Date(now + delay).toISOString(),
@@ -149,7 +133,7 @@ export class GenerationWorker {
 
   private async fail(job: Job, message: string): Promise<void> {
     const now = new Date().toISOString();
-    await this.update(job, {
+    await repo.updateLeased(this.database.db, job.id, job.token, {
       status: 'failed',
       error: message,
       next_attempt_at: null,
@@ -158,19 +142,5 @@ export class GenerationWorker {
       finished_at: now,
       updated_at: now,
     });
-  }
-
-  private async update(
-    job: Job,
-    changes: Partial<{ status: 'queued' | 'failed'; error: string; next_attempt_at: string | null; lease_until: null; lease_token: null; started_at: string; finished_at: string; updated_at: string }>,
-    opts: { onlyIfUnset?: 'started_at' } = {},
-  ): Promise<void> {
-    await this.database.db
-      .updateTable('generations')
-      .set(changes)
-      .where('id', '=', job.id)
-      .where('lease_token', '=', job.token)
-      .$if(opts.onlyIfUnset !== undefined, (qb) => qb.where('started_at', 'is', null))
-      .execute();
   }
 }

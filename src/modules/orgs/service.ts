@@ -1,11 +1,12 @@
 // Organizations and their API keys: created by the CLI (and later the dashboard), checked on
 // every API request.
 import type { Database } from '../../db/index.ts';
-import { prepareQuery, type PreparedQuery } from '../../db/prepared.ts';
+import type { PreparedQuery } from '../../db/prepared.ts';
 import { newId, isUuid } from '../../lib/ids.ts';
 import { nowIso, toIso } from '../../lib/clock.ts';
 import { ConflictError, invalid } from '../common/errors.ts';
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../../lib/keys.ts';
+import * as repo from './repo.ts';
 
 export type Permission = 'read' | 'write';
 export const PERMISSIONS: readonly Permission[] = ['read', 'write'];
@@ -37,19 +38,11 @@ export interface Caller {
 /** `last_used_at` is written at most this often per key, to keep reads free of writes. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-type KeyRow = { id: string; org_id: string; permissions: string; last_used_at: string | Date | null };
-
 export class OrgService {
-  private readonly findActiveKey: PreparedQuery<{ hash: string }, KeyRow>;
+  private readonly findActiveKey: PreparedQuery<{ hash: string }, repo.ActiveKeyRow>;
 
   constructor(private readonly database: Database) {
-    this.findActiveKey = prepareQuery<{ hash: string }, KeyRow>(database, (p) =>
-      database.db
-        .selectFrom('api_keys')
-        .select(['id', 'org_id', 'permissions', 'last_used_at'])
-        .where('key_hash', '=', p('hash'))
-        .where('revoked_at', 'is', null),
-    );
+    this.findActiveKey = repo.prepareFindActiveKey(database);
   }
 
   private get db() {
@@ -61,25 +54,21 @@ export class OrgService {
     if (!trimmed) throw invalid('organization name must not be empty');
     // `--org` takes an id or a name: a name shaped like an id would be ambiguous.
     if (isUuid(trimmed)) throw invalid('organization name must not be a UUID (--org takes either an id or a name)');
-    const existing = await this.db.selectFrom('organizations').select('id').where('name', '=', trimmed).executeTakeFirst();
+    const existing = await repo.findOrgByName(this.db, trimmed);
     if (existing) throw new ConflictError(`an organization named "${trimmed}" already exists (${existing.id})`);
     const org = { id: newId(), name: trimmed, created_at: nowIso() };
-    await this.db.insertInto('organizations').values(org).execute();
+    await repo.insertOrg(this.db, org);
     return org;
   }
 
   async listOrgs(): Promise<Organization[]> {
-    const rows = await this.db.selectFrom('organizations').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    const rows = await repo.listOrgs(this.db);
     return rows.map((r) => ({ id: r.id, name: r.name, created_at: toIso(r.created_at) }));
   }
 
   /** Finds an organization by id or, failing that, by exact name. */
   async findOrg(idOrName: string): Promise<Organization | undefined> {
-    const row = await this.db
-      .selectFrom('organizations')
-      .selectAll()
-      .where((eb) => (isUuid(idOrName) ? eb('id', '=', idOrName.toLowerCase()) : eb('name', '=', idOrName)))
-      .executeTakeFirst();
+    const row = await repo.findOrg(this.db, idOrName);
     return row && { id: row.id, name: row.name, created_at: toIso(row.created_at) };
   }
 
@@ -96,26 +85,19 @@ export class OrgService {
       last_used_at: null,
       revoked_at: null,
     };
-    await this.db.insertInto('api_keys').values(row).execute();
+    await repo.insertApiKey(this.db, row);
     return { ...toKeyInfo(row), key };
   }
 
   async listKeys(orgId: string): Promise<ApiKeyInfo[]> {
-    const rows = await this.db
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
+    const rows = await repo.listApiKeys(this.db, orgId);
     return rows.map(toKeyInfo);
   }
 
   /** Revokes a key; returns false when no such key exists. Revoking twice keeps the first time. */
   async revokeKey(keyId: string): Promise<ApiKeyInfo | undefined> {
     if (!isUuid(keyId)) return undefined;
-    await this.db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
-    const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
+    const row = await repo.revokeApiKey(this.db, keyId);
     return row && toKeyInfo(row);
   }
 
@@ -131,7 +113,7 @@ export class OrgService {
     if (!row) return undefined;
     const lastUsedMs = row.last_used_at === null ? 0 : Date.parse(toIso(row.last_used_at));
     if (now - lastUsedMs >= LAST_USED_RESOLUTION_MS) {
-      await this.db.updateTable('api_keys').set({ last_used_at: nowIso() }).where('id', '=', row.id).execute();
+      await repo.touchApiKey(this.db, row.id);
     }
     return { orgId: row.org_id, keyId: row.id, permissions: row.permissions.split(',') as Permission[] };
   }
