@@ -2,8 +2,10 @@
 // day, the referrer to its host, the User-Agent to a device class; then one transaction per
 // batch (see modules/analytics/rollups.ts).
 import type { Database } from '../../db/index.ts';
-import { pruneViews, recordViews, type RawView } from './rollups.ts';
+import { pruneViews } from './retention-repo.ts';
+import { recordViews, type RawView } from './rollups.ts';
 import { DailySalts, Referrers, VisitorHashes, userAgents } from './visitor.ts';
+import { liveProjectIds } from './views-repo.ts';
 
 /** A page answered by a published site, as the request path hands it over. */
 export interface ServedPage {
@@ -93,7 +95,7 @@ export class ViewRecorder {
     } catch (error) {
       // Usually a site deleted since its views were queued: keep the views of the others.
       const ids = [...new Set(rows.map((r) => r.project_id))];
-      const live = new Set((await this.database.db.selectFrom('projects').select('id').where('id', 'in', ids).execute()).map((p) => p.id));
+      const live = await liveProjectIds(this.database.db, ids);
       const kept = rows.filter((r) => live.has(r.project_id));
       if (kept.length === rows.length) throw error;
       await recordViews(this.database, kept, { keepRaw });

@@ -6,7 +6,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Engine } from '../../db/engine.ts';
 import { num, type Executor } from '../../db/executor.ts';
 import type { RollupDimension } from '../../db/schema.ts';
-import { ORG_SCOPE } from './rollups.ts';
+import { ORG_SCOPE } from './views-repo.ts';
 import { TOP_LIMIT } from './schema.ts';
 
 export interface ViewScope {
@@ -39,11 +39,6 @@ function rollups(db: Executor, scope: ViewScope, dimension: RollupDimension) {
     .where('dimension', '=', dimension)
     .where('day', '>=', scope.from)
     .where('day', '<=', scope.to);
-}
-
-export async function projectExists(db: Executor, orgId: string, projectId: string): Promise<boolean> {
-  const row = await db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('id', '=', projectId).executeTakeFirst();
-  return row !== undefined;
 }
 
 /** Views per UTC day (only days that have any; the service fills the gaps) and distinct visitors. */

@@ -1,19 +1,16 @@
 // The write side of analytics: raw page views (kept ANALYTICS_RAW_RETENTION_DAYS) and the daily
 // rollups every report reads. A batch of views is recorded in one transaction: raw rows, the
-// visitor hashes not seen before on that site and day, and one additive upsert per rollup row.
+// visitor hashes not seen before on that site and day, and one additive upsert per rollup row
+// (the statements are in views-repo.ts).
 // Visitor hashes rotate daily and include the site, so distinct visitors of a (site, day) add up
 // exactly to distinct visitors of any set of sites and days.
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import type { RollupDimension } from '../../db/schema.ts';
-import { toIso } from '../../lib/clock.ts';
 import { DIRECT_REFERRER } from './schema.ts';
-import { viewWriter, type RawView, type Rollup, type Visitor } from './view-writer.ts';
+import { deleteProjectRollups, ORG_SCOPE, projectRollups, viewWriter, type RawView, type Rollup, type Visitor } from './views-repo.ts';
 
-export type { RawView } from './view-writer.ts';
-
-/** The scope of an organization-wide rollup row. */
-export const ORG_SCOPE = '*';
+export type { RawView } from './views-repo.ts';
 
 const dayOf = (iso: string): string => iso.slice(0, 10);
 
@@ -58,38 +55,11 @@ export async function recordViews(database: Database, views: RawView[], opts: { 
  * `trx` must be a transaction of `database`'s.
  */
 export async function removeProjectRollups(database: Database, trx: Executor, orgId: string, projectId: string): Promise<void> {
-  const rows = await trx.selectFrom('page_view_rollups').selectAll().where('org_id', '=', orgId).where('scope', '=', projectId).execute();
+  const rows = await projectRollups(trx, orgId, projectId);
   const rollups = new Rollups();
   for (const r of rows) rollups.add(orgId, ORG_SCOPE, r.dimension, r.day, r.key, -r.views, -r.visitors);
   await viewWriter(database).addRollups(trx, rollups.sorted());
-  await trx.deleteFrom('page_view_rollups').where('org_id', '=', orgId).where('scope', '=', projectId).execute();
-  await trx.deleteFrom('page_view_rollups').where('org_id', '=', orgId).where('scope', '=', ORG_SCOPE).where('views', '<=', 0).where('visitors', '<=', 0).execute();
-}
-
-const DAY_MS = 86_400_000;
-
-/**
- * Deletes raw views older than `rawRetentionDays` (all of them at 0), a pack at a time by the time
- * of its last view, and the visitor sets of days before yesterday (no view can still arrive for
- * them; their salts are gone). A day at a time, so a large backlog (after the retention was
- * shortened) never holds SQLite's write lock for long.
- */
-export async function pruneViews(db: Executor, now: Date, rawRetentionDays: number): Promise<void> {
-  const cutoff = now.getTime() - rawRetentionDays * DAY_MS;
-  for (;;) {
-    const oldest = await db
-      .selectFrom('page_view_packs')
-      .select('last_viewed_at')
-      .where('last_viewed_at', '<', new Date(cutoff).toISOString())
-      .orderBy('last_viewed_at')
-      .limit(1)
-      .executeTakeFirst();
-    if (!oldest) break;
-    const until = Math.min(Date.parse(toIso(oldest.last_viewed_at)) + DAY_MS, cutoff);
-    await db.deleteFrom('page_view_packs').where('last_viewed_at', '<', new Date(until).toISOString()).execute();
-  }
-  const yesterday = dayOf(new Date(now.getTime() - DAY_MS).toISOString());
-  await db.deleteFrom('page_view_visitors').where('day', '<', yesterday).execute();
+  await deleteProjectRollups(trx, orgId, projectId);
 }
 
 /**

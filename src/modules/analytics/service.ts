@@ -1,6 +1,6 @@
 // Traffic report of an organization, or of one of its projects, over the last `days` UTC days.
 import type { Database } from '../../db/index.ts';
-import { notFound } from '../common/errors.ts';
+import { requireProject } from '../projects/repo.ts';
 import * as repo from './repo.ts';
 import { DEFAULT_DAYS, type Analytics, type AnalyticsQuery } from './schema.ts';
 import { utcWindow } from './window.ts';
@@ -13,7 +13,7 @@ export class AnalyticsService {
 
   async report(orgId: string, query: AnalyticsQuery): Promise<Analytics> {
     const { db, engine } = this.database;
-    if (query.project_id !== undefined && !(await repo.projectExists(db, orgId, query.project_id))) throw notFound('Project');
+    if (query.project_id !== undefined) await requireProject(db, orgId, query.project_id);
     const window = utcWindow(this.now(), query.days ?? DEFAULT_DAYS);
     const scope: repo.ViewScope = { orgId, projectId: query.project_id, from: window.dates[0]!, to: window.dates.at(-1)! };
     // Independent aggregates: on PostgreSQL they run on separate pool connections at once; on

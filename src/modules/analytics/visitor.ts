@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import Bowser from 'bowser';
 import { isbot } from 'isbot';
 import type { Database } from '../../db/index.ts';
+import { saltOfDay } from './retention-repo.ts';
 
 export type Device = 'desktop' | 'mobile' | 'tablet';
 
@@ -80,12 +81,9 @@ export class DailySalts {
   }
 
   private async load(day: string): Promise<string> {
-    const { db } = this.database;
-    await db.insertInto('analytics_salts').values({ day, salt: randomBytes(32).toString('base64') }).onConflict((oc) => oc.column('day').doNothing()).execute();
     // Yesterday's salt is kept for views still being written around midnight; older ones go.
     const yesterday = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-    await db.deleteFrom('analytics_salts').where('day', '<', yesterday).execute();
-    return (await db.selectFrom('analytics_salts').select('salt').where('day', '=', day).executeTakeFirstOrThrow()).salt;
+    return saltOfDay(this.database.db, day, randomBytes(32).toString('base64'), yesterday);
   }
 }
 

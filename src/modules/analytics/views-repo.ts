@@ -1,9 +1,10 @@
-// The three bulk statements behind recording page views, one implementation per engine, because
-// they run for every batch of views served and Kysely's build-and-compile of a 100-row insert
-// costs more than SQLite's insert itself. SQLite: statements prepared once on the writer
-// connection, one row per run. PostgreSQL: one statement per batch whatever its size, the rows
-// passed as arrays and spread by unnest(). Raw views go in packs, one row per site, UTC day and batch
-// (see migration 010).
+// SQL of recording page views. First the three bulk statements behind every batch, one
+// implementation per engine, because they run for every batch of views served and Kysely's
+// build-and-compile of a 100-row insert costs more than SQLite's insert itself. SQLite: statements
+// prepared once on the writer connection, one row per run. PostgreSQL: one statement per batch
+// whatever its size, the rows passed as arrays and spread by unnest(). Raw views go in packs, one
+// row per site, UTC day and batch (see migration 010). The views of a batch come from sites of many
+// organizations, each view carrying its own org_id.
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { Database } from '../../db/index.ts';
@@ -62,6 +63,9 @@ function packsOf(rows: RawView[]): Pack[] {
 export type Visitor = PageViewVisitorsTable;
 
 export type Rollup = PageViewRollupsTable;
+
+/** The scope of an organization-wide rollup row (a project's rows have its id). */
+export const ORG_SCOPE = '*';
 
 /** Every method runs inside a transaction of the caller's (`trx`). */
 export interface ViewWriter {
@@ -133,4 +137,20 @@ function postgresWriter(): ViewWriter {
         do update set views = page_view_rollups.views + excluded.views, visitors = page_view_rollups.visitors + excluded.visitors`.execute(trx);
     },
   };
+}
+
+/** Which of `projectIds` still exist (views of deleted sites are dropped). */
+export async function liveProjectIds(db: Executor, projectIds: string[]): Promise<Set<string>> {
+  return new Set((await db.selectFrom('projects').select('id').where('id', 'in', projectIds).execute()).map((p) => p.id));
+}
+
+/** A project's own rollup rows (scope = its id). */
+export function projectRollups(trx: Executor, orgId: string, projectId: string): Promise<Rollup[]> {
+  return trx.selectFrom('page_view_rollups').selectAll().where('org_id', '=', orgId).where('scope', '=', projectId).execute();
+}
+
+/** Deletes a project's rollup rows and the organization-wide ones its removal brought to zero. */
+export async function deleteProjectRollups(trx: Executor, orgId: string, projectId: string): Promise<void> {
+  await trx.deleteFrom('page_view_rollups').where('org_id', '=', orgId).where('scope', '=', projectId).execute();
+  await trx.deleteFrom('page_view_rollups').where('org_id', '=', orgId).where('scope', '=', ORG_SCOPE).where('views', '<=', 0).where('visitors', '<=', 0).execute();
 }
