@@ -1,5 +1,5 @@
-// GET /projects is the hot list. Its SQL is compiled once per combination of filters (at most
-// eight) and reused, so a request only binds values (see db/prepared.ts). A request runs two
+// SQL of GET /projects, the hot list, by organization. Its SQL is compiled once per combination
+// of filters (at most eight) and reused, so a request only binds values (see db/prepared.ts). A request runs two
 // statements at most: the page, and a count when the page alone cannot tell the total.
 import { sql, type SqlBool } from 'kysely';
 import type { Database } from '../../db/index.ts';

@@ -43,7 +43,8 @@ export function findProject(db: Executor, orgId: string, id: string): Promise<Pr
 
 /**
  * Project `id` of organization `orgId`, or NotFoundError ("Project not found"): the one place that
- * decides it, so another organization's project is always indistinguishable from a missing one.
+ * decides it (with its prepared twin and deleteProject below), so another
+ * organization's project is always indistinguishable from a missing one.
  * With `lock` (PostgreSQL) the row stays locked until the transaction ends, so checks on the
  * project's contents (file limits, publishing) see no concurrent change.
  */
@@ -55,15 +56,22 @@ export async function requireProject(db: Executor, orgId: string, id: string, op
     .where('id', '=', id)
     .$if(opts.lock === true, (qb) => qb.forUpdate())
     .executeTakeFirst();
-  if (!row) throw notFound('Project');
-  return row;
+  return found(row);
 }
 
-/** GET /projects/{id}: one prepared statement, no query building per request. */
-export function prepareFindProject(database: Database) {
-  return prepareQuery<{ orgId: string; id: string }, ProjectRow>(database, (p) =>
+/** requireProject for GET /projects/{id}, the hot read: one prepared statement, no query building per request. */
+export function prepareRequireProject(database: Database): (orgId: string, id: string) => Promise<ProjectRow> {
+  const find = prepareQuery<{ orgId: string; id: string }, ProjectRow>(database, (p) =>
     database.db.selectFrom('projects').selectAll().where('org_id', '=', p('orgId')).where('id', '=', p('id')),
   );
+  return async (orgId, id) => found(await find.first({ orgId, id }));
+}
+
+const projectNotFound = () => notFound('Project');
+
+function found(row: ProjectRow | undefined): ProjectRow {
+  if (!row) throw projectNotFound();
+  return row;
 }
 
 /** Every project counts against the plan's max_sites, archived ones too: they keep their files. */
@@ -90,8 +98,12 @@ export async function updateProject(db: Executor, orgId: string, id: string, cha
   await db.updateTable('projects').set(changes).where('org_id', '=', orgId).where('id', '=', id).execute();
 }
 
-/** Page views go with the project (ON DELETE CASCADE); templates keep theirs with source_project_id set to null. */
-export async function deleteProject(db: Executor, orgId: string, id: string): Promise<boolean> {
+/**
+ * Deletes project `id` of organization `orgId`, or throws NotFoundError as requireProject does.
+ * Page views go with the project (ON DELETE CASCADE); templates keep theirs with source_project_id
+ * set to null.
+ */
+export async function deleteProject(db: Executor, orgId: string, id: string): Promise<void> {
   const result = await db.deleteFrom('projects').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  if (Number(result.numDeletedRows) === 0) throw projectNotFound();
 }

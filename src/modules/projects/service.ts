@@ -3,7 +3,7 @@
 import type { Database } from '../../db/index.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Executor } from '../../db/executor.ts';
-import { NotFoundError, notAllowed, notFound } from '../common/errors.ts';
+import { NotFoundError, notAllowed } from '../common/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { signalWork } from '../../jobs/signal.ts';
@@ -13,7 +13,7 @@ import { findPlan } from '../plans/repo.ts';
 import { findTemplate } from '../templates/repo.ts';
 import { copyTemplateToProject } from '../files/repo.ts';
 import { removeProjectRollups } from '../analytics/rollups.ts';
-import { ProjectListQuery, type ProjectFilter } from './list-query.ts';
+import { ProjectListQuery, type ProjectFilter } from './list-repo.ts';
 import { nonBlank } from '../common/text.ts';
 import * as repo from './repo.ts';
 import type { CreateProjectBody, Project, UpdateProjectBody } from './schema.ts';
@@ -23,14 +23,14 @@ import { isReserved, slugify, withSuffix } from './subdomain.ts';
 const SUBDOMAIN_ATTEMPTS = 5;
 
 export class ProjectsService {
-  private readonly findById: ReturnType<typeof repo.prepareFindProject>;
+  private readonly requireById: ReturnType<typeof repo.prepareRequireProject>;
   private readonly listQuery: ProjectListQuery;
 
   constructor(
     private readonly database: Database,
     private readonly publicUrl: string,
   ) {
-    this.findById = repo.prepareFindProject(database);
+    this.requireById = repo.prepareRequireProject(database);
     this.listQuery = new ProjectListQuery(database);
   }
 
@@ -48,9 +48,7 @@ export class ProjectsService {
   }
 
   async get(orgId: string, id: string): Promise<Project> {
-    const row = await this.findById.first({ orgId, id });
-    if (!row) throw notFound('Project');
-    return repo.toProject(row);
+    return repo.toProject(await this.requireById(orgId, id));
   }
 
   async create(orgId: string, body: CreateProjectBody): Promise<Project> {
@@ -136,7 +134,7 @@ export class ProjectsService {
       // Its views leave the organization's analytics with it (raw views and visitor sets cascade).
       // Deleted first: on PostgreSQL the row lock waits for views being written for it, and holds
       // back later ones, so the rollups read next are final.
-      if (!(await repo.deleteProject(trx, orgId, id))) throw notFound('Project');
+      await repo.deleteProject(trx, orgId, id);
       await removeProjectRollups(this.database, trx, orgId, id);
     });
     // Its site, if published, is gone.

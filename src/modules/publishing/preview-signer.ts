@@ -3,6 +3,7 @@
 // once and kept in the database, so that every instance accepts the links of the others.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/index.ts';
+import { serviceSecret } from './repo.ts';
 
 const SECRET_NAME = 'preview_signing';
 
@@ -15,7 +16,8 @@ export class PreviewSigner {
   ) {}
 
   private key(): Promise<string> {
-    this.secret ??= this.configured ? Promise.resolve(this.configured) : storedSecret(this.database, SECRET_NAME);
+    // A random secret created by whichever instance asks first; the others read the same one.
+    this.secret ??= this.configured ? Promise.resolve(this.configured) : serviceSecret(this.database.db, SECRET_NAME, randomBytes(32).toString('base64url'));
     return this.secret;
   }
 
@@ -30,15 +32,4 @@ export class PreviewSigner {
     const given = Buffer.from(signature);
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
-}
-
-/** A random secret created by whichever instance asks first; the others read the same one. */
-async function storedSecret(database: Database, name: string): Promise<string> {
-  await database.db
-    .insertInto('service_secrets')
-    .values({ name, value: randomBytes(32).toString('base64url'), created_at: new Date().toISOString() })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await database.db.selectFrom('service_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-  return row.value;
 }

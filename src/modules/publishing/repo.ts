@@ -1,5 +1,6 @@
 // SQL of deployments and of what published sites serve. Deployments are immutable: a publish
-// writes a new one and points the project at it.
+// writes a new one and points the project at it. What a site host names is looked up across
+// organizations (a host is unique across the service), as is the service's own preview secret.
 import { insertInBatches } from '../../db/batches.ts';
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
@@ -69,4 +70,15 @@ export async function isPublishedSubdomain(db: Executor, label: string): Promise
 
 export async function isActiveDomain(db: Executor, domain: string): Promise<boolean> {
   return Boolean(await db.selectFrom('project_domains').select('id').where('domain', '=', domain).where('status', '=', 'active').executeTakeFirst());
+}
+
+/** The service-wide secret `name`: `candidate` when this call creates it, else the one stored first. */
+export async function serviceSecret(db: Executor, name: string, candidate: string): Promise<string> {
+  await db
+    .insertInto('service_secrets')
+    .values({ name, value: candidate, created_at: new Date().toISOString() })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db.selectFrom('service_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.value;
 }
