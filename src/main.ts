@@ -26,7 +26,11 @@ export async function buildServer(container: Container, logger?: Logger): Promis
     { sites: services.sites, forms: services.forms, capture: services.capture, settings: config.sites, publicUrl: config.publicUrl },
     logger,
   );
-  return buildApp(container, { ...(logger ? { logger } : {}), serverFactory: (api) => createServer(edgeFirst(edge, api)) });
+  return buildApp(container, {
+    ...(logger ? { logger } : {}),
+    serverFactory: (api) => createServer(edgeFirst(edge, api)),
+    onClose: () => edge.close(),
+  });
 }
 
 function edgeFirst(edge: SiteHandler, api: Handler): Handler {

@@ -82,14 +82,10 @@ export class HostResolver {
 
   async resolve(host: string): Promise<HostAnswer> {
     if (!this.mayBeSite(host)) return undefined;
-    if (this.answers.has(host)) {
-      // A change signal is delivered on a later turn of the event loop (jobs/signal.ts), possibly
-      // after this request was read: a remembered answer is used only once that turn has passed,
-      // so a change whose API call has returned is never hidden from the next request.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      const kept = this.answers.get(host);
-      if (kept) return kept.answer;
-    }
+    // A change in this process clears the answers before its API call returns (the 'sites'
+    // signal is delivered at once), so the next request never sees the old one.
+    const kept = this.answers.get(host);
+    if (kept) return kept.answer;
     const changesBefore = this.changes;
     const answer = await this.lookUp(host);
     if (this.changes === changesBefore) this.answers.set(host, { answer });

@@ -28,6 +28,8 @@ export interface AppOptions {
   /** A pino logger; none: the API logs nothing. */
   logger?: FastifyServerOptions['loggerInstance'];
   serverFactory?: FastifyServerOptions['serverFactory'];
+  /** Run when the server closes (what the caller put in front of the API lets go of its resources). */
+  onClose?: () => void;
 }
 
 export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
@@ -42,6 +44,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     trustProxy: false,
     return503OnClosing: true,
   }) as unknown as FastifyInstance;
+  if (opts.onClose) app.addHook('onClose', async () => opts.onClose?.());
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

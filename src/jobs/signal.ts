@@ -8,8 +8,16 @@ type Listener = () => void;
 const listeners: Record<WorkKind, Set<Listener>> = { outbox: new Set(), generations: new Set(), sites: new Set() };
 const scheduled: Record<WorkKind, boolean> = { outbox: false, generations: false, sites: false };
 
-/** Tells local workers of `kind` to look for due work soon (after the current transaction, usually). */
+/**
+ * Tells local listeners of `kind` to look for due work soon (after the current transaction,
+ * usually). A change of sites is delivered at once: the services signal it after their commit,
+ * and the edge must forget its answers before the API call returns, so the next request sees it.
+ */
 export function signalWork(kind: WorkKind): void {
+  if (kind === 'sites') {
+    for (const listener of listeners.sites) listener();
+    return;
+  }
   if (scheduled[kind] || listeners[kind].size === 0) return;
   scheduled[kind] = true;
   // setImmediate runs after the pending microtasks, among them the COMMIT of the caller's
