@@ -45,12 +45,20 @@ export interface LeaseRows {
   alsoSet?: RawBuilder<unknown>;
 }
 
-/** Leases the candidate rows that are still free under `lease`; returns the ids it got. */
+/**
+ * Leases the candidate rows that are still free under `lease`; returns the ids it got.
+ *
+ * The candidates are picked once, in a materialized CTE. As `WHERE id IN (subquery)`, PostgreSQL
+ * may run the subquery again for every row it updates (a nested-loop semi-join, chosen for small
+ * or freshly analyzed tables); each run skips the rows this statement already updated and takes
+ * the next ones past its LIMIT, and the statement leased more rows than asked for.
+ */
 export async function leaseRows(database: Database, lease: Lease, rows: LeaseRows): Promise<string[]> {
   const alsoSet = rows.alsoSet ? sql`, ${rows.alsoSet}` : sql``;
   const { rows: leased } = await sql<{ id: string }>`
+    WITH picked AS MATERIALIZED (${sql.join(rows.candidates, sql` UNION ALL `)})
     UPDATE ${sql.table(rows.table)} SET lease_until = ${lease.until}, lease_token = ${lease.token}${alsoSet}
-    WHERE id IN (${sql.join(rows.candidates, sql` UNION ALL `)})
+    WHERE id IN (SELECT id FROM picked)
       AND ${rows.stillFree}
     RETURNING id`.execute(database.db);
   return leased.map((r) => r.id);
