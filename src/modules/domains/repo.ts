@@ -1,6 +1,6 @@
-// SQL for custom domains. Every function takes the organization id, except two: a domain name is
-// unique across the whole service (like a subdomain), and the background check acts on rows it
-// holds the lease of (by token).
+// SQL for custom domains. Every function takes the organization id, with two exceptions: a domain
+// name is unique across the whole service (like a subdomain), and the background check acts on
+// rows it is leasing or holds the lease of (by token).
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';

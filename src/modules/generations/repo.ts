@@ -1,5 +1,6 @@
 // SQL for generations. Every function takes the organization id, except the worker's, which act
-// on rows it holds the lease of.
+// on rows it is leasing or holds the lease of, and the AI message counts, kept per client (a
+// client the caller has already found within its organization).
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { num, type Executor } from '../../db/executor.ts';
