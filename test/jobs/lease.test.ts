@@ -77,11 +77,10 @@ describe('job tables (generations)', () => {
 });
 
 describe('webhook deliveries', () => {
-  let webhookId: string;
   const deliveryIds: string[] = [];
 
   beforeAll(async () => {
-    webhookId = (await ctx.services.webhooks.create(orgId, { url: 'http://127.0.0.1:9/hook', events: ['project.created'] })).id;
+    await ctx.services.webhooks.create(orgId, { url: 'http://127.0.0.1:9/hook', events: ['project.created'] });
     for (let i = 0; i < 3; i++) {
       const event = await ctx.database.db.transaction().execute((trx) => recordEvent(trx, { orgId, type: 'project.created', data: { i } }));
       deliveryIds.push(...event.deliveryIds);
