@@ -1,4 +1,5 @@
-// Runs the real `sitewright` command (bin/sitewright.js) as a child process.
+// Runs the real `sitewright` command (bin/sitewright.js, which runs the compiled dist/:
+// test/global-setup.ts builds it first) as a child process.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';

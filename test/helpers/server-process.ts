@@ -1,4 +1,5 @@
-// The real server as a child process (`node bin/sitewright.js start`), for tests that kill it.
+// The real server as a child process (`node bin/sitewright.js start`, which runs the compiled
+// dist/: test/global-setup.ts builds it first), for tests that kill it or look at the process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,11 @@ export class ServerProcess {
     readonly port: number,
     private readonly env: Record<string, string>,
   ) {}
+
+  /** The server's process id, once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
