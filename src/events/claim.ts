@@ -5,8 +5,8 @@
 //
 // What is particular to deliveries is which ones a claim takes. First, which endpoints have due
 // work and room: an endpoint already holding `endpointConcurrency` leased attempts (a slow or dead
-// one) gets nothing more, so it can never fill the pool and delay the others. Then the oldest due
-// deliveries of those endpoints are leased, each endpoint's share in one statement.
+// one) gets nothing more, so it can never fill the pool and delay the others. Then one statement
+// leases the oldest due deliveries of those endpoints, each endpoint its share.
 import type { Database } from '../db/index.ts';
 import { num } from '../db/executor.ts';
 import { toIso } from '../lib/clock.ts';
