@@ -11,8 +11,7 @@ import { createContainer } from '../src/container.ts';
 import { pino } from 'pino';
 import type { Database } from '../src/db/index.ts';
 import { newId } from '../src/lib/ids.ts';
-import { ORG_SCOPE } from '../src/modules/analytics/rollups.ts';
-import { viewWriter, type RawView, type Rollup } from '../src/modules/analytics/view-writer.ts';
+import { ORG_SCOPE, viewWriter, type RawView, type Rollup } from '../src/modules/analytics/views-repo.ts';
 import { createTestDatabase } from '../test/helpers/database.ts';
 import { generateTraffic } from './traffic.ts';
 

@@ -4,7 +4,7 @@
 // runs are comparable) and rolled up exactly as capture would; the raw rows of the last `rawDays`
 // days are produced too. Yields one site at a time so that memory stays small.
 import { randomBytes } from 'node:crypto';
-import type { RawView, Rollup } from '../src/modules/analytics/view-writer.ts';
+import type { RawView, Rollup } from '../src/modules/analytics/views-repo.ts';
 
 const PATHS = ['/', '/about/', '/services/', '/contact/', '/pricing/', '/blog/', '/team/', '/faq/', '/gallery/', '/book/', ...Array.from({ length: 30 }, (_, i) => `/blog/post-${i + 1}/`)];
 const REFERRERS = [
