@@ -12,6 +12,7 @@ import { onCleanup, runCleanup } from './lib/cleanup.ts';
 import { describeRun, requireCores } from './lib/machine.ts';
 import { APP_DIR, SERVER_CMD, cliJson, productEnv } from './lib/product.ts';
 import { freePort, startServer, threads, treeRss } from './lib/processes.ts';
+import { NOISY_SHARE } from './lib/quiet.ts';
 import { median, quietRound, runWrk, type RoundResult } from './lib/wrk.ts';
 import { writeTenKbPage } from './page.ts';
 
@@ -117,6 +118,8 @@ http { access_log off; sendfile on; tcp_nopush on; keepalive_timeout 65; keepali
     console.log(`| ${name} | ${Math.round(m(name, (r) => r.rps)).toLocaleString('en-US')} | ${m(name, (r) => r.cpuUsPerRequest).toFixed(0)} | ${m(name, (r) => r.p99ms).toFixed(1)} |`);
   }
   console.log(`\nfile: ${page.html.length} bytes; Sitewright / nginx = ${ratio.toFixed(2)} (target >= 0.5: ${failed ? 'INVALID: failed answers' : ratio >= 0.5 ? 'met' : 'MISSED'})`);
+  const disturbed = Object.values(rounds).flat().filter((r) => r.othersShare > NOISY_SHARE).length;
+  if (disturbed) console.log(`${disturbed} round(s) kept although other processes used the CPU (BENCH_MAX_TRIES tries each)`);
   console.log(`page views recorded: ${report.analytics.totalViews} (measured rounds served ${servedPages}, plus warm-up); Sitewright RSS after the run: ${rss.toFixed(0)} MB`);
   return failed ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 // The four operations `npm run bench` measures, their targets (API req/s over the minimal twin's),
 // and the alternating rounds that measure one of them on both servers.
+import { NOISY_SHARE } from '../lib/quiet.ts';
 import { median, quietRound, type RoundResult } from '../lib/wrk.ts';
 
 export interface Operation {
@@ -87,12 +88,12 @@ export function summarize(r: OperationResult) {
     minCpu: median(min.map((x) => x.cpuUsPerRequest)),
     apiDbCpu: median(api.map((x) => x.dbCpuUsPerRequest)),
     minDbCpu: median(min.map((x) => x.dbCpuUsPerRequest)),
-    othersMax: Math.max(...api.concat(min).map((x) => x.othersShare)),
     apiP99: median(api.map((x) => x.p99ms)),
     minP99: median(min.map((x) => x.p99ms)),
     target: r.operation.target,
     verdict: r.failures.length > 0 ? 'INVALID (failed answers)' : ratio >= r.operation.target ? 'met' : 'missed',
     spread: `${api.map((x) => fmt(x.rps)).join(' ')} / ${min.map((x) => fmt(x.rps)).join(' ')}`,
+    disturbed: api.concat(min).filter((x) => x.othersShare > NOISY_SHARE).length,
   };
 }
 

@@ -17,15 +17,21 @@ export function machineCpu(): { busy: number } {
   return { busy: (user + nice + system) * TICK_US };
 }
 
-/** Waits (up to BENCH_QUIET_WAIT seconds, default 600) until others use under NOISY_SHARE of a core for a second. */
+/** Tries of a round before a disturbed one is kept (and flagged). */
+export const MAX_TRIES = Number(process.env.BENCH_MAX_TRIES ?? 10);
+
+/** Waits (up to BENCH_QUIET_WAIT seconds, default 900) until others use under NOISY_SHARE of a core for two seconds in a row. */
 export async function waitForQuiet(log: (line: string) => void): Promise<void> {
-  const deadline = Date.now() + Number(process.env.BENCH_QUIET_WAIT ?? 600) * 1000;
+  const deadline = Date.now() + Number(process.env.BENCH_QUIET_WAIT ?? 900) * 1000;
   let told = false;
+  let quietSeconds = 0;
   for (;;) {
     const before = machineCpu().busy;
     await new Promise((r) => setTimeout(r, 1000));
     const share = (machineCpu().busy - before) / 1e6;
-    if (share < NOISY_SHARE) return;
+    quietSeconds = share < NOISY_SHARE ? quietSeconds + 1 : 0;
+    if (quietSeconds >= 2) return;
+    if (share < NOISY_SHARE) continue;
     if (Date.now() > deadline) {
       log(`  the machine stayed busy (${(share * 100).toFixed(0)}% of a core used by other processes): measuring anyway`);
       return;

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { cpuOfMatching, treeCpuMicros } from './processes.ts';
-import { NOISY_SHARE, machineCpu, waitForQuiet } from './quiet.ts';
+import { MAX_TRIES, NOISY_SHARE, machineCpu, waitForQuiet } from './quiet.ts';
 
 export const WRK_DIR = fileURLToPath(new URL('../wrk/', import.meta.url));
 
@@ -83,12 +83,12 @@ export async function runWrk(o: LoadOptions): Promise<RoundResult> {
   };
 }
 
-/** A round on a quiet machine: waits for one, and repeats (at most twice) a round others disturbed. */
+/** A round on a quiet machine: waits for one, and repeats a round others disturbed (MAX_TRIES in all; the last is kept, its othersShare tells). */
 export async function quietRound(load: (attempt: number) => LoadOptions, label: string, log: (line: string) => void): Promise<RoundResult> {
   for (let attempt = 1; ; attempt++) {
     await waitForQuiet(log);
     const r = await runWrk(load(attempt));
-    if (r.othersShare <= NOISY_SHARE || attempt === 3) return r;
+    if (r.othersShare <= NOISY_SHARE || attempt >= MAX_TRIES) return r;
     log(`  ${label}: other processes used ${(r.othersShare * 100).toFixed(0)}% of a core during the round: repeated`);
   }
 }

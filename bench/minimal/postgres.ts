@@ -3,12 +3,18 @@
 // the API's database layer sends them (the same SQL text).
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import { clientCreatedEvent, projectJsonSql, subscribed, toClient, toProject, type ClientRow, type ProjectRow, type Store } from './records.ts';
+import { clientCreatedEvent, projectPageBody, projectPageSql, subscribed, toClient, toProject, type ClientRow, type ProjectRow, type Store } from './records.ts';
+
+/** `?` placeholders as PostgreSQL's $1, $2, ... */
+function numbered(text: string): string {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+}
 
 const SQL = {
   key: 'select "id", "org_id", "permissions", "last_used_at" from "api_keys" where "key_hash" = $1 and "revoked_at" is null',
   client: 'select * from "clients" where "org_id" = $1 and "id" = $2',
-  page: `select ${projectJsonSql('postgres')} as "json" from "projects" where "org_id" = $1 order by "created_at" desc, "id" desc limit $2 offset $3`,
+  page: numbered(projectPageSql('postgres')),
   count: 'select count(*) as "n" from "projects" where "org_id" = $1',
   byEmail: 'select * from "clients" where "org_id" = $1 and "email_lower" = $2',
   insertClient:
@@ -51,11 +57,11 @@ export function postgresStore(url: string): Store {
       return row && toClient(row);
     },
     async projectsPage(orgId, limit, offset) {
-      const rows = (await pool.query<{ json: string }>({ text: SQL.page, values: [orgId, limit, offset] })).rows.map((r) => r.json);
+      const rows = (await pool.query<ProjectRow | { json: string }>({ text: SQL.page, values: [orgId, limit, offset] })).rows;
       // As the API: a short page that is not past the end tells the total without a count.
       const total =
         rows.length < limit && (rows.length > 0 || offset === 0) ? offset + rows.length : Number((await one<{ n: string }>(SQL.count, [orgId]))?.n ?? 0);
-      return `{"projects":[${rows.join(',')}],"total":${total}}`;
+      return projectPageBody(rows, total);
     },
     createClient: (orgId, c) =>
       transaction(async (trx) => {

@@ -16,13 +16,32 @@ export interface Store {
   /** The bearer check: the key's SHA-256 (hex) looked up among keys not revoked. */
   caller(keyHash: string): Promise<Caller | undefined>;
   client(orgId: string, id: string): Promise<Client | undefined>;
-  /** The `{projects, total}` body as JSON text, rows rendered by the database as the API does. */
+  /** The `{projects, total}` body as JSON text, rows rendered as LIST_MODE says. */
   projectsPage(orgId: string, limit: number, offset: number): Promise<string>;
   /** One transaction: duplicate check, insert, the outbox event (and deliveries). undefined: duplicate email. */
   createClient(orgId: string, client: NewClient): Promise<Client | undefined>;
   /** One transaction: the project of the org, its new name. undefined: no such project. */
   renameProject(orgId: string, id: string, name: string): Promise<Project | undefined>;
   close(): Promise<void>;
+}
+
+/**
+ * How the API under test renders a page of projects, which the twin must do alike: `rows` (the
+ * current code: rows selected whole, mapped and serialized in JS) or `sql-json` (up to commit
+ * 854ed1f: each row rendered as JSON text by the database). TWIN_PROJECT_LIST, default `rows`.
+ */
+export const LIST_MODE: 'rows' | 'sql-json' = process.env.TWIN_PROJECT_LIST === 'sql-json' ? 'sql-json' : 'rows';
+
+/** The page's SQL; `?` placeholders, numbered for PostgreSQL by the caller. */
+export function projectPageSql(engine: 'sqlite' | 'postgres'): string {
+  const columns = LIST_MODE === 'rows' ? '*' : `${projectJsonSql(engine)} as "json"`;
+  return `select ${columns} from "projects" where "org_id" = ? order by "created_at" desc, "id" desc limit ? offset ?`;
+}
+
+/** The body from the page's rows (either mode) and the total. */
+export function projectPageBody(rows: (ProjectRow | { json: string })[], total: number): string {
+  if (LIST_MODE === 'rows') return JSON.stringify({ projects: (rows as ProjectRow[]).map(toProject), total });
+  return `{"projects":[${(rows as { json: string }[]).map((r) => r.json).join(',')}],"total":${total}}`;
 }
 
 type Time = string | Date | null;

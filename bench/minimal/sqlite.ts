@@ -4,7 +4,7 @@
 import SQLite from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import {
-  clientCreatedEvent, projectJsonSql, subscribed, toClient, toProject,
+  clientCreatedEvent, projectPageBody, projectPageSql, subscribed, toClient, toProject,
   type ClientRow, type NewClient, type ProjectRow, type Store,
 } from './records.ts';
 
@@ -21,9 +21,7 @@ export function sqliteStore(file: string): Store {
     'select "id", "org_id", "permissions", "last_used_at" from "api_keys" where "key_hash" = ? and "revoked_at" is null',
   );
   const client = reader.prepare<[string, string], ClientRow>('select * from "clients" where "org_id" = ? and "id" = ?');
-  const page = reader.prepare<[string, number, number], { json: string }>(
-    `select ${projectJsonSql('sqlite')} as "json" from "projects" where "org_id" = ? order by "created_at" desc, "id" desc limit ? offset ?`,
-  );
+  const page = reader.prepare<[string, number, number], ProjectRow | { json: string }>(projectPageSql('sqlite'));
   const count = reader.prepare<[string], { n: number }>('select count(*) as "n" from "projects" where "org_id" = ?');
 
   const byEmail = writer.prepare('select * from "clients" where "org_id" = ? and "email_lower" = ?');
@@ -70,10 +68,10 @@ export function sqliteStore(file: string): Store {
       return row && toClient(row);
     },
     async projectsPage(orgId, limit, offset) {
-      const rows = page.all(orgId, limit, offset).map((r) => r.json);
+      const rows = page.all(orgId, limit, offset);
       // As the API: a short page that is not past the end tells the total without a count.
       const total = rows.length < limit && (rows.length > 0 || offset === 0) ? offset + rows.length : (count.get(orgId)?.n ?? 0);
-      return `{"projects":[${rows.join(',')}],"total":${total}}`;
+      return projectPageBody(rows, total);
     },
     createClient: async (orgId, c) => create(orgId, c),
     renameProject: async (orgId, id, name) => update(orgId, id, name),
