@@ -66,7 +66,7 @@ export class ViewRecorder {
     let salt = '';
     for (let i = 0; i < pages.length; i += PAGE_FIELDS) {
       const ua = (pages[i + 5] as string | undefined) ?? '';
-      const agent = this.agents.get(ua);
+      const agent = this.agents(ua);
       if (agent.bot) continue;
       const projectId = pages[i + 1] as string;
       const url = pages[i + 3] as string;

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import Bowser from 'bowser';
 import { isbot } from 'isbot';
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/index.ts';
 import { saltOfDay } from './retention-repo.ts';
 
@@ -21,40 +22,29 @@ function isBot(userAgent: string | undefined): boolean {
   return !userAgent || isbot(userAgent);
 }
 
-/** A bounded cache: forgets everything when full, which is cheap and enough for hot keys. */
-export class Remembered<V> {
-  private readonly known = new Map<string, V>();
-
-  constructor(
-    private readonly compute: (key: string) => V,
-    private readonly max = 10_000,
-  ) {}
-
-  get(key: string): V {
-    let value = this.known.get(key);
-    if (value === undefined) {
-      value = this.compute(key);
-      if (this.known.size >= this.max) this.known.clear();
-      this.known.set(key, value);
-    }
+/** A computed value remembered for hot keys, least recently used out first. */
+function memo<V extends object | string>(compute: (key: string) => V, max: number): (key: string) => V {
+  const known = new LRUCache<string, V>({ max });
+  return (key) => {
+    let value = known.get(key);
+    if (value === undefined) known.set(key, (value = compute(key)));
     return value;
-  }
+  };
 }
 
 /** Classifications by User-Agent: visitors send few distinct ones, and parsing one costs far more than a look-up. */
-export const userAgents = () => new Remembered((ua) => ({ bot: isBot(ua), device: deviceOf(ua) }));
+export const userAgents = () => memo((ua) => ({ bot: isBot(ua), device: deviceOf(ua) }), 10_000);
 
 /** referrerHost() remembered by site host and Referer: the same few referrers come again and again. */
 export class Referrers {
-  private readonly byHost = new Map<string, Remembered<string | null>>();
+  // '\n' cannot occur in a Host or Referer header, so it separates the two.
+  private readonly known = memo((key) => {
+    const cut = key.indexOf('\n');
+    return { host: referrerHost(key.slice(cut + 1), key.slice(0, cut)) };
+  }, 20_000);
 
   get(referer: string, host: string): string | null {
-    let known = this.byHost.get(host);
-    if (!known) {
-      if (this.byHost.size >= 10_000) this.byHost.clear();
-      this.byHost.set(host, (known = new Remembered((r) => referrerHost(r, host), 1_000)));
-    }
-    return known.get(referer);
+    return this.known(`${host}\n${referer}`).host;
   }
 }
 
@@ -94,31 +84,23 @@ export function visitorHash(salt: string, projectId: string, ip: string, userAge
 /**
  * The hashes of the day's visitors, remembered for the day: a visit is several pages, and a
  * look-up costs a fraction of a hash. Only in memory, and dropped when the day (and salt) changes.
- * Nested maps by site, User-Agent and address, so no key string is built per view.
  */
 export class VisitorHashes {
   private day = '';
-  private size = 0;
-  private known = new Map<string, Map<string, Map<string, string>>>();
+  private readonly known: LRUCache<string, string>;
 
-  constructor(private readonly max = 50_000) {}
+  constructor(max = 50_000) {
+    this.known = new LRUCache({ max });
+  }
 
   hash(day: string, salt: string, projectId: string, ip: string, userAgent: string): string {
-    if (day !== this.day || this.size >= this.max) {
-      this.known = new Map();
-      this.size = 0;
+    if (day !== this.day) {
+      this.known.clear();
       this.day = day;
     }
-    let bySite = this.known.get(projectId);
-    if (!bySite) this.known.set(projectId, (bySite = new Map()));
-    let byAgent = bySite.get(userAgent);
-    if (!byAgent) bySite.set(userAgent, (byAgent = new Map()));
-    let hash = byAgent.get(ip);
-    if (hash === undefined) {
-      hash = visitorHash(salt, projectId, ip, userAgent);
-      byAgent.set(ip, hash);
-      this.size++;
-    }
+    const key = `${projectId}\n${ip}\n${userAgent}`;
+    let hash = this.known.get(key);
+    if (hash === undefined) this.known.set(key, (hash = visitorHash(salt, projectId, ip, userAgent)));
     return hash;
   }
 }
