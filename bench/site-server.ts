@@ -5,8 +5,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
-import { buildApp } from '../src/http/app.ts';
-import { createRuntime } from '../src/runtime.ts';
+import { pino } from 'pino';
+import { createContainer } from '../src/container.ts';
+import { buildServer } from '../src/main.ts';
 
 const html = readFileSync(process.argv[2]!, 'utf8');
 const config = loadConfig({
@@ -18,10 +19,11 @@ const config = loadConfig({
   ANALYTICS_CAPTURE: process.env.BENCH_CAPTURE ?? 'true',
   ANALYTICS_RAW_RETENTION_DAYS: process.env.ANALYTICS_RAW_RETENTION_DAYS,
 });
-const runtime = await createRuntime(config);
-const app = await buildApp(runtime.ctx, { level: 'warn' });
-const org = await runtime.ctx.orgs.createOrg(`Bench sites ${process.pid}`);
-const key = (await runtime.ctx.orgs.createKey(org.id, ['read', 'write'], 'bench')).key;
+const runtime = await createContainer(config);
+const app = await buildServer(runtime, pino({ level: 'warn' }));
+const { orgs, capture } = runtime.services;
+const org = await orgs.createOrg(`Bench sites ${process.pid}`);
+const key = (await orgs.createKey(org.id, ['read', 'write'], 'bench')).key;
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 const client = (await app.inject({ method: 'POST', url: '/api/v1/clients', headers, payload: { email: 'bench@example.com' } })).json().client;
 const project = (await app.inject({ method: 'POST', url: '/api/v1/projects', headers, payload: { name: 'bench', client_email: client.email } })).json().project;
@@ -31,6 +33,6 @@ const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.send!({ address, host: `${project.subdomain}.sites.bench` });
 process.on('message', (m) => {
   if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
-  if (m === 'views') void app.site.capture.flush().then(() => process.send!({ views: app.site.capture.stats }));
+  if (m === 'views') void capture.flush().then(() => process.send!({ views: capture.stats }));
   if (m === 'stop') void app.close().then(() => runtime.close()).then(() => process.exit(0));
 });
