@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onCleanup, runCleanup } from './lib/cleanup.ts';
 import { describeRun, requireCores } from './lib/machine.ts';
-import { APP_DIR, SERVER_CMD, productEnv } from './lib/product.ts';
-import { freePort, startServer, treeRss, type Server } from './lib/processes.ts';
-import { monotonicMicros, topSelfTime } from './lib/profile.ts';
-import { runWrk } from './lib/wrk.ts';
+import { APP_DIR, SERVER_CMD, productEnv, withNodeFlags } from './lib/product.ts';
+import { freePort, startServer, treeRss } from './lib/processes.ts';
+import { topSelfTime } from './lib/profile.ts';
 import { benchDatabases } from './api/databases.ts';
 import { loadFixtures, writeLuaFixtures } from './api/fixtures.ts';
 import { OPERATIONS, markdownTable, measure, summarize, type OperationResult, type Settings } from './api/operations.ts';
@@ -37,17 +36,17 @@ async function main(): Promise<number> {
   log(`${describeRun(APP_DIR)}\nengine: ${dbs.engine}; server: ${SERVER_CMD.join(' ')}; temporary files: ${tmp}`);
 
   const apiPort = await freePort();
-  const apiEnv = (extra: Record<string, string> = {}) =>
+  const apiEnv = () =>
     productEnv({
       ...dbs.api, PORT: String(apiPort), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
       // As shipped (LOG_LEVEL info, SQLITE_SYNCHRONOUS unset = FULL), except: no rate limit in the
       // way, and no webhook dispatcher (the fixtures have no webhooks to deliver to).
-      RATE_LIMIT_QUOTA: '1000000000', LOG_LEVEL: 'info', WEBHOOK_DISPATCHER: 'false', ...extra,
+      RATE_LIMIT_QUOTA: '1000000000', LOG_LEVEL: 'info', WEBHOOK_DISPATCHER: 'false',
     });
-  const startApi = (extra?: Record<string, string>) =>
-    startServer({ name: 'API', cmd: SERVER_CMD, cwd: APP_DIR, env: apiEnv(extra), port: apiPort, cpus: SERVER_CPUS, log: join(tmp, 'api.log'), readyPath: '/healthz' });
+  const startApi = (nodeFlags: string[]) =>
+    startServer({ name: 'API', cmd: withNodeFlags(SERVER_CMD, nodeFlags), cwd: APP_DIR, env: apiEnv(), port: apiPort, cpus: SERVER_CPUS, log: join(tmp, 'api.log'), readyPath: '/healthz' });
 
-  let api = await startApi();
+  let api = await startApi([]);
   const started = Date.now();
   const orgs = await loadFixtures(api.url, apiEnv(), SIZES, String(process.pid));
   log(`fixtures: ${SIZES.orgs} organizations, ${SIZES.orgs * SIZES.keysPerOrg} keys, ${SIZES.clients} clients, ${SIZES.projects} projects in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -60,10 +59,13 @@ async function main(): Promise<number> {
   for (const p of rss) log(`  pid ${p.pid} ${(p.kb / 1024).toFixed(0)} MB ${p.command}`);
   if (rss.length > 1) log('  (more than one process: the server runs helpers beside it)');
 
-  // The twin gets a copy of the loaded database; the API starts afresh on its own.
+  // The twin gets a copy of the loaded database; the API starts afresh on its own (under the
+  // CPU profiler with BENCH_PROFILE=1: its figures are then a little lower, keep them apart).
   await api.stop();
   const twinSettings = await dbs.copyForTwin();
-  api = await startApi();
+  const profileDir = env.BENCH_PROFILE === '1' ? join(tmp, 'profile') : undefined;
+  if (profileDir) mkdirSync(profileDir);
+  api = await startApi(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
   const twinPort = await freePort();
   const twin = await startServer({
     name: 'minimal', cmd: ['node', '--import', 'tsx', fileURLToPath(new URL('./minimal/server.ts', import.meta.url))],
@@ -86,34 +88,23 @@ async function main(): Promise<number> {
     ] as const;
     results.push(await measure(operation, [sides[0], sides[1]], settings, log));
   }
-  log(`\n${dbs.engine}:\n${markdownTable(results)}`);
+  log(`\n${dbs.engine}${profileDir ? ' (API under the CPU profiler)' : ''}:\n${markdownTable(results)}`);
   for (const r of results) for (const f of r.failures) log(`FAILED ANSWERS: ${r.operation.name}: ${f}`);
   const summaries = results.map(summarize);
   for (const s of summaries) log(`${s.name}: req/s per round API / minimal: ${s.spread}${s.disturbed ? `; ${s.disturbed} round(s) kept although other processes used the CPU` : ''}`);
 
-  // BENCH_PROFILE=missed (or operation names): a CPU profile of the API under that load.
-  const profiled = env.BENCH_PROFILE === 'missed' ? results.filter((r, i) => summaries[i]!.verdict !== 'met').map((r) => r.operation) : operations.filter((o) => env.BENCH_PROFILE?.split(',').includes(o.op));
-  if (profiled.length > 0) {
-    await twin.stop();
-    for (const operation of profiled) api = await profile(api, operation.op, startApi, tmp, settings);
+  if (profileDir) {
+    // The profile is written when the server exits; each operation's share is its API rounds.
+    await api.stop();
+    for (const r of results) {
+      log(`\nCPU profile of the API under ${r.operation.name} (its ${r.rounds.api.length} measured rounds), top self time:`);
+      log('| function | where | self ms | share |\n|---|---|---|---|');
+      for (const f of topSelfTime(profileDir, api.pid, r.rounds.api.map((x) => x.window))) {
+        log(`| ${f.name} | ${f.where} | ${f.selfMs.toFixed(0)} | ${(f.share * 100).toFixed(1)}% |`);
+      }
+    }
   }
   return results.some((r) => r.failures.length > 0) ? 1 : 0;
-}
-
-async function profile(api: Server, op: string, startApi: (extra: Record<string, string>) => Promise<Server>, tmp: string, s: Settings): Promise<Server> {
-  await api.stop();
-  const dir = join(tmp, `profile-${op}`);
-  mkdirSync(dir);
-  const profiled = await startApi({ NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` });
-  await runWrk({ url: profiled.url, script: 'api.lua', args: [op, s.fixturesFile, `prof-w-${process.pid}`], seconds: 2, connections: s.connections, threads: 1, cpus: s.loadCpus, serverPid: profiled.pid });
-  const from = monotonicMicros();
-  const r = await runWrk({ url: profiled.url, script: 'api.lua', args: [op, s.fixturesFile, `prof-${process.pid}`], seconds: 10, connections: s.connections, threads: 1, cpus: s.loadCpus, serverPid: profiled.pid });
-  const to = monotonicMicros();
-  await profiled.stop(); // the profile is written at exit
-  log(`\nCPU profile of the API under ${op} (${Math.round(r.rps)} req/s while profiled), top self time:`);
-  log('| function | where | self ms | share |\n|---|---|---|---|');
-  for (const f of topSelfTime(dir, { from, to })) log(`| ${f.name} | ${f.where} | ${f.selfMs.toFixed(0)} | ${(f.share * 100).toFixed(1)}% |`);
-  return startApi({});
 }
 
 let code = 1;

@@ -46,9 +46,12 @@ export async function startServer(o: StartOptions): Promise<Server> {
   const out = openSync(o.log, 'a');
   const child = spawn('taskset', ['-c', o.cpus, ...o.cmd], { cwd: o.cwd, env: o.env, stdio: ['ignore', out, out] });
   closeSync(out);
+  // A command that cannot start (missing program or directory) fails the start, not the process.
+  let spawnError: Error | undefined;
+  child.on('error', (error) => (spawnError = error));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (spawnError || child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     await exited;
@@ -60,6 +63,7 @@ export async function startServer(o: StartOptions): Promise<Server> {
   const server: Server = { name: o.name, child, pid: child.pid!, url, log: o.log, stop };
   const deadline = Date.now() + 60_000;
   for (;;) {
+    if (spawnError) throw new Error(`${o.name} could not start (${o.cmd.join(' ')} in ${o.cwd}): ${spawnError.message}`);
     if (child.exitCode !== null) throw new Error(`${o.name} exited with ${child.exitCode} at start; see ${o.log}:\n${tail(o.log)}`);
     const ok = await fetch(url + (o.readyPath ?? '/'), { headers: o.readyHeaders }).then((r) => r.ok, () => false);
     if (ok) return server;

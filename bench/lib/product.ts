@@ -14,6 +14,13 @@ export const SERVER_CMD = (process.env.BENCH_SERVER_CMD ?? 'node bin/sitewright.
 /** The `sitewright` command line tool, used for what only it can do (organizations, keys). */
 export const CLI_CMD = (process.env.BENCH_CLI_CMD ?? 'node bin/sitewright.js').split(/\s+/);
 
+/** The command with flags for node itself (such as --cpu-prof, which NODE_OPTIONS refuses). */
+export function withNodeFlags(cmd: string[], flags: string[]): string[] {
+  if (flags.length === 0) return cmd;
+  if (!/(^|\/)node$/.test(cmd[0]!)) throw new Error(`cannot pass ${flags.join(' ')} to ${cmd.join(' ')}: it does not start with node`);
+  return [cmd[0]!, ...flags, ...cmd.slice(1)];
+}
+
 /** Settings for a product process: only what is set here, plus PATH and HOME, so nothing leaks in from the shell. */
 export function productEnv(settings: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };

@@ -1,7 +1,7 @@
 // Top self-time functions of a V8 CPU profile (`node --cpu-prof`), for the record of where a
 // server spends a missed target's time. Idle time is left out of the shares. Sample times are
 // CLOCK_MONOTONIC µs, the clock of process.hrtime, so a window can keep only the load's samples
-// (not the server's start-up, which --cpu-prof records too).
+// (not the server's start-up, nor other operations' rounds: --cpu-prof records all).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -23,12 +23,10 @@ export interface HotFunction {
   share: number;
 }
 
-/** Now on the profile's clock (µs). */
-export const monotonicMicros = (): number => Number(process.hrtime.bigint() / 1000n);
-
-export function topSelfTime(dir: string, window: { from: number; to: number }, count = 15): HotFunction[] {
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-  if (!file) throw new Error(`no .cpuprofile in ${dir}`);
+/** `pid`: the server's; its main thread's profile is CPU.<date>.<time>.<pid>.0.<n>.cpuprofile (children and worker threads write their own). */
+export function topSelfTime(dir: string, pid: number, windows: { from: number; to: number }[], count = 15): HotFunction[] {
+  const file = readdirSync(dir).find((f) => f.includes(`.${pid}.0.`) && f.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no profile of process ${pid}'s main thread in ${dir}`);
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, { name: string; where: string; us: number }>();
@@ -38,10 +36,10 @@ export function topSelfTime(dir: string, window: { from: number; to: number }, c
     const us = profile.timeDeltas[i] ?? 0;
     at += us;
     const frame = byId.get(id)!.callFrame;
-    if (frame.functionName === '(idle)' || at < window.from || at > window.to) return;
+    if (frame.functionName === '(idle)' || !windows.some((w) => at >= w.from && at <= w.to)) return;
     busy += us;
-    // node_modules/<pkg>/... or src/...: enough to find it, short enough for a table.
-    const where = frame.url ? `${frame.url.replace(/^.*\/(node_modules\/|src\/)/, '$1')}:${frame.lineNumber + 1}` : '';
+    // node_modules/<pkg>/..., src/... or dist/...: enough to find it, short enough for a table.
+    const where = frame.url ? `${frame.url.replace(/^.*?\/(node_modules|src|dist)\//, '$1/')}:${frame.lineNumber + 1}` : '';
     const key = `${frame.functionName}@${where}`;
     const entry = self.get(key) ?? { name: frame.functionName || '(anonymous)', where, us: 0 };
     entry.us += us;

@@ -43,6 +43,8 @@ export interface RoundResult {
   dbCpuUsPerRequest: number;
   /** Share of one core that other processes of the machine used during the round. */
   othersShare: number;
+  /** When the round ran, on the clock of CPU profiles (monotonic µs). */
+  window: { from: number; to: number };
 }
 
 const SHELL_TIMES = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/;
@@ -57,7 +59,8 @@ export async function runWrk(o: LoadOptions): Promise<RoundResult> {
   const db = () => (o.databaseMatch ? cpuOfMatching(o.databaseMatch) : new Map<number, number>());
   const [cpuBefore, dbBefore, machineBefore, start] = [treeCpuMicros(o.serverPid), db(), machineCpu(), process.hrtime.bigint()];
   const { stdout } = await promisify(execFile)('sh', ['-c', script], { cwd: WRK_DIR, maxBuffer: 1 << 20 });
-  const wall = Number(process.hrtime.bigint() - start) / 1000;
+  const end = process.hrtime.bigint();
+  const wall = Number(end - start) / 1000;
   const cpu = treeCpuMicros(o.serverPid) - cpuBefore;
   let dbCpu = 0;
   for (const [pid, us] of db()) dbCpu += us - (dbBefore.get(pid) ?? 0);
@@ -80,6 +83,7 @@ export async function runWrk(o: LoadOptions): Promise<RoundResult> {
     cpuUsPerRequest: cpu / requests,
     dbCpuUsPerRequest: dbCpu / requests,
     othersShare: Math.max(0, others) / wall,
+    window: { from: Number(start / 1000n), to: Number(end / 1000n) },
   };
 }
 
