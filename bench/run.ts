@@ -7,7 +7,7 @@ import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onCleanup, runCleanup } from './lib/cleanup.ts';
+import { onCleanup, runBenchmark } from './lib/cleanup.ts';
 import { describeRun, requireCores } from './lib/machine.ts';
 import { APP_DIR, SERVER_CMD, productEnv, withNodeFlags } from './lib/product.ts';
 import { freePort, startServer, treeRss } from './lib/processes.ts';
@@ -111,12 +111,4 @@ async function main(): Promise<number> {
   return results.some((r) => r.failures.length > 0) ? 1 : 0;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (error) {
-  console.error(error);
-} finally {
-  await runCleanup();
-}
-process.exit(code);
+await runBenchmark(main);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { onCleanup, runCleanup } from './lib/cleanup.ts';
+import { onCleanup, runBenchmark } from './lib/cleanup.ts';
 import { describeRun, requireCores } from './lib/machine.ts';
 import { APP_DIR, SERVER_CMD, cliJson, productEnv } from './lib/product.ts';
 import { freePort, startServer, threads, treeRss } from './lib/processes.ts';
@@ -124,12 +124,4 @@ http { access_log off; sendfile on; tcp_nopush on; keepalive_timeout 65; keepali
   return failed ? 1 : 0;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (error) {
-  console.error(error);
-} finally {
-  await runCleanup();
-}
-process.exit(code);
+await runBenchmark(main);

@@ -32,3 +32,16 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     void runCleanup().finally(() => process.exit(130));
   });
 }
+
+/** Runs a benchmark's main, undoes what it set up however it ends, and exits with its code. */
+export async function runBenchmark(main: () => Promise<number>): Promise<never> {
+  let code = 1;
+  try {
+    code = await main();
+  } catch (error) {
+    console.error(error);
+  } finally {
+    await runCleanup();
+  }
+  process.exit(code);
+}
