@@ -60,6 +60,10 @@ const EnvSchema = Type.Object({
   GENERATION_POLL_INTERVAL: Type.String({ default: '1s' }),
   GENERATION_RETRY_SCHEDULE: Type.String({ default: '0s,30s,2m' }),
   GENERATION_TIMEOUT: Type.String({ default: '5m' }),
+  REGISTRATION: Type.Union([Type.Literal('invite'), Type.Literal('open')], { default: 'invite' }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_FROM: Type.Optional(Type.String()),
+  SESSION_TTL: Type.String({ default: '30d' }),
 });
 
 export interface Config {
@@ -82,6 +86,19 @@ export interface Config {
   sites: SitesSettings;
   /** Limits on project files, in bytes and files. */
   files: { maxFileBytes: number; maxProjectBytes: number; maxProjectFiles: number };
+  accounts: AccountSettings;
+}
+
+/** People: sign-up policy, sessions and mail. */
+export interface AccountSettings {
+  /** 'invite': accounts only through an invitation (after the first); 'open': anyone may sign up. */
+  registration: 'invite' | 'open';
+  /** smtp(s)://user:pass@host:port; unset: messages are written to the log. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  sessionTtlMs: number;
+  /** The session cookie is Secure and __Host- prefixed when PUBLIC_URL is https. */
+  secureCookies: boolean;
 }
 
 /** Published sites, previews and custom domains. */
@@ -207,6 +224,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       analyticsRawRetentionDays: Number(e.ANALYTICS_RAW_RETENTION_DAYS),
     },
     files: { maxFileBytes: Number(e.FILE_MAX_BYTES), maxProjectBytes: Number(e.PROJECT_MAX_BYTES), maxProjectFiles: Number(e.PROJECT_MAX_FILES) },
+    accounts: {
+      registration: e.REGISTRATION,
+      smtpUrl: e.SMTP_URL,
+      mailFrom: e.MAIL_FROM ?? `Sitewright <no-reply@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,
+      sessionTtlMs: positiveDuration('SESSION_TTL', e.SESSION_TTL),
+      secureCookies: (e.PUBLIC_URL ?? '').startsWith('https:'),
+    },
   };
 }
 

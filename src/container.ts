@@ -6,6 +6,7 @@ import { openDatabase, type Database } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { createServices, type Services } from './modules/index.ts';
+import { createMailer } from './modules/mail/mailer.ts';
 import { createProviders } from './modules/generations/registry.ts';
 import type { ProviderRegistry } from './modules/generations/provider.ts';
 
@@ -23,7 +24,7 @@ export interface Container {
 export interface ContainerOptions {
   /** Redis key prefix of the rate limiters; tests give each run its own. */
   rateLimitKeyPrefix?: string;
-  logger?: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+  logger?: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }
 
 export async function openMigratedDatabase(config: Config): Promise<Database> {
@@ -48,8 +49,11 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     redisUrl: config.redisUrl,
     keyPrefix: prefix ? `${prefix}:forms` : 'sw:forms',
   });
+  // Sign-in attempts: 10 per account and 10 per address in 5 minutes, shared by every instance.
+  const signInLimiter = new RateLimiter({ quota: 10, windowSeconds: 300, redisUrl: config.redisUrl, keyPrefix: prefix ? `${prefix}:signin` : 'sw:signin' });
+  const mailer = createMailer({ smtpUrl: config.accounts.smtpUrl, from: config.accounts.mailFrom }, opts.logger);
   const providers = createProviders(config);
-  const services = createServices({ config, database, providers, formLimiter, logger: opts.logger });
+  const services = createServices({ config, database, providers, formLimiter, signInLimiter, mailer, logger: opts.logger });
   return {
     config,
     database,
@@ -59,7 +63,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     close: async () => {
       // Page views still queued are written before the database closes.
       await services.capture.close();
-      await Promise.all([rateLimiter.close(), formLimiter.close()]);
+      await Promise.all([rateLimiter.close(), formLimiter.close(), signInLimiter.close()]);
       await database.close();
     },
   };

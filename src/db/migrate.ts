@@ -10,6 +10,7 @@ import * as m007 from './migrations/007_generations.ts';
 import * as m008 from './migrations/008_visits_and_forms.ts';
 import * as m009 from './migrations/009_ai_usage.ts';
 import * as m010 from './migrations/010_view_packs.ts';
+import * as m012 from './migrations/012_accounts.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, EngineMigration> = {
   '008_visits_and_forms': m008,
   '009_ai_usage': m009,
   '010_view_packs': m010,
+  '012_accounts': m012,
 };
 
 class StaticProvider implements MigrationProvider {

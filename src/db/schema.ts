@@ -319,6 +319,59 @@ export interface AiUsageTable {
   messages: number;
 }
 
+export interface UsersTable {
+  id: string;
+  email: string;
+  /** Lower-cased email: one account per address, compared case-insensitively. */
+  email_lower: string;
+  name: string | null;
+  /** argon2id (PHC string). */
+  password_hash: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  org_id: string;
+  user_id: string;
+  /** owner, admin or member */
+  role: string;
+  created_at: Timestamp;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session id in the cookie. */
+  id_hash: string;
+  user_id: string;
+  /** The organization an agency member works in; null for a client's portal session. */
+  org_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface InvitationsTable {
+  id: string;
+  org_id: string;
+  /** 'member' or 'client' */
+  kind: string;
+  email: string;
+  role: string | null;
+  client_id: string | null;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -343,4 +396,9 @@ export interface DB {
   page_view_visitors: PageViewVisitorsTable;
   form_submissions: FormSubmissionsTable;
   ai_usage: AiUsageTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
+  invitations: InvitationsTable;
+  password_resets: PasswordResetsTable;
 }

@@ -4,6 +4,10 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
+import { AccountsService } from './accounts/service.ts';
+import { MembersService } from './accounts/members.ts';
+import { PortalService } from './accounts/portal.ts';
+import type { Mailer } from './mail/mailer.ts';
 import { AnalyticsService } from './analytics/service.ts';
 import { PageViewCapture } from './analytics/capture.ts';
 import { ClientsService } from './clients/service.ts';
@@ -40,6 +44,9 @@ export interface Services {
   generations: GenerationsService;
   webhooks: WebhooksService;
   deliveries: DeliveriesService;
+  accounts: AccountsService;
+  members: MembersService;
+  portal: PortalService;
 }
 
 export interface ServiceDeps {
@@ -48,14 +55,24 @@ export interface ServiceDeps {
   providers: ProviderRegistry;
   /** Counts form posts per site and address (a separate key space from the API's). */
   formLimiter: RateLimiter;
+  /** Counts sign-in attempts per account and per address. */
+  signInLimiter: RateLimiter;
+  mailer: Mailer;
   logger?: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }
 
-export function createServices({ config, database, providers, formLimiter, logger }: ServiceDeps): Services {
+export function createServices({ config, database, providers, formLimiter, signInLimiter, mailer, logger }: ServiceDeps): Services {
   const preview = new PreviewSigner(database, config.sites.previewSecret);
+  const orgs = new OrgService(database);
+  const clients = new ClientsService(database);
+  const { publicUrl } = config;
+  const accounts = new AccountsService(database, orgs, mailer, signInLimiter, { publicUrl, ...config.accounts });
   return {
-    orgs: new OrgService(database),
-    clients: new ClientsService(database),
+    orgs,
+    clients,
+    accounts,
+    members: new MembersService(database, accounts, mailer, publicUrl),
+    portal: new PortalService(database, accounts, clients, mailer, publicUrl),
     plans: new PlansService(database),
     templates: new TemplatesService(database),
     projects: new ProjectsService(database, config.publicUrl),

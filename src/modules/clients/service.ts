@@ -66,27 +66,30 @@ export class ClientsService {
   }
 
   async update(orgId: string, id: string, body: UpdateClientBody): Promise<Client> {
-    return this.db.transaction().execute(async (trx) => {
-      const current = await repo.findClient(trx, orgId, id);
-      if (!current) throw notFound('Client');
-      const changes: { name?: string | null; company?: string | null; status?: string; plan_id?: string | null } = {};
-      if (body.name !== undefined) changes.name = body.name;
-      if (body.company !== undefined) changes.company = body.company;
-      if (body.status !== undefined) changes.status = body.status;
-      if (body.plan_id !== undefined) {
-        if (body.plan_id !== null && body.plan_id !== current.plan_id) await requireAttachablePlan(trx, orgId, body.plan_id);
-        changes.plan_id = body.plan_id;
-      }
-      const changed = (Object.keys(changes) as (keyof typeof changes)[]).filter((k) => changes[k] !== current[k]);
-      if (changed.length === 0) return repo.toClient(current);
-      const updated = { ...current, ...changes, updated_at: nowIso() };
-      await repo.updateClient(trx, orgId, id, { ...changes, updated_at: updated.updated_at });
-      const client = repo.toClient(updated);
-      // Stripe's shape: the record as it is now, and the previous value of each field that changed.
-      const previous_attributes = Object.fromEntries(changed.map((k) => [k, current[k]]));
-      await recordEvent(trx, { orgId, type: 'client.updated', data: { client, previous_attributes } });
-      return client;
-    });
+    return this.db.transaction().execute((trx) => this.updateIn(trx, orgId, id, body));
+  }
+
+  /** The update inside the caller's transaction (a client accepting its invitation becomes active with its account). */
+  async updateIn(trx: Executor, orgId: string, id: string, body: UpdateClientBody): Promise<Client> {
+    const current = await repo.findClient(trx, orgId, id);
+    if (!current) throw notFound('Client');
+    const changes: { name?: string | null; company?: string | null; status?: string; plan_id?: string | null } = {};
+    if (body.name !== undefined) changes.name = body.name;
+    if (body.company !== undefined) changes.company = body.company;
+    if (body.status !== undefined) changes.status = body.status;
+    if (body.plan_id !== undefined) {
+      if (body.plan_id !== null && body.plan_id !== current.plan_id) await requireAttachablePlan(trx, orgId, body.plan_id);
+      changes.plan_id = body.plan_id;
+    }
+    const changed = (Object.keys(changes) as (keyof typeof changes)[]).filter((k) => changes[k] !== current[k]);
+    if (changed.length === 0) return repo.toClient(current);
+    const updated = { ...current, ...changes, updated_at: nowIso() };
+    await repo.updateClient(trx, orgId, id, { ...changes, updated_at: updated.updated_at });
+    const client = repo.toClient(updated);
+    // Stripe's shape: the record as it is now, and the previous value of each field that changed.
+    const previous_attributes = Object.fromEntries(changed.map((k) => [k, current[k]]));
+    await recordEvent(trx, { orgId, type: 'client.updated', data: { client, previous_attributes } });
+    return client;
   }
 }
 

@@ -63,3 +63,12 @@ export function prepareFindActiveKey(database: Database) {
       .where('revoked_at', 'is', null),
   );
 }
+
+export async function countMembers(db: Executor, orgId: string): Promise<number> {
+  const row = await db.selectFrom('memberships').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function renameOrg(db: Executor, orgId: string, name: string): Promise<void> {
+  await db.updateTable('organizations').set({ name }).where('id', '=', orgId).execute();
+}

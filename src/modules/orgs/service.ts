@@ -72,6 +72,31 @@ export class OrgService {
     return row && { id: row.id, name: row.name, created_at: toIso(row.created_at) };
   }
 
+  /** How many people are members (organizations made with the CLI start with none). */
+  memberCount(orgId: string): Promise<number> {
+    return repo.countMembers(this.db, orgId);
+  }
+
+  async rename(orgId: string, name: string): Promise<Organization> {
+    const trimmed = name.trim();
+    if (!trimmed) throw invalid('organization name must not be empty');
+    if (trimmed.length > 200) throw invalid('organization name must have at most 200 characters');
+    if (isUuid(trimmed)) throw invalid('organization name must not be a UUID');
+    const existing = await repo.findOrgByName(this.db, trimmed);
+    if (existing && existing.id !== orgId) throw new ConflictError(`an organization named "${trimmed}" already exists`);
+    await repo.renameOrg(this.db, orgId, trimmed);
+    const org = await this.findOrg(orgId);
+    if (!org) throw invalid('no such organization');
+    return org;
+  }
+
+  /** Revokes a key of `orgId`; undefined when that organization has no such key. */
+  async revokeOrgKey(orgId: string, keyId: string): Promise<ApiKeyInfo | undefined> {
+    const keys = await repo.listApiKeys(this.db, orgId);
+    if (!keys.some((k) => k.id === keyId)) return undefined;
+    return this.revokeKey(keyId);
+  }
+
   async createKey(orgId: string, permissions: Permission[], name: string | null): Promise<ApiKeyInfo & { key: string }> {
     const key = generateApiKey();
     const row = {

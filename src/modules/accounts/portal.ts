@@ -1,0 +1,87 @@
+// The client portal: an agency invites a client by email; accepting creates the client's account
+// under the id its projects already carry (Project.user_id) and makes the client `active`, with a
+// client.updated event. A signed-in client then sees only its own projects.
+import type { Database } from '../../db/index.ts';
+import { nowIso, toIso } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { hashToken, newToken } from '../../lib/tokens.ts';
+import { invalid, notFound } from '../common/errors.ts';
+import type { ClientsService } from '../clients/service.ts';
+import type { Client } from '../clients/schema.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { INVITATION_TTL_MS } from './members.ts';
+import * as repo from './repo.ts';
+import type { AccountsService, User } from './service.ts';
+
+export interface ClientInvitation {
+  client_id: string;
+  email: string;
+  expires_at: string;
+}
+
+export class PortalService {
+  constructor(
+    private readonly database: Database,
+    private readonly accounts: AccountsService,
+    private readonly clients: ClientsService,
+    private readonly mailer: Mailer,
+    private readonly publicUrl: string,
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /** Emails the client a link to the agency's portal. A client that already has its account gets a 400. */
+  async invite(orgId: string, clientId: string): Promise<ClientInvitation> {
+    const client = await this.clients.get(orgId, clientId);
+    if (client.status === 'suspended' || client.status === 'churned') {
+      throw invalid(`Client ${client.email} is ${client.status}: reactivate it before inviting it to the portal`);
+    }
+    const row = await this.db.selectFrom('clients').select('user_id').where('org_id', '=', orgId).where('id', '=', clientId).executeTakeFirst();
+    if (!row) throw notFound('Client');
+    if (await repo.findUserById(this.db, row.user_id)) throw invalid(`Client ${client.email} already has access to the portal`);
+    const org = await this.db.selectFrom('organizations').select('name').where('id', '=', orgId).executeTakeFirstOrThrow();
+    const token = newToken();
+    const now = Date.now();
+    const expiresAt = new Date(now + INVITATION_TTL_MS).toISOString();
+    await repo.insertInvitation(this.db, {
+      id: newId(),
+      org_id: orgId,
+      kind: 'client',
+      email: client.email,
+      role: null,
+      client_id: clientId,
+      token_hash: hashToken(token),
+      invited_by: null,
+      created_at: new Date(now).toISOString(),
+      expires_at: expiresAt,
+      accepted_at: null,
+    });
+    const greeting = client.name ? `Hello ${client.name},` : 'Hello,';
+    await this.mailer.send({
+      to: client.email,
+      subject: `Your website with ${org.name}`,
+      text: `${greeting}\n\n${org.name} invites you to your website portal, where you can see your website, its visitors and the messages sent through its forms.\n\nCreate your account here (the link works for 7 days):\n${this.publicUrl}/invitations/${token}\n`,
+    });
+    return { client_id: clientId, email: client.email, expires_at: expiresAt };
+  }
+
+  /** Creates the client's account with `password` and makes the client active. Works once. */
+  async accept(token: string, password: string, name: string | null): Promise<{ user: User; client: Client }> {
+    const invitation = await repo.findInvitation(this.db, hashToken(token));
+    if (!invitation || invitation.kind !== 'client' || !invitation.client_id || invitation.accepted_at !== null || new Date(toIso(invitation.expires_at)).getTime() <= Date.now()) {
+      throw invalid('This invitation has expired or was already used. Ask the agency for a new one.');
+    }
+    const { org_id: orgId, client_id: clientId } = invitation;
+    const row = await this.db.selectFrom('clients').select(['user_id', 'email', 'status']).where('org_id', '=', orgId).where('id', '=', clientId).executeTakeFirst();
+    if (!row) throw invalid('This invitation is no longer valid: the client was removed');
+    let client: Client | undefined;
+    const user = await this.accounts.createUser({ id: row.user_id, email: row.email, password, name }, async (trx) => {
+      if (!(await repo.markInvitationAccepted(trx, invitation.id, nowIso()))) throw invalid('This invitation was already used');
+      client = row.status === 'invited' ? await this.clients.updateIn(trx, orgId, clientId, { status: 'active' }) : await this.clients.get(orgId, clientId);
+    });
+    if (!client) throw notFound('Client');
+    return { user, client };
+  }
+}

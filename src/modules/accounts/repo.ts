@@ -1,0 +1,160 @@
+// SQL for people: users, memberships, sessions, invitations and password resets. Functions on an
+// organization's records take its id; a user's own records (sessions, resets) are addressed by
+// the user or by the hash of the token that names them.
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../db/executor.ts';
+import type { InvitationsTable, SessionsTable, UsersTable } from '../../db/schema.ts';
+
+export type UserRow = Selectable<UsersTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
+
+export async function countUsers(db: Executor): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email_lower', '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertUser(db: Executor, row: Insertable<UsersTable>): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function setPassword(db: Executor, userId: string, passwordHash: string, now: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', userId).execute();
+}
+
+export interface MembershipRow {
+  org_id: string;
+  org_name: string;
+  role: string;
+}
+
+export function membershipsOfUser(db: Executor, userId: string): Promise<MembershipRow[]> {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('organizations', 'organizations.id', 'memberships.org_id')
+    .select(['memberships.org_id', 'organizations.name as org_name', 'memberships.role'])
+    .where('memberships.user_id', '=', userId)
+    .orderBy('organizations.name')
+    .execute();
+}
+
+export function findMembership(db: Executor, orgId: string, userId: string) {
+  return db.selectFrom('memberships').selectAll().where('org_id', '=', orgId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export function listMembers(db: Executor, orgId: string) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'users.email', 'users.name', 'memberships.role', 'memberships.created_at'])
+    .where('memberships.org_id', '=', orgId)
+    .orderBy('memberships.created_at')
+    .execute();
+}
+
+export async function insertMembership(db: Executor, row: { org_id: string; user_id: string; role: string; created_at: string }): Promise<void> {
+  await db.insertInto('memberships').values(row).execute();
+}
+
+export async function setRole(db: Executor, orgId: string, userId: string, role: string): Promise<void> {
+  await db.updateTable('memberships').set({ role }).where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+}
+
+export async function deleteMembership(db: Executor, orgId: string, userId: string): Promise<void> {
+  await db.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+}
+
+/** The organization's owners, locked on PostgreSQL so two demotions cannot both leave one. */
+export function ownersOf(db: Executor, orgId: string, lock: boolean) {
+  const query = db.selectFrom('memberships').select('user_id').where('org_id', '=', orgId).where('role', '=', 'owner');
+  return (lock ? query.forUpdate() : query).execute();
+}
+
+export async function insertSession(db: Executor, row: Insertable<SessionsTable>): Promise<void> {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+export function findSession(db: Executor, idHash: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.id_hash', 'sessions.org_id', 'sessions.expires_at', 'users.id as user_id', 'users.email', 'users.name'])
+    .where('sessions.id_hash', '=', idHash)
+    .executeTakeFirst();
+}
+
+export async function setSessionOrg(db: Executor, idHash: string, orgId: string | null): Promise<void> {
+  await db.updateTable('sessions').set({ org_id: orgId }).where('id_hash', '=', idHash).execute();
+}
+
+export async function deleteSession(db: Executor, idHash: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+}
+
+export async function deleteSessionsOfUser(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+export async function insertInvitation(db: Executor, row: Insertable<InvitationsTable>): Promise<void> {
+  await db.insertInto('invitations').values(row).execute();
+}
+
+export function findInvitation(db: Executor, tokenHash: string): Promise<InvitationRow | undefined> {
+  return db.selectFrom('invitations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function markInvitationAccepted(db: Executor, id: string, now: string): Promise<boolean> {
+  const result = await db.updateTable('invitations').set({ accepted_at: now }).where('id', '=', id).where('accepted_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export function pendingMemberInvitations(db: Executor, orgId: string, now: string) {
+  return db
+    .selectFrom('invitations')
+    .select(['id', 'email', 'role', 'created_at', 'expires_at'])
+    .where('org_id', '=', orgId)
+    .where('kind', '=', 'member')
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+export async function deleteInvitation(db: Executor, orgId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('invitations').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+export async function insertPasswordReset(db: Executor, row: { token_hash: string; user_id: string; created_at: string; expires_at: string }): Promise<void> {
+  await db.insertInto('password_resets').values(row).execute();
+}
+
+/** Marks the reset used; false when it was already used (or never existed). */
+export async function usePasswordReset(db: Executor, tokenHash: string, now: string): Promise<string | undefined> {
+  const row = await db.selectFrom('password_resets').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  if (!row || row.used_at !== null || new Date(row.expires_at).getTime() <= Date.parse(now)) return undefined;
+  const result = await db
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? row.user_id : undefined;
+}
+
+/** The client (and its organization) whose portal account is this user. */
+export function clientOfUser(db: Executor, userId: string) {
+  return db
+    .selectFrom('clients')
+    .innerJoin('organizations', 'organizations.id', 'clients.org_id')
+    .select(['clients.id', 'clients.org_id', 'organizations.name as org_name', 'clients.status', 'clients.plan_id', 'clients.email', 'clients.name'])
+    .where('clients.user_id', '=', userId)
+    .executeTakeFirst();
+}

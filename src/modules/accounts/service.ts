@@ -1,0 +1,278 @@
+// Accounts and sessions: the first user of a fresh install, sign-up (REGISTRATION=open), sign-in
+// with throttling, server-side sessions (only the hash of the id is stored, so any instance can
+// check one), password changes and resets by a single-use mailed link.
+import type { Database } from '../../db/index.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Executor } from '../../db/executor.ts';
+import { nowIso, toIso } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import { hashToken, newToken } from '../../lib/tokens.ts';
+import { invalid, notAllowed, RateLimitedError } from '../common/errors.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { OrgService } from '../orgs/service.ts';
+import { checkPasswordRules, hashPassword, passwordMatches } from './passwords.ts';
+import * as repo from './repo.ts';
+import { isRole, type Role } from './roles.ts';
+
+const RESET_TTL_MS = 60 * 60_000;
+/** A portal client in one of these states cannot sign in; its sites stay as they are. */
+const CLIENT_LOCKED_OUT = new Set(['suspended', 'churned']);
+
+export interface AccountSettings {
+  publicUrl: string;
+  registration: 'invite' | 'open';
+  sessionTtlMs: number;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  name: string | null;
+}
+
+/** Who a session belongs to and where they work, resolved on every request. */
+export interface SignedIn {
+  user: User;
+  sessionHash: string;
+  /** Organizations the user is a member of, by name. */
+  orgs: { id: string; name: string; role: Role }[];
+  /** The organization this session works in (null: none, e.g. a portal client or a removed member). */
+  org: { id: string; name: string; role: Role } | null;
+  /** Set when the user is an agency client's portal account. */
+  client: { id: string; orgId: string; orgName: string; status: string; planId: string | null } | null;
+}
+
+export class AccountsService {
+  constructor(
+    private readonly database: Database,
+    private readonly orgs: OrgService,
+    private readonly mailer: Mailer,
+    private readonly signInLimiter: RateLimiter,
+    private readonly settings: AccountSettings,
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /** True until the first user exists: the one-time set-up page is open. */
+  async needsSetup(): Promise<boolean> {
+    return (await repo.countUsers(this.db)) === 0;
+  }
+
+  /**
+   * The first user and organization of a fresh install. An organization of that name created
+   * earlier with the CLI, and without members, is taken over rather than duplicated.
+   */
+  async setUp(input: { email: string; password: string; name?: string | null; orgName: string }): Promise<{ user: User; orgId: string }> {
+    if (!(await this.needsSetup())) throw notAllowed('This installation is already set up: sign in instead');
+    return this.createAccountWithOrg(input);
+  }
+
+  /** Open registration: a new account with its own organization. */
+  async signUp(input: { email: string; password: string; name?: string | null; orgName: string }): Promise<{ user: User; orgId: string }> {
+    if (this.settings.registration !== 'open') throw notAllowed('Sign-up is by invitation only on this installation');
+    return this.createAccountWithOrg(input);
+  }
+
+  private async createAccountWithOrg(input: { email: string; password: string; name?: string | null; orgName: string }) {
+    const existing = await this.orgs.findOrg(input.orgName.trim());
+    const orgId = existing && existing.name === input.orgName.trim() && (await this.orgs.memberCount(existing.id)) === 0 ? existing.id : (await this.orgs.createOrg(input.orgName)).id;
+    const user = await this.createUser({ email: input.email, password: input.password, name: input.name ?? null }, async (trx, userId) => {
+      await repo.insertMembership(trx, { org_id: orgId, user_id: userId, role: 'owner', created_at: nowIso() });
+    });
+    return { user, orgId };
+  }
+
+  /**
+   * Creates an account; `then` runs in the same transaction (a membership, a client's activation).
+   * `id`: a reserved id (a client's user_id) instead of a new one.
+   */
+  async createUser(
+    input: { email: string; password: string; name: string | null; id?: string },
+    then?: (trx: Executor, userId: string) => Promise<void>,
+  ): Promise<User> {
+    const email = normalizeEmail(input.email);
+    checkPasswordRules(input.password);
+    const passwordHash = await hashPassword(input.password);
+    const now = nowIso();
+    const user = { id: input.id ?? newId(), email, name: cleanName(input.name) };
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        if (await repo.findUserByEmail(trx, email)) throw accountExists(email);
+        await repo.insertUser(trx, { ...user, email_lower: email.toLowerCase(), password_hash: passwordHash, created_at: now, updated_at: now });
+        await then?.(trx, user.id);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw accountExists(email);
+      throw error;
+    }
+    return user;
+  }
+
+  async findUserByEmail(email: string): Promise<User | undefined> {
+    const row = await repo.findUserByEmail(this.db, email.trim());
+    return row && { id: row.id, email: row.email, name: row.name };
+  }
+
+  /**
+   * Checks a password and opens a new session (a new id every time: a session id planted before
+   * sign-in is worth nothing after it). Throttled per account and per address.
+   */
+  async signIn(email: string, password: string, address: string): Promise<{ token: string; user: User }> {
+    const key = email.trim().toLowerCase();
+    const [byAccount, byAddress] = await Promise.all([
+      this.signInLimiter.consume(`signin:email:${key}`),
+      this.signInLimiter.consume(`signin:ip:${address}`),
+    ]);
+    if (!byAccount.allowed || !byAddress.allowed) {
+      const wait = Math.max(byAccount.allowed ? 0 : byAccount.resetSeconds, byAddress.allowed ? 0 : byAddress.resetSeconds);
+      throw new RateLimitedError(`Too many sign-in attempts. Try again in ${wait} seconds.`, wait);
+    }
+    const row = await repo.findUserByEmail(this.db, key);
+    if (!(await passwordMatches(row?.password_hash, password)) || !row) throw invalid('Wrong email or password');
+    const client = await repo.clientOfUser(this.db, row.id);
+    const memberships = await repo.membershipsOfUser(this.db, row.id);
+    if (memberships.length === 0 && client && CLIENT_LOCKED_OUT.has(client.status)) {
+      throw notAllowed(`Your access to ${client.org_name} is ${client.status === 'suspended' ? 'suspended' : 'closed'}. Please contact ${client.org_name}.`);
+    }
+    const token = await this.openSession(row.id, memberships[0]?.org_id ?? null);
+    return { token, user: { id: row.id, email: row.email, name: row.name } };
+  }
+
+  /** A new session for a user who has just proven who they are (sign-in, set-up, an accepted invitation). */
+  async openSession(userId: string, orgId: string | null): Promise<string> {
+    const token = newToken();
+    const now = Date.now();
+    await repo.insertSession(this.db, {
+      id_hash: hashToken(token),
+      user_id: userId,
+      org_id: orgId,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + this.settings.sessionTtlMs).toISOString(),
+    });
+    return token;
+  }
+
+  /**
+   * The session behind a cookie, checked against the database on every request: a removed member
+   * has lost the organization, a reset password has ended the session, a suspended client is out.
+   */
+  async resolveSession(token: string): Promise<SignedIn | undefined> {
+    if (!token || token.length > 100) return undefined;
+    const sessionHash = hashToken(token);
+    const session = await repo.findSession(this.db, sessionHash);
+    if (!session || new Date(toIso(session.expires_at)).getTime() <= Date.now()) return undefined;
+    const [memberships, client] = await Promise.all([repo.membershipsOfUser(this.db, session.user_id), repo.clientOfUser(this.db, session.user_id)]);
+    if (memberships.length === 0 && client && CLIENT_LOCKED_OUT.has(client.status)) return undefined;
+    const orgs = memberships.filter((m) => isRole(m.role)).map((m) => ({ id: m.org_id, name: m.org_name, role: m.role as Role }));
+    const org = orgs.find((o) => o.id === session.org_id) ?? orgs[0] ?? null;
+    if ((org?.id ?? null) !== session.org_id) await repo.setSessionOrg(this.db, sessionHash, org?.id ?? null);
+    return {
+      user: { id: session.user_id, email: session.email, name: session.name },
+      sessionHash,
+      orgs,
+      org,
+      client: client ? { id: client.id, orgId: client.org_id, orgName: client.org_name, status: client.status, planId: client.plan_id } : null,
+    };
+  }
+
+  async switchOrg(who: SignedIn, orgId: string): Promise<void> {
+    if (!who.orgs.some((o) => o.id === orgId)) throw invalid('You are not a member of that organization');
+    await repo.setSessionOrg(this.db, who.sessionHash, orgId);
+  }
+
+  async signOut(sessionHash: string): Promise<void> {
+    await repo.deleteSession(this.db, sessionHash);
+  }
+
+  async signOutEverywhere(userId: string): Promise<void> {
+    await repo.deleteSessionsOfUser(this.db, userId);
+  }
+
+  /** Changes the password and ends every session; the caller opens a fresh one for this browser. */
+  async changePassword(userId: string, current: string, next: string): Promise<void> {
+    const row = await repo.findUserById(this.db, userId);
+    if (!row || !(await passwordMatches(row.password_hash, current))) throw invalid('The current password is wrong');
+    await this.setPassword(userId, next);
+  }
+
+  /** Sets a password (CLI, reset link) and ends every session of the user. */
+  async setPassword(userId: string, password: string): Promise<void> {
+    checkPasswordRules(password);
+    const passwordHash = await hashPassword(password);
+    await this.db.transaction().execute(async (trx) => {
+      await repo.setPassword(trx, userId, passwordHash, nowIso());
+      await repo.deleteSessionsOfUser(trx, userId);
+    });
+  }
+
+  /** Mails a single-use reset link when the account exists; says nothing either way. */
+  async requestPasswordReset(email: string): Promise<void> {
+    const row = await repo.findUserByEmail(this.db, email.trim());
+    if (!row) return;
+    const token = newToken();
+    const now = Date.now();
+    await repo.insertPasswordReset(this.db, {
+      token_hash: hashToken(token),
+      user_id: row.id,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + RESET_TTL_MS).toISOString(),
+    });
+    await this.mailer.send({
+      to: row.email,
+      subject: 'Reset your password',
+      text: `Someone asked to reset the password of ${row.email}.\n\nSet a new password here (the link works once, for one hour):\n${this.settings.publicUrl}/reset-password/${token}\n\nIf it was not you, ignore this message: your password stays as it is.\n`,
+    });
+  }
+
+  /** Uses a reset link: sets the password and ends every session. Works once, before it expires. */
+  async resetPassword(token: string, password: string): Promise<User> {
+    checkPasswordRules(password);
+    const userId = await repo.usePasswordReset(this.db, hashToken(token), nowIso());
+    if (!userId) throw invalid('This reset link has expired or was already used. Ask for a new one.');
+    await this.setPassword(userId, password);
+    const row = await repo.findUserById(this.db, userId);
+    return { id: userId, email: row?.email ?? '', name: row?.name ?? null };
+  }
+
+  /** Whether a reset link can still be used (for the page that asks for the new password). */
+  async resetLinkUsable(token: string): Promise<boolean> {
+    const row = await this.db.selectFrom('password_resets').select(['used_at', 'expires_at']).where('token_hash', '=', hashToken(token)).executeTakeFirst();
+    return Boolean(row && row.used_at === null && new Date(toIso(row.expires_at)).getTime() > Date.now());
+  }
+
+  /** For `sitewright user create`: an account that is a member of `orgId` with `role`. */
+  async createMember(input: { email: string; password: string; name: string | null; orgId: string; role: Role }): Promise<User> {
+    const existing = await this.findUserByEmail(input.email);
+    if (existing) {
+      try {
+        await repo.insertMembership(this.db, { org_id: input.orgId, user_id: existing.id, role: input.role, created_at: nowIso() });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw invalid(`${existing.email} is already a member of that organization`);
+        throw error;
+      }
+      return existing;
+    }
+    return this.createUser(input, (trx, userId) => repo.insertMembership(trx, { org_id: input.orgId, user_id: userId, role: input.role, created_at: nowIso() }));
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normalizeEmail(email: string): string {
+  const trimmed = email.trim();
+  if (!EMAIL.test(trimmed) || trimmed.length > 254) throw invalid('Enter a valid email address');
+  return trimmed;
+}
+
+function cleanName(name: string | null): string | null {
+  const trimmed = name?.trim() ?? '';
+  if (trimmed.length > 200) throw invalid('The name must have at most 200 characters');
+  return trimmed || null;
+}
+
+function accountExists(email: string) {
+  return invalid(`An account with email ${email} already exists: sign in instead`);
+}
