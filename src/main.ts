@@ -10,6 +10,7 @@ import { createContainer, type Container } from './container.ts';
 import { createDispatcher } from './events/dispatcher.ts';
 import { createSiteHandler, type SiteHandler } from './edge/site-handler.ts';
 import { buildApp } from './http/app.ts';
+import { pageNotFound, pagesPlugin } from './ui/plugin.ts';
 import { DomainChecker } from './modules/domains/checker.ts';
 import { GenerationWorker } from './modules/generations/worker.ts';
 
@@ -26,11 +27,15 @@ export async function buildServer(container: Container, logger?: Logger): Promis
     { sites: services.sites, forms: services.forms, capture: services.capture, settings: config.sites, publicUrl: config.publicUrl },
     logger,
   );
-  return buildApp(container, {
+  let app: FastifyInstance | undefined;
+  const pages = pagesPlugin({ config, services, openApiDocument: () => app?.swagger() });
+  app = await buildApp(container, {
     ...(logger ? { logger } : {}),
+    siblings: { plugin: pages, notFound: pageNotFound },
     serverFactory: (api) => createServer(edgeFirst(edge, api)),
     onClose: () => edge.close(),
   });
+  return app;
 }
 
 function edgeFirst(edge: SiteHandler, api: Handler): Handler {

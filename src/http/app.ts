@@ -3,7 +3,7 @@
 // Fastify and its hooks; which requests reach Fastify at all (rather than the site edge) is
 // main.ts's decision, handed in as `serverFactory`.
 import { Type } from '@sinclair/typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
@@ -30,6 +30,8 @@ export interface AppOptions {
   serverFactory?: FastifyServerOptions['serverFactory'];
   /** Run when the server closes (what the caller put in front of the API lets go of its resources). */
   onClose?: () => void;
+  /** Other ways in served by the same app outside /api/v1 (the pages), and their answer to unknown paths. */
+  siblings?: { plugin: FastifyPluginAsync; notFound: (request: FastifyRequest, reply: FastifyReply) => void };
 }
 
 export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
@@ -50,7 +52,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     reply.header('x-request-id', request.id);
     done();
   });
-  registerErrorHandling(app);
+  registerErrorHandling(app, opts.siblings?.notFound);
   registerApiGuard(app, services.orgs, deps.rateLimiter, config);
   await registerOpenApi(app, config);
 
@@ -72,6 +74,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
   for (const routes of apiRoutes) {
     await app.register(routes({ services, config }), { prefix: API_PREFIX });
   }
+  if (opts.siblings) await app.register(opts.siblings.plugin);
   await app.ready();
   return app;
 }

@@ -1,6 +1,6 @@
 // Every failure leaves as exactly {"error": "<message>"}; a 500 never shows internals. Domain
 // errors (modules/common/errors.ts) know no status codes: this is where they get theirs.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ConflictError,
   DomainError,
@@ -46,7 +46,8 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Content-Length does not match the body'],
 };
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** `pageNotFound`: answers unknown paths outside /api (the pages' 404), when pages are served. */
+export function registerErrorHandling(app: FastifyInstance, pageNotFound?: (request: FastifyRequest, reply: FastifyReply) => void): void {
   app.setErrorHandler((error: FastifyError & { validationError?: boolean }, request, reply) => {
     if (error instanceof HttpError) {
       reply.headers(error.headers);
@@ -72,6 +73,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
+    if (pageNotFound && !request.url.startsWith('/api/') && request.url !== '/api') return pageNotFound(request, reply);
     reply.status(404).send({ error: `No route for ${request.method} ${request.url.split('?')[0]}` });
   });
 }

@@ -1,5 +1,6 @@
 // SQL for clients. Every function takes the organization id: tenant scope is not optional.
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { likePattern } from '../projects/list-repo.ts';
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import { prepareQuery } from '../../db/prepared.ts';
@@ -87,4 +88,26 @@ export function prepareFindClient(database: Database) {
   return prepareQuery<{ orgId: string; id: string }, ClientRow>(database, (p) =>
     database.db.selectFrom('clients').selectAll().where('org_id', '=', p('orgId')).where('id', '=', p('id')),
   );
+}
+
+/** A page of the organization's clients for the dashboard: `q` matches email, name or company. */
+export async function searchClients(
+  db: Executor,
+  orgId: string,
+  filter: { q?: string | undefined; status?: string | undefined },
+  limit: number,
+  offset: number,
+): Promise<{ rows: ClientRow[]; total: number }> {
+  let query = db.selectFrom('clients').where('org_id', '=', orgId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.q) {
+    const pattern = likePattern(filter.q);
+    // The same backslash escape on both engines (as the projects' search).
+    query = query.where(sql<SqlBool>`(email_lower like ${pattern} escape '\\' or lower(coalesce(name, '')) like ${pattern} escape '\\' or lower(coalesce(company, '')) like ${pattern} escape '\\')`);
+  }
+  const [rows, count] = await Promise.all([
+    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
 }

@@ -27,6 +27,12 @@ export class ClientsService {
     return (await repo.listClients(this.db, orgId)).map(repo.toClient);
   }
 
+  /** A page of clients for the dashboard, newest first, filtered by text and status. */
+  async search(orgId: string, filter: { q?: string | undefined; status?: string | undefined }, limit: number, offset: number): Promise<{ clients: Client[]; total: number }> {
+    const { rows, total } = await repo.searchClients(this.db, orgId, filter, limit, offset);
+    return { clients: rows.map(repo.toClient), total };
+  }
+
   async get(orgId: string, id: string): Promise<Client> {
     const row = await this.findById.first({ orgId, id });
     if (!row) throw notFound('Client');

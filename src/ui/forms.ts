@@ -1,0 +1,64 @@
+// Form posts into the same typed bodies the REST API takes, checked against the same schemas
+// (modules/*/schema.ts), so a rule is written once. Form fields are text: an empty optional field
+// means "not given" (or null where the schema allows it), numbers and checkboxes are converted here.
+import { Ajv } from 'ajv';
+import { createRequire } from 'node:module';
+import type { TSchema, Static } from '@sinclair/typebox';
+import { invalid } from '../modules/common/errors.ts';
+
+const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
+const ajv = addFormats(new Ajv({ allErrors: false, strict: false, useDefaults: true }));
+ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+const compiled = new WeakMap<TSchema, ReturnType<Ajv['compile']>>();
+
+export type Form = Record<string, string | string[] | undefined>;
+
+/** Checks a body against a module schema; a failure is an InvalidInputError naming the field. */
+export function checked<T extends TSchema>(schema: T, body: Record<string, unknown>): Static<T> {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  if (!validate(body)) {
+    const error = validate.errors?.[0];
+    const field = error?.instancePath.slice(1).replace(/\//g, '.') || (error?.params as { missingProperty?: string })?.missingProperty || '';
+    throw invalid(field ? `${field.replace(/_/g, ' ')}: ${error?.message ?? 'is not valid'}` : (error?.message ?? 'The form is not valid'));
+  }
+  return body as Static<T>;
+}
+
+export function text(form: Form, name: string): string {
+  const value = form[name];
+  const one = Array.isArray(value) ? value[0] : value;
+  if (one !== undefined && one.includes('\u0000')) throw invalid(`${name.replace(/_/g, ' ')}: must not contain a NUL character`);
+  return one ?? '';
+}
+
+/** Trimmed text, or undefined when blank (an optional field left empty). */
+export function optional(form: Form, name: string): string | undefined {
+  const value = text(form, name).trim();
+  return value === '' ? undefined : value;
+}
+
+/** Trimmed text, or null when blank (a nullable field cleared). */
+export function nullable(form: Form, name: string): string | null {
+  return optional(form, name) ?? null;
+}
+
+export function checkbox(form: Form, name: string): boolean {
+  return form[name] !== undefined;
+}
+
+export function number(form: Form, name: string): number | undefined {
+  const value = optional(form, name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw invalid(`${name.replace(/_/g, ' ')}: must be a number`);
+  return n;
+}
+
+export function list(form: Form, name: string): string[] {
+  const value = form[name];
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}

@@ -1,0 +1,31 @@
+// Rendering a page: the view, inside the layout, with what every page needs (who is signed in,
+// the organization, the CSRF token for its forms, a one-time notice). Eta escapes every `<%= %>`.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { assetUrl } from './routes/assets.ts';
+
+const FLASH_COOKIE = 'sitewright_notice';
+
+export interface PageData {
+  title: string;
+  [key: string]: unknown;
+}
+
+export async function render(request: FastifyRequest, reply: FastifyReply, view: string, data: PageData, status = 200): Promise<FastifyReply> {
+  const notice = request.cookies[FLASH_COOKIE];
+  if (notice) reply.clearCookie(FLASH_COOKIE, { path: '/' });
+  const html = await reply.viewAsync(`${view}.eta`, {
+    ...data,
+    signedIn: request.signedIn,
+    csrfToken: reply.generateCsrf(),
+    path: request.url.split('?')[0],
+    notice: notice ? notice.slice(0, 300) : null,
+    asset: assetUrl,
+  });
+  return reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+}
+
+/** Redirects after a form post (303, so a reload does not post again), with a notice for the next page. */
+export function redirectWith(reply: FastifyReply, location: string, notice?: string): FastifyReply {
+  if (notice) reply.setCookie(FLASH_COOKIE, notice, { path: '/', httpOnly: true, sameSite: 'lax', maxAge: 60 });
+  return reply.redirect(location, 303);
+}

@@ -1,0 +1,118 @@
+// The pages: set-up, sign-in and accounts, the agency dashboard and the client portal, rendered on
+// the server from the same services as the REST API. Registered by main.ts into the one Fastify
+// app beside the API, in a context of their own: cookies, form bodies, CSRF, security headers and
+// HTML error pages apply here and never to /api/v1.
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyView from '@fastify/view';
+import { Eta } from 'eta';
+import { UI_DIR } from './dir.ts';
+import { parse as parseQuery } from 'node:querystring';
+import type { Config } from '../config.ts';
+import type { Services } from '../modules/index.ts';
+import { DomainError, NotFoundError, RateLimitedError, NotAllowedError } from '../modules/common/errors.ts';
+import { render } from './page.ts';
+import { ManagersOnly, NoOrganization, SignInRequired, sessionCookieName } from './session.ts';
+import { assetRoutes, assetUrl } from './routes/assets.ts';
+import { authRoutes } from './routes/auth.ts';
+import { dashboardRoutes } from './routes/index.ts';
+
+/** What the pages are built from (the container provides it). */
+export interface PagesDeps {
+  config: Config;
+  services: Services;
+  /** The served OpenAPI document, for the API reference page. */
+  openApiDocument: () => unknown;
+}
+
+export interface RouteDeps extends PagesDeps {
+  cookies: { secure: boolean; ttlMs: number };
+}
+
+const eta = new Eta({ views: `${UI_DIR}views`, cache: true, autoEscape: true, autoTrim: [false, 'nl'] });
+
+/** A page for any path nothing else answers (outside /api): rendered without a session. */
+export function pageNotFound(_request: FastifyRequest, reply: FastifyReply): void {
+  const html = eta.render('not-found', { title: 'Page not found', signedIn: null, csrfToken: '', path: '', notice: null, asset: assetUrl });
+  void reply.status(404).type('text/html; charset=utf-8').send(html);
+}
+
+export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
+  const { accounts } = deps.services;
+  const secure = deps.config.accounts.secureCookies;
+  const routeDeps: RouteDeps = { ...deps, cookies: { secure, ttlMs: deps.config.accounts.sessionTtlMs } };
+  return async (app: FastifyInstance) => {
+    await app.register(fastifyCookie);
+    // Forms of the pages post urlencoded bodies; the qs-style parser keeps repeated fields as arrays.
+    await app.register(fastifyFormbody, { parser: (body) => parseQuery(body), bodyLimit: 1_048_576 });
+    await app.register(fastifyCsrf, {
+      cookieKey: secure ? '__Host-sitewright_csrf' : 'sitewright_csrf',
+      cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure },
+      getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.headers['x-csrf-token'] as string | undefined) ?? '',
+    });
+    await app.register(fastifyHelmet, {
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          fontSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+      referrerPolicy: { policy: 'same-origin' },
+      strictTransportSecurity: secure,
+    });
+    await app.register(fastifyView, { engine: { eta }, templates: `${UI_DIR}views` });
+
+    app.decorateRequest('signedIn', null);
+    app.addHook('onRequest', async (request) => {
+      const token = request.cookies[sessionCookieName(secure)];
+      request.signedIn = token ? ((await accounts.resolveSession(token)) ?? null) : null;
+    });
+    // Every state-changing form carries the CSRF token (the pages only change state on POST).
+    app.addHook('preHandler', (request, reply, done) => {
+      if (request.method === 'POST') app.csrfProtection(request, reply, done);
+      else done();
+    });
+
+    app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string }, request, reply) => {
+      if (error instanceof SignInRequired) {
+        return reply.redirect(`/sign-in?next=${encodeURIComponent(request.url)}`, 303);
+      }
+      if (error instanceof NoOrganization) {
+        return request.signedIn?.client ? reply.redirect('/portal', 303) : render(request, reply, 'no-organization', { title: 'No organization' }, 403);
+      }
+      if (error instanceof ManagersOnly) {
+        return render(request, reply, 'error', { title: 'Owners and admins only', message: 'Only owners and admins of this organization can use this page.' }, 403);
+      }
+      if (error instanceof NotFoundError) return render(request, reply, 'error', { title: 'Not found', message: error.message }, 404);
+      if (error instanceof RateLimitedError) {
+        reply.header('retry-after', String(error.retryAfterSeconds));
+        return render(request, reply, 'error', { title: 'Too many requests', message: error.message }, 429);
+      }
+      if (error instanceof NotAllowedError) return render(request, reply, 'error', { title: 'Not allowed', message: error.message }, 403);
+      if (error instanceof DomainError) return render(request, reply, 'error', { title: 'That did not work', message: error.message }, 400);
+      if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
+        return render(request, reply, 'error', { title: 'Form expired', message: 'This form has expired or was sent from another site. Go back, reload the page and try again.' }, 403);
+      }
+      const status = error.statusCode ?? 500;
+      if (status >= 400 && status < 500) return render(request, reply, 'error', { title: 'Bad request', message: error.message }, status);
+      request.log.error({ err: error }, 'page failed');
+      return render(request, reply, 'error', { title: 'Something went wrong', message: 'An internal error occurred. It has been logged; please try again.' }, 500);
+    });
+
+    await app.register(assetRoutes());
+    await app.register(authRoutes(routeDeps));
+    await app.register(dashboardRoutes(routeDeps));
+  };
+}

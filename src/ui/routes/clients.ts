@@ -1,0 +1,85 @@
+// Clients: list with search, status filter and pages; create; edit status and plan; invite to the
+// portal; the client's projects. Every change goes through ClientsService / PortalService, so the
+// rules (unique email, attachable plans, events) are the API's.
+import type { FastifyPluginAsync } from 'fastify';
+import { isUuid } from '../../lib/ids.ts';
+import { CLIENT_STATUSES, CreateClientBody, UpdateClientBody } from '../../modules/clients/schema.ts';
+import { InvalidInputError, notFound } from '../../modules/common/errors.ts';
+import type { RouteDeps } from '../plugin.ts';
+import { checked, nullable, optional, text, type Form } from '../forms.ts';
+import { redirectWith, render } from '../page.ts';
+import { pager, paging } from '../paging.ts';
+import { requireSeat } from '../session.ts';
+
+type Query = { q?: string; status?: string; page?: string };
+
+export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
+  const { clients, plans, projects, portal } = deps.services;
+  const requireId = (id: string) => {
+    if (!isUuid(id)) throw notFound('Client');
+    return id.toLowerCase();
+  };
+  return async (app) => {
+    app.get<{ Querystring: Query }>('/clients', async (request, reply) => {
+      const seat = requireSeat(request);
+      const q = (request.query.q ?? '').slice(0, 200);
+      const status = (CLIENT_STATUSES as readonly string[]).includes(request.query.status ?? '') ? request.query.status : undefined;
+      const p = paging(request.query);
+      const [page, planList] = await Promise.all([clients.search(seat.orgId, { q, status }, p.limit, p.offset), plans.list(seat.orgId)]);
+      const planNames = Object.fromEntries(planList.map((plan) => [plan.id, plan.name]));
+      return render(request, reply, 'clients', { title: 'Clients', clients: page.clients, planNames, q, status, statuses: CLIENT_STATUSES, pager: pager(p, page.total, { q, status }) });
+    });
+
+    app.get('/clients/new', async (request, reply) => {
+      const seat = requireSeat(request);
+      return render(request, reply, 'client-new', { title: 'New client', form: {}, plans: (await plans.list(seat.orgId)).filter((p) => p.is_active) });
+    });
+    app.post<{ Body: Form }>('/clients', async (request, reply) => {
+      const seat = requireSeat(request);
+      const form = request.body ?? {};
+      try {
+        const body = checked(CreateClientBody, { email: text(form, 'email').trim(), name: nullable(form, 'name'), company: nullable(form, 'company'), plan_id: nullable(form, 'plan_id') });
+        const client = await clients.create(seat.orgId, body);
+        return redirectWith(reply, `/clients/${client.id}`, `Client ${client.email} created.`);
+      } catch (error) {
+        if (!(error instanceof InvalidInputError)) throw error;
+        const planList = (await plans.list(seat.orgId)).filter((p) => p.is_active);
+        return render(request, reply, 'client-new', { title: 'New client', form, plans: planList, error: error.message }, 400);
+      }
+    });
+
+    app.get<{ Params: { id: string } }>('/clients/:id', async (request, reply) => {
+      const seat = requireSeat(request);
+      const id = requireId(request.params.id);
+      const client = await clients.get(seat.orgId, id);
+      const [planList, owned] = await Promise.all([plans.list(seat.orgId), projects.list(seat.orgId, { clientId: id }, 100, 0)]);
+      return render(request, reply, 'client', { title: client.name ?? client.email, client, plans: planList, projects: owned.projects, projectCount: owned.total, statuses: CLIENT_STATUSES });
+    });
+    app.post<{ Params: { id: string }; Body: Form }>('/clients/:id', async (request, reply) => {
+      const seat = requireSeat(request);
+      const id = requireId(request.params.id);
+      const form = request.body ?? {};
+      try {
+        const body = checked(UpdateClientBody, { name: nullable(form, 'name'), company: nullable(form, 'company'), status: optional(form, 'status'), plan_id: nullable(form, 'plan_id') });
+        await clients.update(seat.orgId, id, body);
+        return redirectWith(reply, `/clients/${id}`, 'Client saved.');
+      } catch (error) {
+        if (!(error instanceof InvalidInputError)) throw error;
+        const client = await clients.get(seat.orgId, id);
+        const [planList, owned] = await Promise.all([plans.list(seat.orgId), projects.list(seat.orgId, { clientId: id }, 100, 0)]);
+        return render(request, reply, 'client', { title: client.name ?? client.email, client, plans: planList, projects: owned.projects, projectCount: owned.total, statuses: CLIENT_STATUSES, error: error.message }, 400);
+      }
+    });
+    app.post<{ Params: { id: string } }>('/clients/:id/invite', async (request, reply) => {
+      const seat = requireSeat(request);
+      const id = requireId(request.params.id);
+      try {
+        const invitation = await portal.invite(seat.orgId, id);
+        return redirectWith(reply, `/clients/${id}`, `Invitation sent to ${invitation.email}.`);
+      } catch (error) {
+        if (!(error instanceof InvalidInputError)) throw error;
+        return redirectWith(reply, `/clients/${id}`, error.message);
+      }
+    });
+  };
+}

@@ -1,0 +1,13 @@
+// Every page of the dashboard and the portal, one file per area.
+import type { FastifyPluginAsync } from 'fastify';
+import type { RouteDeps } from '../plugin.ts';
+import { overviewRoutes } from './overview.ts';
+import { clientRoutes } from './clients.ts';
+import { keyRoutes } from './keys.ts';
+import { portalRoutes } from './portal.ts';
+
+export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
+  return async (app) => {
+    for (const routes of [overviewRoutes, clientRoutes, keyRoutes, portalRoutes]) await app.register(routes(deps));
+  };
+}
