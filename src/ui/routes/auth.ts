@@ -32,11 +32,11 @@ export function authRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
     app.get('/setup', async (request, reply) => {
       if (!(await accounts.needsSetup())) return reply.redirect('/sign-in', 303);
-      return render(request, reply, 'setup', { title: 'Set up Sitewright', form: {}, minPassword: MIN_PASSWORD_LENGTH });
+      return render(request, reply, 'setup', { title: 'Set up', form: {}, minPassword: MIN_PASSWORD_LENGTH });
     });
     app.post<{ Body: Form }>('/setup', async (request, reply) => {
       const form = request.body ?? {};
-      const data = { title: 'Set up Sitewright', form, minPassword: MIN_PASSWORD_LENGTH };
+      const data = { title: 'Set up', form, minPassword: MIN_PASSWORD_LENGTH };
       try {
         const { user, orgId } = await accounts.setUp({ email: text(form, 'email'), password: text(form, 'password'), name: optional(form, 'name') ?? null, orgName: text(form, 'org_name') });
         await signedInAs(reply, user.id, orgId);
