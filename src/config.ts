@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { isIP } from 'node:net';
 import { Value } from '@sinclair/typebox/value';
+import { parseCidrList } from './lib/cidr.ts';
 import { parseDuration, parseDurationList } from './lib/duration.ts';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
@@ -41,6 +42,7 @@ const EnvSchema = Type.Object({
   DNS_SERVERS: Type.Optional(Type.String()),
   DOMAIN_CHECK_INTERVAL: Type.String({ default: '5m' }),
   TRUST_PROXY: Bool,
+  TLS_ASK_ALLOW: Type.String({ default: '127.0.0.0/8,::1' }),
   FORM_MAX_BYTES: Type.String({ default: '65536', pattern: '^[1-9][0-9]*$' }),
   FORM_RATE_LIMIT: Type.String({ default: '10', pattern: '^[1-9][0-9]*$' }),
   FORM_RATE_LIMIT_WINDOW: Type.String({ default: '10m' }),
@@ -117,6 +119,8 @@ export interface SitesSettings {
   domainCheckIntervalMs: number;
   /** Take the visitor's address from X-Forwarded-For (behind a front proxy). */
   trustProxy: boolean;
+  /** The CIDRs whose callers /internal/tls/ask answers (everyone else: 404); validated. */
+  tlsAskAllow: string[];
   formMaxBytes: number;
   /** Form posts allowed per client IP and site in formRateWindowMs. */
   formRateLimit: number;
@@ -216,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dnsServers: dnsServers(e.DNS_SERVERS),
       domainCheckIntervalMs: positiveDuration('DOMAIN_CHECK_INTERVAL', e.DOMAIN_CHECK_INTERVAL),
       trustProxy: e.TRUST_PROXY === 'true',
+      tlsAskAllow: cidrs('TLS_ASK_ALLOW', e.TLS_ASK_ALLOW),
       formMaxBytes: Number(e.FORM_MAX_BYTES),
       formRateLimit: Number(e.FORM_RATE_LIMIT),
       formRateWindowMs: positiveDuration('FORM_RATE_LIMIT_WINDOW', e.FORM_RATE_LIMIT_WINDOW),
@@ -293,6 +298,15 @@ function positiveDuration(name: string, text: string): number {
   const ms = duration(name, text);
   if (ms === 0) throw new ConfigError(`Invalid configuration:\n  ${name}: must be longer than 0`);
   return ms;
+}
+
+function cidrs(name: string, text: string): string[] {
+  try {
+    parseCidrList(text);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${name}: ${(error as Error).message}`);
+  }
+  return text.split(',').map((entry) => entry.trim()).filter(Boolean);
 }
 
 /** Resolver addresses: IPs, optionally with a port (`1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`); Node's resolver takes no names. */

@@ -1,9 +1,9 @@
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { openMigratedDatabase } from '../container.ts';
 import { DomainError } from '../modules/common/errors.ts';
 import { OrgService, PERMISSIONS, type Organization, type Permission } from '../modules/orgs/service.ts';
+import { announceDatabase, openExistingDatabase } from './database.ts';
 import { CliError, printJson, printTable } from './output.ts';
 
 interface Flags {
@@ -14,6 +14,7 @@ interface Flags {
 }
 
 export async function migrateCommand(config: Config): Promise<void> {
+  announceDatabase(config);
   const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, sqliteSynchronous: config.sqliteSynchronous });
   try {
     const applied = await migrateToLatest(database.db, database.engine);
@@ -23,8 +24,10 @@ export async function migrateCommand(config: Config): Promise<void> {
   }
 }
 
-async function withOrgs<T>(config: Config, fn: (orgs: OrgService) => Promise<T>): Promise<T> {
-  const database = await openMigratedDatabase(config);
+/** Runs `fn` on the server's existing database; `writes`: say which one on stderr. */
+async function withOrgs<T>(config: Config, fn: (orgs: OrgService) => Promise<T>, writes = false): Promise<T> {
+  const database = await openExistingDatabase(config);
+  if (writes) announceDatabase(config);
   try {
     return await fn(new OrgService(database));
   } catch (error) {
@@ -43,7 +46,7 @@ export async function orgCommand(config: Config, sub: string | undefined, args: 
   if (sub === 'create') {
     noExtra(args, 'org create');
     if (!flags.name?.trim()) throw new CliError('org create needs --name NAME');
-    const org = await withOrgs(config, (orgs) => orgs.createOrg(flags.name!));
+    const org = await withOrgs(config, (orgs) => orgs.createOrg(flags.name!), true);
     if (flags.json) printJson(org);
     else process.stdout.write(`created organization ${org.name}\n  id: ${org.id}\n`);
     return;
@@ -82,7 +85,7 @@ export async function keysCommand(config: Config, sub: string | undefined, args:
     const created = await withOrgs(config, async (orgs) => {
       const org = await requireOrg(orgs, flags.org, 'keys create');
       return orgs.createKey(org.id, permissions, flags.name?.trim() || null);
-    });
+    }, true);
     const { id, key, org_id, name, created_at } = created;
     if (flags.json) printJson({ id, key, org_id, permissions: created.permissions, name, created_at });
     else {
@@ -109,7 +112,7 @@ export async function keysCommand(config: Config, sub: string | undefined, args:
     const [keyId, ...extra] = args;
     noExtra(extra, 'keys revoke');
     if (!keyId) throw new CliError('usage: sitewright keys revoke KEY_ID');
-    const key = await withOrgs(config, (orgs) => orgs.revokeKey(keyId));
+    const key = await withOrgs(config, (orgs) => orgs.revokeKey(keyId), true);
     if (!key) throw new CliError(`no API key with id '${keyId}'`);
     if (flags.json) printJson(key);
     else process.stdout.write(`revoked API key ${key.id} at ${key.revoked_at}\n`);

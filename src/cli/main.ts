@@ -1,5 +1,5 @@
 // The `sitewright` command. It opens the same DATA_DIR / DATABASE_URL as the server, so it can be
-// used while the server runs.
+// used while the server runs; only `migrate` and `start` create a database (cli/database.ts).
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { orgCommand, keysCommand, migrateCommand } from './commands.ts';
@@ -67,6 +67,9 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   if (command === 'worker') {
     if (positionals.length > 1) throw new CliError(`worker takes no arguments\n\n${USAGE}`);
+    // Workers on a database the server does not use would wait for work forever.
+    const { openExistingDatabase } = await import('./database.ts');
+    await (await openExistingDatabase(config)).close();
     const { workerCommand } = await import('./worker.ts');
     return workerCommand(config);
   }

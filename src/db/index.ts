@@ -44,9 +44,14 @@ function openPostgres(url: string, max: number): Database {
   return { db, engine: 'postgres', pgPool: pool, close: () => db.destroy() };
 }
 
+/** The SQLite database file under DATA_DIR. */
+export function sqliteFile(dataDir: string): string {
+  return join(dataDir, 'sitewright.db');
+}
+
 function openSqlite(opts: DatabaseOptions): Database {
   mkdirSync(opts.dataDir, { recursive: true });
-  const file = join(opts.dataDir, 'sitewright.db');
+  const file = sqliteFile(opts.dataDir);
   const writer = new SQLite(file);
   writer.pragma('journal_mode = WAL');
   // FULL fsyncs every commit: a committed write (and the event written with it) survives power loss.

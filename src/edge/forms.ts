@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FormSite, FormsService } from '../modules/forms/service.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { readBody } from './read-body.ts';
+import { sameSitePath } from './same-site.ts';
 import { asEdgeError, EdgeError, htmlPage, sendHtml, sendJson } from './respond.ts';
 
 export const FORM_PATH = /^\/_forms\/([A-Za-z0-9_-]{1,64})(\/thanks)?\/?$/;
@@ -77,7 +78,6 @@ function refusalPage(res: ServerResponse, refusal: EdgeError): void {
 }
 
 function thankYou(res: ServerResponse, back: string | null): void {
-  const target = back && back.startsWith('/') && !back.startsWith('//') ? back : '/';
-  const body = `<p>Your message has been sent. We will get back to you soon.</p><p><a href="${escapeHtml(target)}">Back to the page</a></p>`;
+  const body = `<p>Your message has been sent. We will get back to you soon.</p><p><a href="${escapeHtml(sameSitePath(back))}">Back to the page</a></p>`;
   sendHtml(res, 200, htmlPage('Thank you!', body, THANKS_STYLE));
 }

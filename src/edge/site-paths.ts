@@ -1,9 +1,12 @@
-// How a URL path maps to a site's files: `/` and `/dir/` serve their index.html, an extension-less
-// path is tried as a directory and then falls back to `/index.html` (single-page apps), and a
-// missing file answers the site's own 404.html with status 404 when it has one.
+// How a URL path maps to a site's files (README, "the 404/SPA rule"): `/` and `/dir/` serve their
+// index.html and an extension-less path is tried as a directory. Anything else that matches no
+// file answers the site's own 404.html with status 404 when it has one. A site without a 404.html
+// is taken for a single-page app: an extension-less path falls back to `/index.html` (200), so
+// that its client-side routes load. A site with one is a set of pages, where `/nope` must say so.
 import { normalisePath } from '../modules/files/paths.ts';
 
 const NOT_FOUND_PATH = '404.html';
+const SPA_ENTRY = 'index.html';
 
 export interface Found<F> {
   file: F | null;
@@ -13,31 +16,35 @@ export interface Found<F> {
 }
 
 export async function findSiteFile<F>(urlPath: string, lookup: (path: string) => Promise<F | null>): Promise<Found<F>> {
-  const candidates = candidatePaths(urlPath);
-  for (const path of candidates) {
+  const { paths, route } = candidatePaths(urlPath);
+  for (const path of paths) {
     const file = await lookup(path);
     if (file) return { file, path, status: 200 };
   }
   const notFoundPage = await lookup(NOT_FOUND_PATH);
-  return { file: notFoundPage, path: notFoundPage ? NOT_FOUND_PATH : null, status: 404 };
+  if (notFoundPage) return { file: notFoundPage, path: NOT_FOUND_PATH, status: 404 };
+  const app = route ? await lookup(SPA_ENTRY) : null;
+  return app ? { file: app, path: SPA_ENTRY, status: 200 } : { file: null, path: null, status: 404 };
 }
 
-function candidatePaths(urlPath: string): string[] {
+/** The files that may answer a URL path; `route`: an extension-less path, which a single-page app routes. */
+function candidatePaths(urlPath: string): { paths: string[]; route: boolean } {
+  const none = { paths: [], route: false };
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath.split('?')[0]!);
   } catch {
-    return [];
+    return none;
   }
   const trimmed = decoded.replace(/^\/+/, '');
-  if (trimmed === '') return ['index.html'];
+  if (trimmed === '') return { paths: ['index.html'], route: false };
   let path: string;
   try {
     path = normalisePath(trimmed.endsWith('/') ? trimmed + 'index.html' : trimmed);
   } catch {
-    return [];
+    return none;
   }
   const last = path.split('/').at(-1)!;
-  if (last.includes('.')) return [path];
-  return [`${path}/index.html`, 'index.html'];
+  if (last.includes('.')) return { paths: [path], route: false };
+  return { paths: [`${path}/index.html`], route: true };
 }

@@ -1,12 +1,16 @@
 // Connect-time SSRF protection. The registration check (modules/webhooks/url-policy.ts) looks at
 // the URL as written; a host name can resolve to anything later, so every connection is checked
-// again by request-filtering-agent after DNS resolution, right before the socket connects. It
-// refuses every address that is not global unicast: loopback, private, link-local (including the
-// cloud metadata address), CGNAT, multicast, unspecified, IPv6 loopback/ULA/link-local and
-// IPv4-mapped forms of these.
+// again after DNS resolution, right before the socket connects. request-filtering-agent refuses
+// what ipaddr.js calls non-unicast; in front of it, our own check (lib/address-policy.ts, the one
+// the registration check uses) also refuses the forms it lets through: IPv4-compatible
+// ::a.b.c.d, site-local fec0::/10, NAT64 and 6to4 addresses embedding a refused IPv4 address.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
+import net, { type LookupFunction, type TcpNetConnectOpts } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { isRefusedAddress } from '../lib/address-policy.ts';
 
 export interface Agents {
   http: http.Agent;
@@ -17,7 +21,51 @@ export interface Agents {
 export function createAgents(allowPrivate: boolean): Agents {
   const options = { keepAlive: true, maxFreeSockets: 64 };
   if (allowPrivate) return { http: new http.Agent(options), https: new https.Agent(options) };
-  return { http: new RequestFilteringHttpAgent(options), https: new RequestFilteringHttpsAgent(options) };
+  return { http: new GuardedHttpAgent(options), https: new GuardedHttpsAgent(options) };
+}
+
+type Listener = (error: Error | null, socket: Duplex) => void;
+
+/** Worded as request-filtering-agent words its refusals, so describeGuardError reads both. */
+const refusal = (address: string, family: unknown, host: string | undefined): Error =>
+  new Error(`DNS lookup ${address}(family:${String(family)}, host:${host}) is not allowed. Because, it is a refused address.`);
+
+/** The connection's lookup, refusing any resolved address our policy refuses. */
+function guardedLookup(base: LookupFunction): LookupFunction {
+  return (hostname, options, callback) => {
+    base(hostname, options, (error, address, family) => {
+      if (error) return callback(error, address, family);
+      const all: LookupAddress[] = Array.isArray(address) ? address : [{ address, family: family ?? 0 }];
+      const refused = all.find((a) => isRefusedAddress(a.address));
+      if (refused) return callback(refusal(refused.address, refused.family, hostname) as NodeJS.ErrnoException, address, family);
+      callback(null, address, family);
+    });
+  };
+}
+
+/** Checks an address literal before connecting, and every resolved address of a name. */
+function guardConnection(options: TcpNetConnectOpts, listener: Listener | undefined, connect: (options: TcpNetConnectOpts) => Duplex): Duplex {
+  const { host } = options;
+  if (host !== undefined && net.isIP(host) !== 0 && isRefusedAddress(host)) {
+    const socket = new net.Socket();
+    const error = refusal(host, undefined, undefined);
+    if (listener) listener(error, socket);
+    else socket.destroy(error);
+    return socket;
+  }
+  return connect({ ...options, lookup: guardedLookup(options.lookup ?? (dnsLookup as LookupFunction)) });
+}
+
+class GuardedHttpAgent extends RequestFilteringHttpAgent {
+  override createConnection(options: TcpNetConnectOpts, listener?: Listener): Duplex {
+    return guardConnection(options, listener, (guarded) => super.createConnection(guarded, listener));
+  }
+}
+
+class GuardedHttpsAgent extends RequestFilteringHttpsAgent {
+  override createConnection(options: TcpNetConnectOpts, listener?: Listener): Duplex {
+    return guardConnection(options, listener, (guarded) => super.createConnection(guarded, listener));
+  }
 }
 
 /** The URL problem that stops a delivery before any connection, or null. */

@@ -56,7 +56,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
   registerApiGuard(app, services.orgs, deps.rateLimiter, config);
   await registerOpenApi(app, config);
 
-  registerInternalRoutes(app, services.sites);
+  registerInternalRoutes(app, services.sites, config.sites.tlsAskAllow);
   registerDocsRoute(app);
   // A route that takes no query parameters refuses any (400 naming it), as the others refuse
   // unknown ones: a typo such as ?limt=5 must never be silently ignored.

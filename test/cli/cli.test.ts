@@ -1,5 +1,7 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
 import { cliEnv, runCli, startServer, stopServer } from '../helpers/cli.ts';
 
 let db: TestDatabase;
@@ -8,8 +10,50 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   db = await createTestDatabase();
   env = cliEnv(db);
+  // Only migrate (and start) create a database; the other commands need the server's.
+  expect((await runCli(['migrate'], env)).code).toBe(0);
 });
+
+/** How the CLI names the test database on stderr. */
+const nameOf = (t: TestDatabase) => (t.databaseUrl ? `PostgreSQL ${new URL(t.databaseUrl).host}${new URL(t.databaseUrl).pathname}` : `SQLite ${join(t.dataDir, 'sitewright.db')}`);
 afterAll(async () => db?.drop());
+
+describe('the database the CLI opens', () => {
+  it('is named on stderr by the commands that write, never with credentials', async () => {
+    const created = await runCli(['org', 'create', '--name', 'Named DB', '--json'], env);
+    expect(created.code).toBe(0);
+    expect(created.stderr).toBe(`sitewright: database: ${nameOf(db)}\n`);
+    expect(created.stderr).not.toContain('postgres@');
+    expect(JSON.parse(created.stdout).name).toBe('Named DB');
+    const key = await runCli(['keys', 'create', '--org', 'Named DB', '--permissions', 'read', '--json'], env);
+    expect(key.stderr).toBe(`sitewright: database: ${nameOf(db)}\n`);
+    expect((await runCli(['keys', 'revoke', JSON.parse(key.stdout).id], env)).stderr).toBe(`sitewright: database: ${nameOf(db)}\n`);
+    expect((await runCli(['org', 'list', '--json'], env)).stderr).toBe('');
+  });
+
+  it('is never created by a command other than migrate or start: another DATA_DIR is a clear error', async () => {
+    const other = await createTestDatabase();
+    try {
+      const otherEnv = cliEnv(other);
+      const missing = onPostgres ? `${nameOf(other)} holds no Sitewright tables` : `no database at ${join(other.dataDir, 'sitewright.db')} (DATA_DIR=${other.dataDir})`;
+      for (const args of [['org', 'create', '--name', 'Lost'], ['keys', 'create', '--org', 'Lost', '--permissions', 'read'], ['org', 'list'], ['keys', 'revoke', '01a20225-2fef-73dd-be9d-af188b7b1886'], ['worker']]) {
+        const res = await runCli(args, otherEnv);
+        expect([args, res.code, res.stdout]).toEqual([args, 2, '']);
+        expect(res.stderr).toContain(missing);
+        expect(res.stderr).toContain('Set DATA_DIR (or DATABASE_URL) to the one the server uses, or run `sitewright migrate`');
+      }
+      if (!onPostgres) expect(readdirSync(other.dataDir)).toEqual([]);
+      // migrate creates it, saying where; then the other commands work on it.
+      const migrated = await runCli(['migrate'], otherEnv);
+      expect(migrated.code).toBe(0);
+      expect(migrated.stderr).toBe(`sitewright: database: ${nameOf(other)}\n`);
+      if (!onPostgres) expect(existsSync(join(other.dataDir, 'sitewright.db'))).toBe(true);
+      expect((await runCli(['org', 'create', '--name', 'Found'], otherEnv)).code).toBe(0);
+    } finally {
+      await other.drop();
+    }
+  });
+});
 
 describe('sitewright CLI', () => {
   it('creates and lists organizations', async () => {

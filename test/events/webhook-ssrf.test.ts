@@ -28,12 +28,40 @@ describe('registration', () => {
     'https://127.0.0.1./',
     'https://10.0.0.1/',
     'https://[::1]/',
+    // Deprecated and embedded-IPv4 forms of refused addresses (the URL parser writes them in hex).
+    'https://[::127.0.0.1]/',
+    'https://[::7f00:1]/',
+    'https://[::a9fe:a9fe]/',
+    'https://[::ffff:127.0.0.1]/',
+    'https://[::ffff:0:7f00:1]/',
+    'https://[64:ff9b::127.0.0.1]/',
+    'https://[64:ff9b::a00:1]/',
+    'https://[64:ff9b:1::808:808]/',
+    'https://[2002:7f00:1::1]/',
+    'https://[2002:a9fe:a9fe::1]/',
+    'https://[2001::1]/',
+    'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+    'https://[fec0::1]/',
+    'https://[fd00::1]/',
+    'https://[fe80::1]/',
+    'https://[ff02::1]/',
+    'https://[::]/',
+    'https://[2001:db8::1]/',
   ])('refuses %s with 400 and registers nothing', async (url) => {
     const res = await api.post('/api/v1/webhooks', { url, events: ['client.created'] });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^field 'url' must not point at a (local host name|private, loopback or reserved address)$/);
     expect((await api.get('/api/v1/webhooks')).body.webhooks).toEqual([]);
   });
+
+  it.each(['https://[2606:4700::1111]/', 'https://[::ffff:8.8.8.8]/', 'https://[64:ff9b::8.8.8.8]/', 'https://[2002:808:808::1]/', 'https://8.8.8.8/'])(
+    'registers %s, which embeds or is a public address',
+    async (url) => {
+      const res = await api.post('/api/v1/webhooks', { url, events: ['client.created'] });
+      expect(res.status).toBe(201);
+      await api.delete(`/api/v1/webhooks/${res.body.webhook.id}`);
+    },
+  );
 });
 
 describe('SSRF guard at connect time', () => {
@@ -52,6 +80,17 @@ describe('SSRF guard at connect time', () => {
     ['IPv6 link-local', 'https://[fe80::1]/'],
     ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/'],
     ['IPv4-mapped metadata', 'https://[::ffff:169.254.169.254]/'],
+    ['IPv4-compatible loopback', 'https://[::127.0.0.1]:9443/'],
+    ['IPv4-compatible loopback, hex', 'https://[::7f00:1]:9443/'],
+    ['IPv4-compatible metadata', 'https://[::a9fe:a9fe]/'],
+    ['SIIT loopback', 'https://[::ffff:0:7f00:1]/'],
+    ['NAT64 loopback', 'https://[64:ff9b::7f00:1]/'],
+    ['local-use NAT64', 'https://[64:ff9b:1::808:808]/'],
+    ['6to4 of loopback', 'https://[2002:7f00:1::1]/'],
+    ['Teredo', 'https://[2001::1]/'],
+    ['site-local', 'https://[fec0::1]/'],
+    ['IPv6 multicast', 'https://[ff02::1]/'],
+    ['IPv6 unspecified', 'https://[::]/'],
     ['a name resolving to loopback', 'https://localhost:9443/'],
   ])('refuses %s (%s) and records the failed attempt', async (_name, url) => {
     const id = await endpointAt(url);

@@ -48,7 +48,7 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
         schema: {
           tags,
           summary: 'Create or replace a file',
-          description: `201 when the file is new, 200 when it replaced one. Paths are relative, \`/\`-separated, at most 255 bytes, with letters, digits and \`- _ . ~ @ +\`; no \`..\`, no hidden segments except \`.well-known\`. Limits: FILE_MAX_BYTES per file and PROJECT_MAX_BYTES per project (413), PROJECT_MAX_FILES files per project (400).`,
+          description: `201 when the file is new, 200 when it replaced one. Paths are relative, \`/\`-separated, at most 255 bytes, with letters, digits and \`- _ . ~ @ +\`; no \`..\`, no hidden segments except \`.well-known\` (and \`.sitewright\` first: private notes, never published nor served). Limits: FILE_MAX_BYTES per file and PROJECT_MAX_BYTES per project (413), PROJECT_MAX_FILES files per project (400).`,
           params: FileParams,
           body: PutFileBody,
           response: { 200: FileEnvelope, 201: FileEnvelope, ...errorResponses(400, 403, 404, 413, 415) },

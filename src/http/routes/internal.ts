@@ -1,12 +1,17 @@
 // Routes outside /api/v1: the health check, and the front proxy's question before it gets an
 // on-demand TLS certificate (Caddy's `ask`: 200 means "yes"). The proxy sits on the private
-// network: it needs no credential, and neither route is part of the public API document.
+// network and needs no credential, so the question is answered only to callers whose own address
+// (the socket's, never a forwarded header) is in TLS_ASK_ALLOW (default: loopback); anyone else on
+// the public port gets the 404 of a route that does not exist. Neither route is in the API document.
 import type { FastifyInstance } from 'fastify';
+import { addressInList, parseCidrList } from '../../lib/cidr.ts';
 import type { SitesService } from '../../modules/publishing/sites.ts';
 
-export function registerInternalRoutes(app: FastifyInstance, sites: SitesService): void {
+export function registerInternalRoutes(app: FastifyInstance, sites: SitesService, tlsAskAllow: string[]): void {
+  const askers = parseCidrList(tlsAskAllow.join(','));
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get<{ Querystring: { domain?: string } }>('/internal/tls/ask', { schema: { hide: true } }, async (request, reply) => {
+    if (!addressInList(request.socket.remoteAddress, askers)) return reply.callNotFound();
     const allowed = await sites.allowsCertificate(String(request.query.domain ?? ''));
     return reply.code(allowed ? 200 : 404).type('text/plain; charset=utf-8').send(allowed ? 'ok\n' : 'unknown domain\n');
   });

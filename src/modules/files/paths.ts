@@ -7,6 +7,17 @@ export const MAX_SEGMENT_LENGTH = 100;
 /** Letters, digits and `- _ . ~ @ +` in each segment; `/` between segments. */
 const SEGMENT = /^[A-Za-z0-9\-_.~@+]+$/;
 
+/**
+ * Files under this folder are the platform's own notes about a site (the builtin generator's
+ * brief): kept with the project's files, listed and editable through the files API, but never
+ * published into a deployment nor served by a site or a preview.
+ */
+export const INTERNAL_DIR = '.sitewright';
+
+export function isInternalPath(path: string): boolean {
+  return path === INTERNAL_DIR || path.startsWith(`${INTERNAL_DIR}/`);
+}
+
 export class PathError extends Error {}
 
 /**
@@ -23,11 +34,12 @@ export function normalisePath(raw: string): string {
   if (path.endsWith('/')) throw new PathError('must name a file, not a directory (no trailing /)');
   if (path === '') throw new PathError('must not be empty');
   if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new PathError(`must be at most ${MAX_PATH_BYTES} bytes`);
-  for (const segment of path.split('/')) {
+  for (const [i, segment] of path.split('/').entries()) {
     if (segment === '..' || segment === '.') throw new PathError("must not contain '.' or '..' segments");
     if (segment.length > MAX_SEGMENT_LENGTH) throw new PathError(`each segment must be at most ${MAX_SEGMENT_LENGTH} characters`);
     if (!SEGMENT.test(segment)) throw new PathError('may only contain letters, digits, - _ . ~ @ + and / between segments');
-    if (segment.startsWith('.') && segment !== '.well-known') throw new PathError("segments must not start with '.' (except .well-known)");
+    const allowedDot = segment === '.well-known' || (i === 0 && segment === INTERNAL_DIR);
+    if (segment.startsWith('.') && !allowedDot) throw new PathError(`segments must not start with '.' (except .well-known, and ${INTERNAL_DIR} first)`);
   }
   return path;
 }

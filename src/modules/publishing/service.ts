@@ -13,6 +13,7 @@ import type { Project } from '../projects/schema.ts';
 import type { PreviewSigner } from './preview-signer.ts';
 import * as repo from './repo.ts';
 import type { Preview, Published } from './schema.ts';
+import { isUnserved } from './unserved.ts';
 import { siteUrl } from './urls.ts';
 
 export class PublishingService {
@@ -31,6 +32,7 @@ export class PublishingService {
         : await readProjectFiles(trx, orgId, projectId);
       if (files.length === 0) throw invalid('Nothing to publish: the project has no files (send builtFiles, or write files first)');
       const checked = checkFileSet(files, this.config.files, 'builtFiles path');
+      for (const [path, content] of checked) if (isUnserved(path, content)) checked.delete(path);
       if (!checked.has('index.html')) throw invalid('Nothing to publish: the files have no index.html');
       const deployId = await repo.insertDeployment(trx, orgId, projectId, checked);
       const now = new Date().toISOString();

@@ -2,8 +2,10 @@
 // files of a deployment (immutable) or of a project's current state (previews). Reads only.
 import type { SitesSettings } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
+import { isInternalPath } from '../files/paths.ts';
 import type { PreviewSigner } from './preview-signer.ts';
 import * as repo from './repo.ts';
+import { isUnserved } from './unserved.ts';
 
 /** The site a host names: its project, and the deployment it serves (null: not published). */
 export interface SiteTarget {
@@ -21,8 +23,12 @@ export interface ServedFile {
 const toTarget = (row: repo.SiteRow | undefined): SiteTarget | undefined =>
   row && { orgId: row.org_id, projectId: row.id, deploymentId: row.current_deployment_id };
 
-const toFile = (row: repo.ServedFileRow | undefined): ServedFile | null =>
-  row ? { content: Buffer.from(row.content), contentType: row.content_type, etag: `"${row.sha256.slice(0, 32)}"` } : null;
+/** A stored file as served; null when there is none, or it is one a site never serves. */
+function toFile(path: string, row: repo.ServedFileRow | undefined): ServedFile | null {
+  if (!row) return null;
+  const content = Buffer.from(row.content);
+  return isUnserved(path, content) ? null : { content, contentType: row.content_type, etag: `"${row.sha256.slice(0, 32)}"` };
+}
 
 export class SitesService {
   private readonly reads: ReturnType<typeof repo.prepareSiteReads>;
@@ -47,12 +53,14 @@ export class SitesService {
   }
 
   async deploymentFile(deploymentId: string, path: string): Promise<ServedFile | null> {
-    return toFile(await this.reads.deploymentFile.first({ deploymentId, path }));
+    if (isInternalPath(path)) return null; // not even looked up
+    return toFile(path, await this.reads.deploymentFile.first({ deploymentId, path }));
   }
 
   /** A file of the project's current (unpublished) files, for previews. */
   async currentFile(projectId: string, path: string): Promise<ServedFile | null> {
-    return toFile(await this.reads.currentFile.first({ projectId, path }));
+    if (isInternalPath(path)) return null;
+    return toFile(path, await this.reads.currentFile.first({ projectId, path }));
   }
 
   /** True when a preview link is this service's for the project and has not expired. */

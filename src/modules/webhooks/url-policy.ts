@@ -1,6 +1,7 @@
 // Registration-time check of a webhook URL. Delivery re-checks the resolved address at connect
 // time (a name can change what it points to); this check catches the obvious cases early.
-import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
+import { isRefusedAddress } from '../../lib/address-policy.ts';
 import { invalid } from '../common/errors.ts';
 
 const LOCAL_NAMES = /(^|\.)(localhost|local|internal)$/i;
@@ -19,12 +20,9 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): string {
   // A fully qualified name's trailing dot (`localhost.`) names the same host.
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   if (LOCAL_NAMES.test(host)) throw invalid(`field 'url' must not point at a local host name`);
-  if (ipaddr.isValid(host)) {
-    let address = ipaddr.parse(host);
-    if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
-      address = (address as ipaddr.IPv6).toIPv4Address();
-    }
-    if (address.range() !== 'unicast') throw invalid(`field 'url' must not point at a private, loopback or reserved address`);
+  // The URL parser has already written an address literal in its one canonical form.
+  if (isIP(host) !== 0 && isRefusedAddress(host)) {
+    throw invalid(`field 'url' must not point at a private, loopback or reserved address`);
   }
   return url.toString();
 }

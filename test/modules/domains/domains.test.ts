@@ -108,6 +108,8 @@ describe('custom domains', () => {
     expect((await api.app.inject({ url: `/internal/tls/ask?domain=${p.subdomain}.sites.test` })).statusCode).toBe(200);
     expect((await api.app.inject({ url: '/internal/tls/ask?domain=random.example.org' })).statusCode).toBe(404);
     expect((await api.app.inject({ url: '/internal/tls/ask?domain=nothing.sites.test' })).statusCode).toBe(404);
+    // Only loopback callers are answered by default (TLS_ASK_ALLOW); anyone else: 404.
+    expect((await api.app.inject({ url: `/internal/tls/ask?domain=${d.domain}`, remoteAddress: '203.0.113.7' })).statusCode).toBe(404);
 
     // Removing it takes the domain off at once and the site back to its subdomain.
     const removed = await api.delete(`/api/v1/projects/${p.id}/domains/${d.id}`);

@@ -35,7 +35,7 @@ describe('understanding a first prompt', () => {
 describe('the generated site', () => {
   it('is complete, with the sections, a contact form with a honeypot, and its brief', async () => {
     const { files, summary } = await generate("Bella's Bakery in Lyon");
-    expect(files.map((f) => f.path).sort()).toEqual(['404.html', 'index.html', 'site.json', 'styles.css']);
+    expect(files.map((f) => f.path).sort()).toEqual(['.sitewright/builtin-brief.json', '404.html', 'index.html', 'styles.css']);
     const html = fileOf(files, 'index.html');
     expect(html).toContain('<html lang="en">');
     expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
@@ -75,7 +75,7 @@ describe('follow-up prompts edit the site', () => {
     expect(renamed.summary).toContain('renamed to Maison Bella');
 
     const green = await generate('Make it green and use a dark theme', renamed.files);
-    expect(JSON.parse(fileOf(green.files, 'site.json'))).toMatchObject({ name: 'Maison Bella', primary: '#15803d', dark: true });
+    expect(JSON.parse(fileOf(green.files, '.sitewright/builtin-brief.json'))).toMatchObject({ name: 'Maison Bella', primary: '#15803d', dark: true });
 
     const sections = await generate('Add a pricing section and remove the testimonials', green.files);
     const html = fileOf(sections.files, 'index.html');
@@ -85,6 +85,22 @@ describe('follow-up prompts edit the site', () => {
 
     const headline = await generate('Change the headline to "Bread worth waking up for"', sections.files);
     expect(fileOf(headline.files, 'index.html')).toContain('<h1 id="hero-title">Bread worth waking up for</h1>');
+  });
+
+  it('edits a site whose brief is still the old root site.json, moving the brief out of the served files', async () => {
+    const first = await generate("Bella's Bakery in Lyon");
+    const legacy = first.files.map((f) => (f.path === '.sitewright/builtin-brief.json' ? { ...f, path: 'site.json' } : f));
+    const renamed = await generate('Rename it to Maison Bella', legacy);
+    expect(renamed.files.map((f) => f.path).sort()).toEqual(['.sitewright/builtin-brief.json', '404.html', 'index.html', 'styles.css']);
+    expect(JSON.parse(fileOf(renamed.files, '.sitewright/builtin-brief.json'))).toMatchObject({ name: 'Maison Bella', kind: 'bakery' });
+  });
+
+  it("keeps a site's own site.json that is not its brief", async () => {
+    const own = { path: 'site.json', content: '{"menu": ["home"]}' };
+    const { files } = await generate('A site for Acme Plumbing in Leeds', [own]);
+    expect(files).toContainEqual(own);
+    const edited = await generate('Make it green', files);
+    expect(edited.files).toContainEqual(own);
   });
 
   it('fails clearly when it does not understand the change, saying what it understands', async () => {

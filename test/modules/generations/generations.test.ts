@@ -29,7 +29,7 @@ describe('POST /projects/{id}/generate', () => {
     expect(res.status).toBe(202);
     expect(res.body.generation).toMatchObject({ project_id: p.id, status: 'queued', prompt: "A site for Bella's Bakery in Lyon", model: 'builtin', files: null });
     const done = await finished(p.id, res.body.generation.id);
-    expect(done).toMatchObject({ status: 'succeeded', error: null, attempts: 1, files: ['404.html', 'index.html', 'site.json', 'styles.css'] });
+    expect(done).toMatchObject({ status: 'succeeded', error: null, attempts: 1, files: ['.sitewright/builtin-brief.json', '404.html', 'index.html', 'styles.css'] });
     expect(done.summary).toContain("Bella's Bakery");
     expect(done.started_at).not.toBeNull();
     expect(done.finished_at).not.toBeNull();

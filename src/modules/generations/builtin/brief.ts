@@ -1,5 +1,5 @@
 // The builtin generator's understanding of a site: what it renders, and what it keeps in
-// `site.json` so that a follow-up prompt can change it reliably.
+// `.sitewright/builtin-brief.json` (builtin/notes.ts) so that a follow-up prompt can change it reliably.
 import { GENERIC, KINDS, kindById } from './kinds.ts';
 import { NAMED_COLORS, parseHex } from './colors.ts';
 

@@ -1,4 +1,4 @@
-// Follow-ups on a site the builtin model did not make (no site.json): it cannot re-render such a
+// Follow-ups on a site the builtin model did not make (no brief in its notes): it cannot re-render such a
 // site, but it can still make the simple edits it understands in the HTML itself, rather than
 // starting over: a new headline (the first <h1> of index.html) and a new name (the <title> of
 // index.html, and that name wherever it appears in the site's HTML files).

@@ -1,0 +1,31 @@
+// Where the builtin generator keeps its brief between prompts. It lives under `.sitewright/`, which
+// is never published nor served (files/paths.ts). Sites made before that kept it as `site.json` at
+// the root, where it was served publicly; such a file is still read (and moved on the next edit),
+// and is recognised so that publishing and serving can leave it out.
+import { INTERNAL_DIR } from '../../files/paths.ts';
+import type { SiteFile } from '../provider.ts';
+import { parseBrief, type Brief } from './brief.ts';
+
+export const NOTES_FILE = `${INTERNAL_DIR}/builtin-brief.json`;
+export const LEGACY_NOTES_FILE = 'site.json';
+
+const text = (content: string | Buffer): string => (typeof content === 'string' ? content : content.toString('utf8'));
+
+/** The brief the generator left in `files`, and the paths it kept it under (to be replaced). */
+export function readNotes(files: SiteFile[]): { brief: Brief | undefined; paths: Set<string> } {
+  const paths = new Set<string>();
+  let brief: Brief | undefined;
+  for (const path of [NOTES_FILE, LEGACY_NOTES_FILE]) {
+    const file = files.find((f) => f.path === path);
+    const parsed = file && parseBrief(text(file.content));
+    if (!parsed) continue;
+    paths.add(path);
+    brief ??= parsed;
+  }
+  return { brief, paths };
+}
+
+/** True for a root `site.json` that is the generator's old notes, not a file of the site's own. */
+export function isLegacyNotes(path: string, content: string | Buffer): boolean {
+  return path === LEGACY_NOTES_FILE && parseBrief(text(content)) !== undefined;
+}
