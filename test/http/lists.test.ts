@@ -63,6 +63,26 @@ describe(`paging parameters on every list (${engine})`, () => {
     }
   });
 
+  it('documents the same optional limit and offset on every list, and total on the whole lists', async () => {
+    const doc = (await api.get('/api/v1/docs', { key: null })).body;
+    const lists = ['/clients', '/templates', '/plans', '/webhooks', '/projects', '/webhooks/{webhookId}/deliveries', '/projects/{projectId}/generations', '/projects/{projectId}/submissions'];
+    for (const path of lists) {
+      const op = doc.paths[`/api/v1${path}`].get;
+      const params = Object.fromEntries(op.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p]));
+      expect({ path, limit: params.limit?.required, offset: params.offset?.required }).toEqual({ path, limit: false, offset: false });
+      expect(params.limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+      expect(params.offset.schema).toMatchObject({ type: 'integer', minimum: 0, maximum: MAX_OFFSET });
+      const ok = op.responses['200'].content['application/json'].schema;
+      expect(Object.keys(ok.properties)).toContain('total');
+    }
+    for (const path of ['/clients', '/templates', '/plans', '/webhooks']) {
+      const op = doc.paths[`/api/v1${path}`].get;
+      expect(op.parameters.find((p: any) => p.name === 'limit').schema.default).toBeUndefined();
+      expect(op.description).toContain('every record');
+      expect(op.responses['200'].content['application/json'].schema.required).toEqual([path.slice(1), 'total']);
+    }
+  });
+
   it('still refuses an unknown query parameter on the whole lists', async () => {
     for (const list of ['clients', 'templates', 'plans', 'webhooks']) {
       const res = await api.get(`/api/v1/${list}?limt=5`);
