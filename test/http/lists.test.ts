@@ -6,7 +6,10 @@ import { useTestApi, type TestApi } from '../helpers/app.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
 import { MAX_OFFSET, pagingMessage } from '../../src/modules/common/paging.ts';
-import { insertClients, type NewClientRow } from '../../src/modules/clients/repo.ts';
+import { clientList, insertClients, type NewClientRow } from '../../src/modules/clients/repo.ts';
+import { templateList } from '../../src/modules/templates/repo.ts';
+import { planList } from '../../src/modules/plans/repo.ts';
+import { webhookList } from '../../src/modules/webhooks/repo.ts';
 import { newId } from '../../src/lib/ids.ts';
 
 const api = useTestApi();
@@ -181,5 +184,34 @@ describe(`GET /clients across many pages (${engine})`, () => {
 
     const page = await api.get('/api/v1/clients?limit=100&offset=1200');
     expect(page.body).toEqual({ clients: whole.body.clients.slice(1200), total: 1234 });
+  });
+});
+
+describe(`keyset pages of every whole list (${engine})`, () => {
+  it('walks each list two rows a page in exactly the order of its one-piece answer, from any offset', async () => {
+    for (let i = 0; i < 7; i++) {
+      // Plans: sort_order ties (3, 1, 3, 1, ...) so the walk's key needs all three columns.
+      const plan = (await api.post('/api/v1/plans', { name: `Plan ${i}`, price: 1 })).body.plan;
+      expect((await api.patch(`/api/v1/plans/${plan.id}`, { sort_order: i % 2 ? 1 : 3 })).status).toBe(200);
+    }
+    await make('clients', 7);
+    await make('templates', 7);
+    await make('webhooks', 7);
+    const { database } = api.ctx;
+    const lists = { clients: clientList(database), templates: templateList(database), plans: planList(database), webhooks: webhookList(database) };
+    for (const [name, list] of Object.entries(lists)) {
+      const whole = (await api.get(`/api/v1/${name}?limit=100`)).body[name].map((r: { id: string }) => r.id);
+      expect({ name, n: whole.length }).toEqual({ name, n: 7 });
+      for (const offset of [0, 1, 6, 7]) {
+        const walk = list.walk(api.org.id, offset, 2);
+        const seen: string[] = [];
+        for await (const rows of walk.pages) {
+          expect(rows.length).toBeGreaterThan(0);
+          seen.push(...rows.map((r) => r.id as string));
+        }
+        expect({ name, offset, seen }).toEqual({ name, offset, seen: whole.slice(offset) });
+        expect(await walk.total()).toBe(7);
+      }
+    }
   });
 });
