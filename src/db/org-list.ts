@@ -47,7 +47,10 @@ export class OrgList<Row extends Record<string, unknown>> {
 
     this.first = prepareQuery<Args, Row>(database, (p) => inOrder(ofOrg(p)).limit(limit(p)).offset(p('offset') as unknown as number) as never);
     // The rows strictly beyond the last one sent, in the same order: a row-value comparison,
-    // which both engines answer from the (org_id, order columns) index.
+    // which both engines answer as a range of the (org_id, created_at, id) index (plans: by
+    // (org_id, sort_order, created_at)). The last row's values are bound as read; PostgreSQL hands
+    // timestamps back as Dates (milliseconds), exact because every timestamp is written by
+    // Sitewright with millisecond precision.
     const beyond = sql.raw(direction === 'desc' ? '<' : '>');
     const cols = sql.join(columns.map((c) => sql.ref(c)));
     this.after = prepareQuery<Args, Row>(database, (p) => {
@@ -68,7 +71,7 @@ export class OrgList<Row extends Record<string, unknown>> {
     return { rows, total: await this.total(orgId) };
   }
 
-  /** Every record from `offset` on, page by page. */
+  /** Every record from `offset` on, page by page; its pages are read once. */
   walk(orgId: string, offset: number, pageSize = WALK_PAGE_SIZE): RowWalk<Row> {
     let sent = 0;
     let done = false;
