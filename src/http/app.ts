@@ -11,6 +11,7 @@ import { registerApiGuard, API_PREFIX } from './api-guard.ts';
 import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
+import { registerPagingCheck } from './paging.ts';
 import { errorResponses } from './schemas.ts';
 import { lazyRequestLogger } from './request-logger.ts';
 import { requestIdOf } from './request-id.ts';
@@ -54,6 +55,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
   });
   registerErrorHandling(app, opts.siblings?.notFound);
   registerApiGuard(app, services.orgs, deps.rateLimiter, config);
+  registerPagingCheck(app);
   await registerOpenApi(app, config);
 
   registerInternalRoutes(app, services.sites, config.sites.tlsAskAllow);

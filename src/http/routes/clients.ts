@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
+import { sendWalk, wholeListBody, WHOLE_LIST_DOC } from '../list-stream.ts';
+import { WholeListQuery } from '../../modules/common/paging.ts';
 import { errorResponses } from '../schemas.ts';
 import { Client, ClientParams, CreateClientBody, UpdateClientBody } from '../../modules/clients/schema.ts';
 
@@ -16,11 +18,18 @@ export function clientsRoutes({ services: { clients } }: RouteDeps): FastifyPlug
         schema: {
           tags,
           summary: 'List clients',
-          description: 'All clients of the calling organization, newest first.',
-          response: { 200: Type.Object({ clients: Type.Array(Client) }, { additionalProperties: false }), ...errorResponses(403) },
+          description: `The clients of the calling organization, newest first (\`created_at DESC, id DESC\`). ${WHOLE_LIST_DOC}`,
+          querystring: WholeListQuery,
+          response: { 200: wholeListBody('clients', Client), ...errorResponses(400, 403) },
         },
       },
-      async (request) => ({ clients: await clients.list(caller(request).orgId) }),
+      async (request, reply) => {
+        const { limit, offset = 0 } = request.query;
+        const orgId = caller(request).orgId;
+        if (limit === undefined) return sendWalk(reply, 'clients', Client, clients.walk(orgId, offset));
+        const { records, total } = await clients.list(orgId, limit, offset);
+        return { clients: records, total };
+      },
     );
 
     app.post(

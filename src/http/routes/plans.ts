@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
+import { sendWalk, wholeListBody, WHOLE_LIST_DOC } from '../list-stream.ts';
+import { WholeListQuery } from '../../modules/common/paging.ts';
 import { errorResponses } from '../schemas.ts';
 import { CreatePlanBody, Plan, PlanParams, UpdatePlanBody } from '../../modules/plans/schema.ts';
 
@@ -16,11 +18,18 @@ export function plansRoutes({ services: { plans } }: RouteDeps): FastifyPluginAs
         schema: {
           tags,
           summary: 'List plans',
-          description: 'Ordered by `sort_order` ascending, then creation time.',
-          response: { 200: Type.Object({ plans: Type.Array(Plan) }, { additionalProperties: false }), ...errorResponses(403) },
+          description: `Ordered by \`sort_order\` ascending, then creation time (\`sort_order, created_at, id\`). ${WHOLE_LIST_DOC}`,
+          querystring: WholeListQuery,
+          response: { 200: wholeListBody('plans', Plan), ...errorResponses(400, 403) },
         },
       },
-      async (request) => ({ plans: await plans.list(caller(request).orgId) }),
+      async (request, reply) => {
+        const { limit, offset = 0 } = request.query;
+        const orgId = caller(request).orgId;
+        if (limit === undefined) return sendWalk(reply, 'plans', Plan, plans.walk(orgId, offset));
+        const { records, total } = await plans.list(orgId, limit, offset);
+        return { plans: records, total };
+      },
     );
 
     app.post(

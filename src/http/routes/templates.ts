@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
+import { sendWalk, wholeListBody, WHOLE_LIST_DOC } from '../list-stream.ts';
+import { WholeListQuery } from '../../modules/common/paging.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
 import { CreateTemplateBody, Template, TemplateParams, UpdateTemplateBody } from '../../modules/templates/schema.ts';
 
@@ -16,11 +18,18 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
         schema: {
           tags,
           summary: 'List templates',
-          description: "The organization's own templates (no public catalogue of the service), newest first (`created_at DESC, id DESC`).",
-          response: { 200: Type.Object({ templates: Type.Array(Template) }, { additionalProperties: false }), ...errorResponses(403) },
+          description: `The organization's own templates (no public catalogue of the service), newest first (\`created_at DESC, id DESC\`). ${WHOLE_LIST_DOC}`,
+          querystring: WholeListQuery,
+          response: { 200: wholeListBody('templates', Template), ...errorResponses(400, 403) },
         },
       },
-      async (request) => ({ templates: await templates.list(caller(request).orgId) }),
+      async (request, reply) => {
+        const { limit, offset = 0 } = request.query;
+        const orgId = caller(request).orgId;
+        if (limit === undefined) return sendWalk(reply, 'templates', Template, templates.walk(orgId, offset));
+        const { records, total } = await templates.list(orgId, limit, offset);
+        return { templates: records, total };
+      },
     );
 
     app.post(

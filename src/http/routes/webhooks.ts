@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
+import { sendWalk, wholeListBody, WHOLE_LIST_DOC } from '../list-stream.ts';
+import { WholeListQuery } from '../../modules/common/paging.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
 import { CreateWebhookBody, UpdateWebhookBody, Webhook, WebhookParams, WebhookWithSecret } from '../../modules/webhooks/schema.ts';
 
@@ -16,11 +18,18 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
         schema: {
           tags,
           summary: 'List webhook endpoints',
-          description: 'Newest first. Secrets are never listed.',
-          response: { 200: Type.Object({ webhooks: Type.Array(Webhook) }, { additionalProperties: false }), ...errorResponses(403) },
+          description: `Newest first (\`created_at DESC, id DESC\`). Secrets are never listed. ${WHOLE_LIST_DOC}`,
+          querystring: WholeListQuery,
+          response: { 200: wholeListBody('webhooks', Webhook), ...errorResponses(400, 403) },
         },
       },
-      async (request) => ({ webhooks: await webhooks.list(caller(request).orgId) }),
+      async (request, reply) => {
+        const { limit, offset = 0 } = request.query;
+        const orgId = caller(request).orgId;
+        if (limit === undefined) return sendWalk(reply, 'webhooks', Webhook, webhooks.walk(orgId, offset));
+        const { records, total } = await webhooks.list(orgId, limit, offset);
+        return { webhooks: records, total };
+      },
     );
 
     app.post(

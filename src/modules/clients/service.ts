@@ -5,6 +5,7 @@ import type { Database } from '../../db/index.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Executor } from '../../db/executor.ts';
 import { invalid, notFound } from '../common/errors.ts';
+import { mapWalk, type ListPage, type RecordWalk } from '../common/paging.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { findPlan } from '../plans/repo.ts';
@@ -14,17 +15,25 @@ import type { Client, CreateClientBody, UpdateClientBody } from './schema.ts';
 
 export class ClientsService {
   private readonly findById: ReturnType<typeof repo.prepareFindClient>;
+  private readonly listQuery: ReturnType<typeof repo.clientList>;
 
   constructor(private readonly database: Database) {
     this.findById = repo.prepareFindClient(database);
+    this.listQuery = repo.clientList(database);
   }
 
   private get db() {
     return this.database.db;
   }
 
-  async list(orgId: string): Promise<Client[]> {
-    return (await repo.listClients(this.db, orgId)).map(repo.toClient);
+  async list(orgId: string, limit: number, offset: number): Promise<ListPage<Client>> {
+    const { rows, total } = await this.listQuery.page(orgId, limit, offset);
+    return { records: rows.map(repo.toClient), total };
+  }
+
+  /** Every client from `offset` on, newest first, read a page at a time. */
+  walk(orgId: string, offset: number): RecordWalk<Client> {
+    return mapWalk(this.listQuery.walk(orgId, offset), repo.toClient);
   }
 
   /** A page of clients for the dashboard, newest first, filtered by text and status. */

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, Uuid } from '../common/schema.ts';
+import { pagingParams } from '../common/paging.ts';
 
 export const Submission = Type.Object(
   {
@@ -16,8 +17,7 @@ export type Submission = Static<typeof Submission>;
 
 export const ListSubmissionsQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    ...pagingParams(50),
     form: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   },
   { additionalProperties: false },

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Body, DateTime, Nullable, StringEnum, Uuid } from '../common/schema.ts';
+import { pagingParams } from '../common/paging.ts';
 
 export const GENERATION_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 
@@ -37,8 +38,7 @@ export const GenerationParams = Type.Object({ projectId: Uuid(), generationId: U
 
 export const ListGenerationsQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    ...pagingParams(20),
   },
   { additionalProperties: false },
 );

@@ -2,6 +2,8 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { bool, num, type Executor } from '../../db/executor.ts';
 import type { PlansTable } from '../../db/schema.ts';
+import type { Database } from '../../db/index.ts';
+import { OrgList } from '../../db/org-list.ts';
 import { toIso } from '../../lib/clock.ts';
 import type { Plan } from './schema.ts';
 
@@ -30,16 +32,9 @@ export async function findPlan(db: Executor, orgId: string, id: string): Promise
   return row && toPlan(row);
 }
 
-export async function listPlans(db: Executor, orgId: string): Promise<Plan[]> {
-  const rows = await db
-    .selectFrom('plans')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .orderBy('sort_order', 'asc')
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .execute();
-  return rows.map(toPlan);
+/** GET /plans, by `sort_order`, then creation: a page, or every record in keyset pages. */
+export function planList(database: Database): OrgList<PlanRow> {
+  return new OrgList<PlanRow>(database, 'plans', { columns: ['sort_order', 'created_at', 'id'], direction: 'asc' });
 }
 
 export async function insertPlan(db: Executor, row: Insertable<PlansTable>): Promise<void> {

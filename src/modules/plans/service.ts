@@ -3,6 +3,7 @@
 // (billing reads the price at renewal time).
 import type { Database } from '../../db/index.ts';
 import { notFound } from '../common/errors.ts';
+import { mapWalk, type ListPage, type RecordWalk } from '../common/paging.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { nonBlank } from '../common/text.ts';
@@ -10,14 +11,24 @@ import * as repo from './repo.ts';
 import type { CreatePlanBody, Plan, UpdatePlanBody } from './schema.ts';
 
 export class PlansService {
-  constructor(private readonly database: Database) {}
+  private readonly listQuery: ReturnType<typeof repo.planList>;
+
+  constructor(private readonly database: Database) {
+    this.listQuery = repo.planList(database);
+  }
 
   private get db() {
     return this.database.db;
   }
 
-  list(orgId: string): Promise<Plan[]> {
-    return repo.listPlans(this.db, orgId);
+  async list(orgId: string, limit: number, offset: number): Promise<ListPage<Plan>> {
+    const { rows, total } = await this.listQuery.page(orgId, limit, offset);
+    return { records: rows.map(repo.toPlan), total };
+  }
+
+  /** Every plan from `offset` on, in list order, read a page at a time. */
+  walk(orgId: string, offset: number): RecordWalk<Plan> {
+    return mapWalk(this.listQuery.walk(orgId, offset), repo.toPlan);
   }
 
   async get(orgId: string, id: string): Promise<Plan> {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Body, DateTime, Nullable, StringEnum, Uuid } from '../common/schema.ts';
+import { pagingParams } from '../common/paging.ts';
 
 export const PROJECT_STATUSES = ['active', 'archived'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
@@ -41,9 +42,7 @@ export const DEFAULT_LIMIT = 50;
 
 export const ListProjectsQuery = Type.Object(
   {
-    // Optional, so the document does not mark them required; validation fills in the defaults.
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_LIMIT, description: 'Page size' })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: 'Records to skip' })),
+    ...pagingParams(DEFAULT_LIMIT),
     client_id: Type.Optional(Uuid({ description: "Only this client's projects" })),
     q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the name; % and _ match themselves' })),
     status: Type.Optional(StringEnum(PROJECT_STATUSES)),

@@ -1,6 +1,8 @@
 // SQL for templates. Every function takes the organization id.
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { bool, type Executor } from '../../db/executor.ts';
+import type { Database } from '../../db/index.ts';
+import { OrgList } from '../../db/org-list.ts';
 import type { TemplatesTable } from '../../db/schema.ts';
 import { toIso } from '../../lib/clock.ts';
 import type { Template } from './schema.ts';
@@ -25,8 +27,9 @@ export function findTemplate(db: Executor, orgId: string, id: string): Promise<T
   return db.selectFrom('templates').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
 }
 
-export function listTemplates(db: Executor, orgId: string): Promise<TemplateRow[]> {
-  return db.selectFrom('templates').selectAll().where('org_id', '=', orgId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+/** GET /templates, newest first: a page, or every record in keyset pages. */
+export function templateList(database: Database): OrgList<TemplateRow> {
+  return new OrgList<TemplateRow>(database, 'templates', { columns: ['created_at', 'id'], direction: 'desc' });
 }
 
 export async function insertTemplate(db: Executor, row: Insertable<TemplatesTable>): Promise<void> {

@@ -5,6 +5,7 @@ import type { Updateable } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import type { TemplatesTable } from '../../db/schema.ts';
 import { NotFoundError, notFound } from '../common/errors.ts';
+import { mapWalk, type ListPage, type RecordWalk } from '../common/paging.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { findProject } from '../projects/repo.ts';
@@ -14,14 +15,24 @@ import * as repo from './repo.ts';
 import { DEFAULT_CATEGORY, type CreateTemplateBody, type Template, type UpdateTemplateBody } from './schema.ts';
 
 export class TemplatesService {
-  constructor(private readonly database: Database) {}
+  private readonly listQuery: ReturnType<typeof repo.templateList>;
+
+  constructor(private readonly database: Database) {
+    this.listQuery = repo.templateList(database);
+  }
 
   private get db() {
     return this.database.db;
   }
 
-  async list(orgId: string): Promise<Template[]> {
-    return (await repo.listTemplates(this.db, orgId)).map(repo.toTemplate);
+  async list(orgId: string, limit: number, offset: number): Promise<ListPage<Template>> {
+    const { rows, total } = await this.listQuery.page(orgId, limit, offset);
+    return { records: rows.map(repo.toTemplate), total };
+  }
+
+  /** Every template from `offset` on, newest first, read a page at a time. */
+  walk(orgId: string, offset: number): RecordWalk<Template> {
+    return mapWalk(this.listQuery.walk(orgId, offset), repo.toTemplate);
   }
 
   async get(orgId: string, id: string): Promise<Template> {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, Uuid } from '../common/schema.ts';
+import { pagingParams } from '../common/paging.ts';
 import { DELIVERY_STATUSES } from '../../events/types.ts';
 
 export const WebhookAttempt = Type.Object(
@@ -37,8 +38,7 @@ export const DeliveryParams = Type.Object({ webhookId: Uuid(), deliveryId: Uuid(
 
 export const DeliveriesQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    ...pagingParams(50),
     status: Type.Optional(StringEnum(DELIVERY_STATUSES)),
   },
   { additionalProperties: false },

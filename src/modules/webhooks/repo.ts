@@ -1,6 +1,8 @@
 // SQL for webhook endpoints. Every function takes the organization id.
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { bool, type Executor } from '../../db/executor.ts';
+import type { Database } from '../../db/index.ts';
+import { OrgList } from '../../db/org-list.ts';
 import type { WebhooksTable } from '../../db/schema.ts';
 import { toIso } from '../../lib/clock.ts';
 import type { EventType, Webhook } from './schema.ts';
@@ -22,8 +24,9 @@ export function findWebhook(db: Executor, orgId: string, id: string): Promise<We
   return db.selectFrom('webhooks').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
 }
 
-export function listWebhooks(db: Executor, orgId: string): Promise<WebhookRow[]> {
-  return db.selectFrom('webhooks').selectAll().where('org_id', '=', orgId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+/** GET /webhooks, newest first: a page, or every record in keyset pages. */
+export function webhookList(database: Database): OrgList<WebhookRow> {
+  return new OrgList<WebhookRow>(database, 'webhooks', { columns: ['created_at', 'id'], direction: 'desc' });
 }
 
 export async function insertWebhook(db: Executor, row: Insertable<WebhooksTable>): Promise<void> {

@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import type { WebhooksTable } from '../../db/schema.ts';
 import { notFound } from '../common/errors.ts';
+import { mapWalk, type ListPage, type RecordWalk } from '../common/paging.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { generateWebhookSecret } from '../../lib/webhook-secret.ts';
@@ -19,17 +20,27 @@ import { signalWork } from '../../jobs/signal.ts';
 const unique = (events: EventType[]) => JSON.stringify([...new Set(events)]);
 
 export class WebhooksService {
+  private readonly listQuery: ReturnType<typeof repo.webhookList>;
+
   constructor(
     private readonly database: Database,
     private readonly config: Config,
-  ) {}
+  ) {
+    this.listQuery = repo.webhookList(database);
+  }
 
   private get db() {
     return this.database.db;
   }
 
-  async list(orgId: string): Promise<Webhook[]> {
-    return (await repo.listWebhooks(this.db, orgId)).map(repo.toWebhook);
+  async list(orgId: string, limit: number, offset: number): Promise<ListPage<Webhook>> {
+    const { rows, total } = await this.listQuery.page(orgId, limit, offset);
+    return { records: rows.map(repo.toWebhook), total };
+  }
+
+  /** Every endpoint from `offset` on, newest first, read a page at a time. */
+  walk(orgId: string, offset: number): RecordWalk<Webhook> {
+    return mapWalk(this.listQuery.walk(orgId, offset), repo.toWebhook);
   }
 
   async get(orgId: string, id: string): Promise<Webhook> {

@@ -5,6 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { isUuid } from '../../lib/ids.ts';
 import { CLIENT_STATUSES, CreateClientBody, UpdateClientBody } from '../../modules/clients/schema.ts';
 import { InvalidInputError, notFound } from '../../modules/common/errors.ts';
+import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import type { RouteDeps } from '../plugin.ts';
 import { checked, nullable, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
@@ -15,6 +16,8 @@ type Query = { q?: string; status?: string; page?: string };
 
 export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { clients, plans, projects, portal } = deps.services;
+  // Plans are few (a select in a form): the first page of the list, at its largest.
+  const plansOf = async (orgId: string) => (await plans.list(orgId, MAX_LIMIT, 0)).records;
   const requireId = (id: string) => {
     if (!isUuid(id)) throw notFound('Client');
     return id.toLowerCase();
@@ -25,14 +28,14 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       const q = (request.query.q ?? '').slice(0, 200);
       const status = (CLIENT_STATUSES as readonly string[]).includes(request.query.status ?? '') ? request.query.status : undefined;
       const p = paging(request.query);
-      const [page, planList] = await Promise.all([clients.search(seat.orgId, { q, status }, p.limit, p.offset), plans.list(seat.orgId)]);
+      const [page, planList] = await Promise.all([clients.search(seat.orgId, { q, status }, p.limit, p.offset), plansOf(seat.orgId)]);
       const planNames = Object.fromEntries(planList.map((plan) => [plan.id, plan.name]));
       return render(request, reply, 'clients', { title: 'Clients', clients: page.clients, planNames, q, status, statuses: CLIENT_STATUSES, pager: pager(p, page.total, { q, status }) });
     });
 
     app.get('/clients/new', async (request, reply) => {
       const seat = requireSeat(request);
-      return render(request, reply, 'client-new', { title: 'New client', form: {}, plans: (await plans.list(seat.orgId)).filter((p) => p.is_active) });
+      return render(request, reply, 'client-new', { title: 'New client', form: {}, plans: (await plansOf(seat.orgId)).filter((p) => p.is_active) });
     });
     app.post<{ Body: Form }>('/clients', async (request, reply) => {
       const seat = requireSeat(request);
@@ -43,7 +46,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
         return redirectWith(reply, `/clients/${client.id}`, `Client ${client.email} created.`);
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        const planList = (await plans.list(seat.orgId)).filter((p) => p.is_active);
+        const planList = (await plansOf(seat.orgId)).filter((p) => p.is_active);
         return render(request, reply, 'client-new', { title: 'New client', form, plans: planList, error: error.message }, 400);
       }
     });
@@ -52,7 +55,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       const seat = requireSeat(request);
       const id = requireId(request.params.id);
       const client = await clients.get(seat.orgId, id);
-      const [planList, owned] = await Promise.all([plans.list(seat.orgId), projects.list(seat.orgId, { clientId: id }, 100, 0)]);
+      const [planList, owned] = await Promise.all([plansOf(seat.orgId), projects.list(seat.orgId, { clientId: id }, 100, 0)]);
       return render(request, reply, 'client', { title: client.name ?? client.email, client, plans: planList, projects: owned.projects, projectCount: owned.total, statuses: CLIENT_STATUSES });
     });
     app.post<{ Params: { id: string }; Body: Form }>('/clients/:id', async (request, reply) => {
@@ -66,7 +69,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
         const client = await clients.get(seat.orgId, id);
-        const [planList, owned] = await Promise.all([plans.list(seat.orgId), projects.list(seat.orgId, { clientId: id }, 100, 0)]);
+        const [planList, owned] = await Promise.all([plansOf(seat.orgId), projects.list(seat.orgId, { clientId: id }, 100, 0)]);
         return render(request, reply, 'client', { title: client.name ?? client.email, client, plans: planList, projects: owned.projects, projectCount: owned.total, statuses: CLIENT_STATUSES, error: error.message }, 400);
       }
     });

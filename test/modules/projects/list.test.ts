@@ -64,11 +64,11 @@ describe('GET /projects pagination', () => {
 
   it.each([
     ['limit=0', "'limit'"],
-    ['limit=101', "query parameter 'limit' must be <= 100"],
+    ['limit=101', "query parameter 'limit' must be a whole number from 1 to 100, written in decimal digits"],
     ['limit=-1', "'limit'"],
     ['limit=abc', "'limit'"],
     ['limit=1.5', "'limit'"],
-    ['offset=-1', "query parameter 'offset' must be >= 0"],
+    ['offset=-1', "query parameter 'offset' must be a whole number from 0 to 2147483647, written in decimal digits"],
     ['offset=x', "'offset'"],
     ['client_id=123', "'client_id' must be a valid uuid"],
     ['status=deleted', "'status' must be one of: active, archived"],

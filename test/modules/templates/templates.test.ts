@@ -71,7 +71,7 @@ describe('template list, update and delete', () => {
     const c = await createTemplate(api, { name: 'C' });
     const other = await api.newOrg('Other');
     await createTemplate(api, { name: 'Theirs' }, other.key);
-    expect((await api.get('/api/v1/templates')).body).toEqual({ templates: [c, b, a] });
+    expect((await api.get('/api/v1/templates')).body).toEqual({ templates: [c, b, a], total: 3 });
   });
 
   it('changes only the fields present', async () => {
