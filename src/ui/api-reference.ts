@@ -88,14 +88,26 @@ export function apiReference(document: unknown): ApiReference {
   };
 }
 
-/** The fields of an object schema, one level deep; a titled nested object is named by its title. */
-function fieldsOf(schema: Schema, resolve: (s: Schema | undefined) => Schema): Field[] {
-  if (schema.type === 'array') return [{ name: '(array)', type: typeLabel(schema, resolve), required: true, description: String(schema.description ?? '') }];
+/**
+ * The fields of an object schema; the fields of a nested object (or of an array's objects) follow
+ * their parent with dotted names (`client.email`, `projects[].name`), two levels deep.
+ */
+function fieldsOf(schema: Schema, resolve: (s: Schema | undefined) => Schema, prefix = '', depth = 0): Field[] {
+  if (schema.type === 'array' && !prefix) {
+    return [{ name: '(array)', type: typeLabel(schema, resolve), required: true, description: String(schema.description ?? '') }, ...nested('[]', resolve(schema.items), resolve, depth)];
+  }
   const required = new Set((schema.required ?? []) as string[]);
-  return Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(([name, raw]) => {
+  return Object.entries((schema.properties ?? {}) as Record<string, Schema>).flatMap(([name, raw]) => {
     const property = resolve(raw);
-    return { name, type: typeLabel(property, resolve), required: required.has(name), description: String(property.description ?? '') };
+    const field = { name: prefix + name, type: typeLabel(property, resolve), required: required.has(name), description: String(property.description ?? '') };
+    const inner = property.type === 'array' ? nested(`${prefix}${name}[]`, resolve(property.items), resolve, depth) : nested(prefix + name, property, resolve, depth);
+    return [field, ...inner];
   });
+}
+
+function nested(name: string, schema: Schema, resolve: (s: Schema | undefined) => Schema, depth: number): Field[] {
+  if (depth >= 2 || !schema.properties) return [];
+  return fieldsOf(schema, resolve, `${name}.`, depth + 1);
 }
 
 /** A short type: `string (uuid)`, `integer 1–100`, `one of a, b`, `Client`, `array of Client`, `… or null`. */
@@ -116,7 +128,9 @@ export function typeLabel(schema: Schema, resolve: (s: Schema | undefined) => Sc
     if (s.format) label += ` (${s.format})`;
     const text = main[0] === 'string';
     const min = (text ? s.minLength : s.minimum) as number | undefined;
-    const max = (text ? s.maxLength : s.maximum) as number | undefined;
+    const limit = (text ? s.maxLength : s.maximum) as number | undefined;
+    // The largest 32-bit integer is a storage bound, not a rule worth reading.
+    const max = limit !== undefined && limit < 2_147_483_647 ? limit : undefined;
     const unit = text ? ' chars' : '';
     if (min !== undefined && max !== undefined) label += `, ${min}–${max}${unit}`;
     else if (max !== undefined) label += `, ≤ ${max}${unit}`;
