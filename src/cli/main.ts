@@ -17,6 +17,13 @@ Commands:
                                           create an API key (shown once)
   keys list --org ORG_ID_OR_NAME [--json] list an organization's keys (never the secret)
   keys revoke KEY_ID [--json]             revoke a key; it stops working on the next request
+  user create --email E --org ORG_ID_OR_NAME --role owner|admin|member [--name N] [--json]
+                                          create an account that is a member of ORG (an
+                                          existing account joins ORG, its password unchanged)
+  user reset-password --email E [--json]  set a new password and end the account's sessions
+
+The password of \`user\` commands is read from stdin when piped
+(e.g. printf '%s' "$PW" | sitewright user ...); otherwise one is generated and printed once.
 
 Settings come from the environment (DATA_DIR, DATABASE_URL, ...): see README.md.`;
 
@@ -30,6 +37,8 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   'keys create': ['org', 'permissions', 'name', 'json'],
   'keys list': ['org', 'json'],
   'keys revoke': ['json'],
+  'user create': ['email', 'org', 'role', 'name', 'json'],
+  'user reset-password': ['email', 'json'],
 };
 
 function refuseOtherFlags(command: string, values: Record<string, unknown>): void {
@@ -48,6 +57,8 @@ async function main(argv: string[]): Promise<void> {
       name: { type: 'string' },
       org: { type: 'string' },
       permissions: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -58,7 +69,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (!command) throw new CliError(`a command is needed\n\n${USAGE}`);
-  refuseOtherFlags(command === 'org' || command === 'keys' ? `${command} ${sub}` : command, values);
+  refuseOtherFlags(command === 'org' || command === 'keys' || command === 'user' ? `${command} ${sub}` : command, values);
   if (command === 'start') {
     if (positionals.length > 1) throw new CliError(`start takes no arguments\n\n${USAGE}`);
     const { startServer } = await import('../main.ts');
@@ -80,6 +91,10 @@ async function main(argv: string[]): Promise<void> {
       return orgCommand(config, sub, rest, values);
     case 'keys':
       return keysCommand(config, sub, rest, values);
+    case 'user': {
+      const { userCommand } = await import('./users.ts');
+      return userCommand(config, sub, rest, values);
+    }
     default:
       throw new CliError(`unknown command '${command}'\n\n${USAGE}`);
   }

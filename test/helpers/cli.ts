@@ -13,12 +13,14 @@ export function cliEnv(db: TestDatabase, extra: Record<string, string> = {}): No
   return env;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs the command with `input` piped on its stdin (none: stdin is an empty pipe, closed at once). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [BIN, ...args], { env }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
+    child.stdin?.end(input ?? '');
   });
 }
 

@@ -5,12 +5,12 @@ import { caller } from '../caller.ts';
 import { sendWalk, wholeListBody, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { errorResponses } from '../schemas.ts';
-import { Client, ClientParams, CreateClientBody, UpdateClientBody } from '../../modules/clients/schema.ts';
+import { Client, ClientInvitation, ClientParams, CreateClientBody, UpdateClientBody } from '../../modules/clients/schema.ts';
 
 const tags = ['clients'];
 const ClientEnvelope = Type.Object({ client: Client }, { additionalProperties: false });
 
-export function clientsRoutes({ services: { clients } }: RouteDeps): FastifyPluginAsyncTypebox {
+export function clientsRoutes({ services: { clients, portal } }: RouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/clients',
@@ -75,6 +75,23 @@ export function clientsRoutes({ services: { clients } }: RouteDeps): FastifyPlug
         },
       },
       async (request) => ({ client: await clients.update(caller(request).orgId, request.params.clientId, request.body) }),
+    );
+
+    app.post(
+      '/clients/:clientId/invite',
+      {
+        // Takes no body: works without one and without Content-Type; a JSON body must be `{}`.
+        config: { allowEmptyBody: true },
+        schema: {
+          tags,
+          summary: 'Invite a client to the portal',
+          description:
+            "Emails the client a link (valid 7 days) to create its account on the client portal, where it sees its own projects. Accepting makes an `invited` client `active` and emits `client.updated`. Inviting again sends a new link; earlier links keep working until they expire. An action, like the webhook test and rotate-secret: 200, not 201. A client that is `suspended` or `churned`, or already has its account: 400.",
+          params: ClientParams,
+          response: { 200: Type.Object({ invitation: ClientInvitation }, { additionalProperties: false }), ...errorResponses(400, 403, 404, 415) },
+        },
+      },
+      async (request) => ({ invitation: await portal.invite(caller(request).orgId, request.params.clientId) }),
     );
   };
 }

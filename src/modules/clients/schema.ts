@@ -36,3 +36,14 @@ export const UpdateClientBody = Body({
   plan_id: Type.Optional(Nullable(Uuid({ description: 'An active plan of the organization; null detaches the plan' }))),
 });
 export type UpdateClientBody = Static<typeof UpdateClientBody>;
+
+/** What inviting a client to the portal answers: the invitation's address and expiry, never its link. */
+export const ClientInvitation = Type.Object(
+  {
+    client_id: Uuid(),
+    email: Type.String({ format: 'email' }),
+    expires_at: DateTime({ description: 'The emailed link works until then (7 days)' }),
+  },
+  { title: 'ClientInvitation', additionalProperties: false },
+);
+export type ClientInvitation = Static<typeof ClientInvitation>;

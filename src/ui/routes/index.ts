@@ -5,9 +5,13 @@ import { overviewRoutes } from './overview.ts';
 import { clientRoutes } from './clients.ts';
 import { keyRoutes } from './keys.ts';
 import { portalRoutes } from './portal.ts';
+import { webhookRoutes } from './webhooks.ts';
+import { memberRoutes } from './members.ts';
+import { organizationRoutes } from './organization.ts';
+import { apiDocsRoutes } from './api-docs.ts';
 
 export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
-    for (const routes of [overviewRoutes, clientRoutes, keyRoutes, portalRoutes]) await app.register(routes(deps));
+    for (const routes of [overviewRoutes, clientRoutes, keyRoutes, portalRoutes, webhookRoutes, memberRoutes, organizationRoutes, apiDocsRoutes]) await app.register(routes(deps));
   };
 }
