@@ -27,7 +27,7 @@ async function createEndpoint(session: PageSession, events = ['client.created', 
   const path = `/pages-hook-${++n}`;
   const page = await session.post('/settings/webhooks', { url: receiver.url(path), events });
   expect(page.status).toBe(200);
-  const [webhook] = await api.ctx.services.webhooks.list(api.org.id);
+  const [webhook] = (await api.ctx.services.webhooks.list(api.org.id, 100, 0)).records;
   return { page, path, id: webhook!.id, secret: /value="(whsec_[^"]+)"/.exec(page.body)?.[1] };
 }
 
@@ -67,7 +67,7 @@ describe('webhook pages', () => {
     const bad = await owner.post('/settings/webhooks', { url: 'not a url', events: ['client.created'] });
     expect(bad.status).toBe(400);
     expect(bad.body).toContain('role="alert"');
-    expect(await api.ctx.services.webhooks.list(api.org.id)).toEqual([]);
+    expect((await api.ctx.services.webhooks.list(api.org.id, 100, 0)).records).toEqual([]);
   });
 
   it('sends a test event and shows the attempt in the delivery log; retry queues it again', async () => {
@@ -128,7 +128,7 @@ describe('webhook pages', () => {
     expect(detail.body).toMatch(new RegExp(`action="/settings/webhooks/${id}/delete" data-confirm="Delete this endpoint\\?`));
     const deleted = await owner.post(`/settings/webhooks/${id}/delete`);
     expect([deleted.status, deleted.location]).toEqual([303, '/settings/webhooks']);
-    expect(await api.ctx.services.webhooks.list(api.org.id)).toEqual([]);
+    expect((await api.ctx.services.webhooks.list(api.org.id, 100, 0)).records).toEqual([]);
     expect((await owner.get(`/settings/webhooks/${id}`)).status).toBe(404);
   });
 
@@ -159,7 +159,7 @@ describe('webhook pages', () => {
     const post = await member.post('/settings/webhooks', { url: receiver.url('/m'), events: ['client.created'] });
     expect(post.status).toBe(403);
     expect(visibleText(post.body)).toContain('Owners and admins only');
-    expect(await api.ctx.services.webhooks.list(api.org.id)).toEqual([]);
+    expect((await api.ctx.services.webhooks.list(api.org.id, 100, 0)).records).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@
 // on or off, rotate the secret, send a test, delete; the delivery log with every attempt and a
 // retry button. Every change goes through WebhooksService / DeliveriesService, as the API does.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { invalid, InvalidInputError, notFound } from '../../modules/common/errors.ts';
 import { DELIVERY_STATUSES } from '../../events/types.ts';
@@ -30,7 +31,7 @@ const uuid = (id: string, what: string) => {
 
 export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { webhooks, deliveries } = deps.services;
-  const listPage = async (orgId: string) => ({ title: 'Webhooks', webhooks: await webhooks.list(orgId), events: EVENT_TYPES });
+  const listPage = async (orgId: string) => ({ title: 'Webhooks', webhooks: (await webhooks.list(orgId, MAX_LIMIT, 0)).records, events: EVENT_TYPES });
 
   /** The endpoint's page; `extra` carries a new secret or a form error. */
   const endpointPage = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) => {
