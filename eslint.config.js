@@ -10,6 +10,15 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly' } },
   },
   {
+    // The pages' own scripts run in the browser.
+    files: ['src/ui/assets/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['window', 'document', 'navigator', 'location', 'Element', 'HTMLElement', 'HTMLFormElement', 'HTMLInputElement', 'EventSource', 'fetch', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'console', 'FormData'].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     // Tests read JSON bodies of many shapes; `any` there keeps assertions readable.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

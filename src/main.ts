@@ -27,9 +27,9 @@ export async function buildServer(container: Container, logger?: Logger): Promis
     { sites: services.sites, forms: services.forms, capture: services.capture, settings: config.sites, publicUrl: config.publicUrl },
     logger,
   );
-  let app: FastifyInstance | undefined;
-  const pages = pagesPlugin({ config, services, openApiDocument: () => app?.swagger() });
-  app = await buildApp(container, {
+  // The API reference page reads the document of the app it is part of, once that app exists.
+  const pages = pagesPlugin({ config, services, openApiDocument: () => app.swagger() });
+  const app = await buildApp(container, {
     ...(logger ? { logger } : {}),
     siblings: { plugin: pages, notFound: pageNotFound },
     serverFactory: (api) => createServer(edgeFirst(edge, api)),

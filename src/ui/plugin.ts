@@ -20,6 +20,13 @@ import { assetRoutes, assetUrl } from './routes/assets.ts';
 import { authRoutes } from './routes/auth.ts';
 import { dashboardRoutes } from './routes/index.ts';
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export function servesHost(host: string | undefined, ownHost: string): boolean {
+  const name = (host ?? '').toLowerCase();
+  return name === ownHost || LOOPBACK.has(name.replace(/:\d+$/, ''));
+}
+
 /** What the pages are built from (the container provides it). */
 export interface PagesDeps {
   config: Config;
@@ -75,7 +82,15 @@ export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
     await app.register(fastifyView, { engine: { eta }, templates: `${UI_DIR}views` });
 
     app.decorateRequest('signedIn', null);
-    app.addHook('onRequest', async (request) => {
+    // Pages answer on the service's own host only (and on loopback names, for local use): a name
+    // someone pointed at this server, such as a custom domain not yet verified, gets a 404, never
+    // a sign-in page under a host we do not own.
+    const ownHost = new URL(deps.config.publicUrl).host.toLowerCase();
+    app.addHook('onRequest', async (request, reply) => {
+      if (!servesHost(request.headers.host, ownHost)) {
+        reply.callNotFound();
+        return reply;
+      }
       const token = request.cookies[sessionCookieName(secure)];
       request.signedIn = token ? ((await accounts.resolveSession(token)) ?? null) : null;
     });

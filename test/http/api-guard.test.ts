@@ -158,9 +158,11 @@ describe('every /api/v1 response', () => {
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'No route for GET /api/v1/nothing-here' });
     expect(res.headers['ratelimit-policy']).toBe('"v1";q=10000;w=60');
-    const outside = await api.get('/nowhere', { key: null });
-    expect(outside.status).toBe(404);
-    expect(outside.body.error).toContain('/nowhere');
+    // Outside /api the pages answer: a 404 page, not JSON.
+    const outside = await api.app.inject({ method: 'GET', url: '/nowhere' });
+    expect(outside.statusCode).toBe(404);
+    expect(outside.headers['content-type']).toMatch(/^text\/html/);
+    expect(outside.body).toContain('Page not found');
   });
 
   it('serves /healthz without a credential', async () => {
