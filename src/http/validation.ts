@@ -4,6 +4,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { createRequire } from 'node:module';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { findNul } from './nul-check.ts';
 
 // ajv-formats ships CommonJS whose default export ESM type-checking sees one level down.
 const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
@@ -30,17 +31,23 @@ export function validatorCompiler({ schema, httpPart }: { schema: object; httpPa
   const uuidFields = Object.entries((schema as { properties?: Record<string, { format?: string }> }).properties ?? {})
     .filter(([, property]) => property.format === 'uuid')
     .map(([name]) => name);
-  if (uuidFields.length === 0) return validate;
-  const lowering: Validate = (data) => {
+  const checkNul = httpPart !== 'headers';
+  const checked: Validate = (data) => {
     const valid = validate(data);
-    lowering.errors = validate.errors as FastifySchemaValidationError[] | null | undefined;
-    if (valid && data && typeof data === 'object') {
+    checked.errors = validate.errors as FastifySchemaValidationError[] | null | undefined;
+    if (!valid) return false;
+    const nulAt = checkNul ? findNul(data, schema) : undefined;
+    if (nulAt !== undefined) {
+      checked.errors = [{ keyword: 'nul', instancePath: nulAt, schemaPath: '', params: {}, message: 'must not contain a NUL character' }];
+      return false;
+    }
+    if (uuidFields.length > 0 && data && typeof data === 'object') {
       const fields = data as Record<string, unknown>;
       for (const name of uuidFields) if (typeof fields[name] === 'string') fields[name] = fields[name].toLowerCase();
     }
-    return valid;
+    return true;
   };
-  return lowering;
+  return checked;
 }
 
 const PART_NAMES: Record<string, string> = {

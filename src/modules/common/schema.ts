@@ -20,3 +20,10 @@ export const DateTime = (options: object = {}) => Type.String({ format: 'date-ti
 export function Body<T extends Record<string, TSchema>>(properties: T, options: object = {}) {
   return Type.Object(properties, { additionalProperties: false, ...options });
 }
+
+/**
+ * Marks a string that may hold NUL characters (file content: bytes, not text stored as text).
+ * Every other string of every input refuses NUL (a 400 naming the field), on both engines:
+ * PostgreSQL text cannot hold it, and SQLite would store what PostgreSQL refuses.
+ */
+export const NUL_ALLOWED = 'x-nul-allowed';

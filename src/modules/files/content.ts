@@ -27,13 +27,15 @@ export function encodingFor(contentType: string, content: Buffer): 'utf8' | 'bas
   }
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// One character class and a fixed tail: linear on any length (a repeated group, as before,
+// overflowed the regular expression engine's stack on content of a few MiB).
+const BASE64_CHARS = /^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]==|[A-Za-z0-9+/]{2}=)?$/;
 
 /** The bytes of an API `content` field; undefined when base64 is malformed. */
 export function decodeContent(content: string, encoding: 'utf8' | 'base64'): Buffer | undefined {
   if (encoding === 'utf8') return Buffer.from(content, 'utf8');
   const compact = content.replace(/\s+/g, '');
-  return BASE64.test(compact) ? Buffer.from(compact, 'base64') : undefined;
+  return compact.length % 4 === 0 && BASE64_CHARS.test(compact) ? Buffer.from(compact, 'base64') : undefined;
 }
 
 export function sha256(content: Buffer): string {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateTime, StringEnum, Uuid } from '../common/schema.ts';
+import { Body, DateTime, NUL_ALLOWED, StringEnum, Uuid } from '../common/schema.ts';
 
 const fileFields = {
   path: Type.String({ description: 'Normalised relative path, e.g. `index.html`, `assets/logo.svg`' }),
@@ -32,7 +32,7 @@ export const TemplateParams = Type.Object({ templateId: Uuid() });
 export const FileParams = Type.Object({ projectId: Uuid(), '*': Type.String({ description: 'The file path (may contain /)' }) });
 
 export const PutFileBody = Body({
-  content: Type.String({ description: 'The file content: text as is, or base64 with `encoding: "base64"`' }),
+  content: Type.String({ description: 'The file content: text as is, or base64 with `encoding: "base64"`', [NUL_ALLOWED]: true }),
   encoding: Type.Optional(StringEnum(['utf8', 'base64'] as const, { default: 'utf8' })),
 });
 export type PutFileBody = Static<typeof PutFileBody>;

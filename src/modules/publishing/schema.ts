@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateTime, Nullable, Uuid } from '../common/schema.ts';
+import { Body, DateTime, NUL_ALLOWED, Nullable, Uuid } from '../common/schema.ts';
 import { Project } from '../projects/schema.ts';
 
 export const ProjectParams = Type.Object({ projectId: Uuid() });
@@ -7,7 +7,7 @@ export const ProjectParams = Type.Object({ projectId: Uuid() });
 export const PublishBody = Type.Optional(
   Body({
     builtFiles: Type.Optional(
-      Type.Record(Type.String(), Type.String(), {
+      Type.Record(Type.String(), Type.String({ [NUL_ALLOWED]: true }), {
         description: 'Path -> UTF-8 content. When given, exactly these files are published; otherwise the project’s current files.',
       }),
     ),
