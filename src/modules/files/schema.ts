@@ -29,7 +29,8 @@ export const FileDeleted = Type.Object({ deleted: Type.Boolean(), path: Type.Str
 
 export const ProjectParams = Type.Object({ projectId: Uuid() });
 export const TemplateParams = Type.Object({ templateId: Uuid() });
-export const FileParams = Type.Object({ projectId: Uuid(), '*': Type.String({ description: 'The file path (may contain /)' }) });
+// The path's own rules (files/paths.ts) refuse a NUL with the message every bad path gets.
+export const FileParams = Type.Object({ projectId: Uuid(), '*': Type.String({ description: 'The file path (may contain /)', [NUL_ALLOWED]: true }) });
 
 export const PutFileBody = Body({
   content: Type.String({ description: 'The file content: text as is, or base64 with `encoding: "base64"`', [NUL_ALLOWED]: true }),
