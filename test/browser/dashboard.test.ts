@@ -1,0 +1,172 @@
+// The people side in a real browser (Debian's Chromium through playwright-core) against a real
+// server on loopback: a fresh install is set up, an API key is created and used, a client is
+// created and invited (real SMTP), accepts in its own browser, becomes active (a webhook receives
+// client.updated) and sees only its project in the portal; a key is revoked; the overview chart
+// renders. axe-core checks every page; script payloads typed into forms never run.
+// UPDATE_SCREENSHOTS=1 writes the main pages to docs/.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createContainer, type Container } from '../../src/container.ts';
+import { createDispatcher, type Dispatcher } from '../../src/events/dispatcher.ts';
+import { buildServer } from '../../src/main.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { testConfig } from '../helpers/app.ts';
+import { Receiver } from '../helpers/receiver.ts';
+import { SmtpSink } from '../helpers/smtp.ts';
+import { freePort } from '../helpers/server-process.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1';
+// Typed into every text field; a screenshot run types plain text instead, for pictures a customer can read.
+const XSS = SHOTS ? [' ', ' '] : [' <script>window.__xss=1</script>', ' "><img src=x onerror="window.__xss=1">'];
+const PASSWORD = 'a long enough password';
+
+let db: TestDatabase;
+let ctx: Container;
+let app: FastifyInstance;
+let dispatcher: Dispatcher;
+let browser: Browser;
+let smtp: SmtpSink;
+let receiver: Receiver;
+let base: string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) return;
+  smtp = await SmtpSink.start();
+  receiver = await Receiver.start();
+  db = await createTestDatabase();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  ctx = await createContainer(testConfig(db, { PUBLIC_URL: base, SMTP_URL: smtp.url, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_INTERVAL: '20ms' }), {
+    rateLimitKeyPrefix: `sw:test:${process.pid}:browser`,
+  });
+  app = await buildServer(ctx);
+  await app.listen({ port, host: '127.0.0.1' });
+  dispatcher = createDispatcher(ctx.database, ctx.config);
+  dispatcher.start();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await dispatcher?.stop(1_000);
+  await app?.close();
+  await ctx?.close();
+  await db?.drop();
+  await smtp?.close();
+  await receiver?.close();
+});
+
+/** axe-core on the page: no serious or critical violations; and no script payload ever ran. */
+async function check(page: Page, shot?: string): Promise<void> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  });
+  expect(violations, page.url()).toEqual([]);
+  expect(await page.evaluate(() => (window as any).__xss), page.url()).toBeUndefined();
+  if (shot && SHOTS) await page.screenshot({ path: `docs/${shot}.png`, fullPage: false });
+}
+
+describe.runIf(existsSync(CHROMIUM))('the dashboard and the portal in Chromium', () => {
+  it('set-up, key, client, invitation, portal, revocation', async () => {
+    // bypassCSP lets the test inject axe-core; the pages themselves run under their CSP.
+    const agency = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    const page = await agency.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    await page.goto(base + '/');
+    expect(page.url()).toBe(base + '/setup');
+    await check(page, 'setup');
+    await page.getByLabel('Agency name').fill(`Acme Agency${XSS[0]}`.trim());
+    await page.getByLabel('Your name').fill(`Ann Owner${XSS[1]}`.trim());
+    await page.getByLabel('Email').fill('owner@acme.test');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: /create account/i }).click();
+    await page.waitForURL(base + '/');
+    await expect.poll(() => page.locator('svg.chart').count()).toBeGreaterThan(0);
+    await check(page, 'dashboard-overview');
+
+    // An API key, shown once, used against the API.
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Name').fill(`Zapier${XSS[1]}`.trim());
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.locator('#new-key-value').inputValue();
+    expect(key).toMatch(/^wk_/);
+    await check(page, 'dashboard-keys');
+    const auth = { authorization: `Bearer ${key}` };
+    expect((await fetch(`${base}/api/v1/clients`, { headers: auth })).status).toBe(200);
+    const hook = await fetch(`${base}/api/v1/webhooks`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url('/hooks'), events: ['client.updated'] }),
+    });
+    expect(hook.status).toBe(201);
+
+    // A client, created and invited from the dashboard.
+    await page.getByRole('link', { name: 'Clients' }).click();
+    await check(page);
+    await page.getByRole('link', { name: 'New client' }).click();
+    await page.getByLabel('Email').fill('jane@bakery.test');
+    await page.getByLabel('Name').fill(`Jane Doe${XSS[0]}`.trim());
+    await page.getByLabel('Company').fill(`Jane Bakery${XSS[1]}`.trim());
+    await page.getByRole('button', { name: 'Create client' }).click();
+    await page.waitForURL(/\/clients\/[0-9a-f-]{36}$/);
+    await check(page);
+    const project = await fetch(`${base}/api/v1/projects`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ client_email: 'jane@bakery.test', name: 'Jane Bakery website' }),
+    });
+    expect(project.status).toBe(201);
+    await fetch(`${base}/api/v1/clients`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'other@client.test' }) });
+    await fetch(`${base}/api/v1/projects`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ client_email: 'other@client.test', name: 'Someone else’s site' }) });
+    await page.reload();
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await expect.poll(() => page.locator('.notice').textContent()).toContain('Invitation sent');
+    await check(page, 'dashboard-client');
+    await page.goto(base + '/clients');
+    await check(page, 'dashboard-clients');
+
+    // The client, in a browser of its own.
+    const [mail] = await smtp.waitFor('jane@bakery.test');
+    const link = /(http:\/\/127\.0\.0\.1:\d+\/invitations\/[A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
+    const clientContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    const portal = await clientContext.newPage();
+    await portal.goto(link);
+    await check(portal);
+    await portal.getByLabel('Choose a password').fill(PASSWORD);
+    await portal.getByRole('button', { name: 'Create my account' }).click();
+    await portal.waitForURL(base + '/portal');
+    await expect.poll(() => portal.locator('main').textContent()).toContain('Jane Bakery website');
+    expect(await portal.locator('main').textContent()).not.toContain('Someone else');
+    await check(portal, 'portal');
+    const clients = (await (await fetch(`${base}/api/v1/clients`, { headers: auth })).json()) as any;
+    expect(clients.clients.find((c: any) => c.email === 'jane@bakery.test').status).toBe('active');
+    const [delivery] = await receiver.waitFor('/hooks', 1, 10_000);
+    expect(JSON.parse(delivery!.body)).toMatchObject({ type: 'client.updated', data: { client: { status: 'active' }, previous_attributes: { status: 'invited' } } });
+
+    // Revoking the key: the API refuses it at the next request.
+    await page.goto(base + '/settings/keys');
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: /Revoke/ }).first().click();
+    await expect.poll(() => page.locator('.notice').textContent()).toContain('revoked');
+    expect((await fetch(`${base}/api/v1/clients`, { headers: auth })).status).toBe(401);
+    await page.goto(base + '/sign-in');
+    expect(page.url()).toBe(base + '/');
+    expect(errors).toEqual([]);
+
+    // Signed out, the sign-in page.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(base + '/sign-in');
+    await check(page, 'sign-in');
+    await agency.close();
+    await clientContext.close();
+  }, 90_000);
+});
