@@ -2,7 +2,7 @@
 // from schema validation, 404 from the handler). A request without a valid credential is counted
 // against its client IP: past the quota it gets 429 rather than 401, so keys cannot be guessed
 // at speed. The key is looked up on every request, so a revocation is immediate everywhere.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Caller, OrgService, Permission } from '../modules/orgs/service.ts';
@@ -26,15 +26,19 @@ export const API_PREFIX = '/api/v1';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
-export function registerApiGuard(app: FastifyInstance, orgs: OrgService, rateLimiter: RateLimiter, config: Config): void {
+/**
+ * The first checks of every /api/v1 request: the credential is looked up, the request counted
+ * against its limit (or its address's), the headers set; 429 when over the limit. Also run for
+ * requests the router refuses before any hook (a malformed URL), so they are counted too.
+ */
+export type Identify = (request: FastifyRequest, reply: FastifyReply) => Promise<Caller | undefined>;
+
+export function registerApiGuard(app: FastifyInstance, orgs: OrgService, rateLimiter: RateLimiter, config: Config): Identify {
   const { quota, windowSeconds } = rateLimiter;
   const retirement = retirementHeaders(config);
 
-  app.decorateRequest('caller', null);
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isApiPath(request.url)) return;
+  const identify: Identify = async (request, reply) => {
     reply.headers(retirement);
-
     const token = bearerToken(request.headers.authorization);
     const caller = token ? await orgs.authenticate(token) : undefined;
     const rate = await rateLimiter.consume(caller ? `key:${caller.keyId}` : `ip:${request.ip}`);
@@ -44,6 +48,14 @@ export function registerApiGuard(app: FastifyInstance, orgs: OrgService, rateLim
         'retry-after': String(rate.resetSeconds),
       });
     }
+    return caller;
+  };
+
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isApiPath(request.url)) return;
+    const caller = await identify(request, reply);
+    const token = bearerToken(request.headers.authorization);
 
     // routeOptions is a getter that builds a new object: read it once.
     const routeConfig = request.routeOptions.config;
@@ -68,6 +80,7 @@ export function registerApiGuard(app: FastifyInstance, orgs: OrgService, rateLim
     const existing = route.preValidation;
     route.preValidation = [...(existing ? [existing].flat() : []), refuseUnexpectedBody];
   });
+  return identify;
 }
 
 async function refuseUnexpectedBody(request: FastifyRequest): Promise<void> {

@@ -7,7 +7,8 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRep
 import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
-import { registerApiGuard, API_PREFIX } from './api-guard.ts';
+import { registerApiGuard, API_PREFIX, type Identify } from './api-guard.ts';
+import { parserErrorHandler, routerErrorHandler } from './framework-errors.ts';
 import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
@@ -37,6 +38,7 @@ export interface AppOptions {
 
 export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config, services } = deps;
+  let identify: Identify | undefined;
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
@@ -46,6 +48,10 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     schemaErrorFormatter,
     trustProxy: false,
     return503OnClosing: true,
+    // Long path parameters reach validation (a 400 naming the parameter) instead of a 414.
+    routerOptions: { maxParamLength: 2048 },
+    frameworkErrors: routerErrorHandler(() => identify),
+    clientErrorHandler: parserErrorHandler(deps.rateLimiter),
   }) as unknown as FastifyInstance;
   if (opts.onClose) app.addHook('onClose', async () => opts.onClose?.());
   app.setValidatorCompiler(validatorCompiler);
@@ -54,7 +60,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     done();
   });
   registerErrorHandling(app, opts.siblings?.notFound);
-  registerApiGuard(app, services.orgs, deps.rateLimiter, config);
+  identify = registerApiGuard(app, services.orgs, deps.rateLimiter, config);
   registerPagingCheck(app);
   await registerOpenApi(app, config);
 

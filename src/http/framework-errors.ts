@@ -1,0 +1,62 @@
+// Requests that Fastify's router or Node's HTTP parser refuse before any hook runs still answer
+// as the API does: exactly {"error": "..."}, a request id, and (when the URL is an API one) the
+// rate-limit headers, counted against the caller's credential or address, 401 before 400.
+import type { Socket } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimiter } from '../lib/rate-limiter.ts';
+import { bearerToken, isApiPath, type Identify } from './api-guard.ts';
+import { HttpError } from './error-handler.ts';
+
+const ROUTER_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: 'The URL holds a malformed percent-encoding',
+  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long',
+};
+
+/** Fastify's `frameworkErrors`: `identify` is the API guard's first step, bound once it exists. */
+export function routerErrorHandler(identify: () => Identify | undefined) {
+  return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    reply.header('x-request-id', request.id);
+    const message = ROUTER_MESSAGES[error.code] ?? 'Bad request';
+    try {
+      if (isApiPath(request.url)) {
+        const caller = await identify()?.(request, reply);
+        if (!caller) {
+          const token = bearerToken(request.headers.authorization);
+          throw new HttpError(401, token ? 'Invalid or revoked API key' : 'Missing API key: send "Authorization: Bearer wk_..."');
+        }
+      }
+      await reply.status(400).send({ error: message });
+    } catch (refusal) {
+      const known = refusal instanceof HttpError ? refusal : new HttpError(500, 'Internal server error');
+      await reply.status(known.statusCode).headers(known.headers).send({ error: known.message });
+    }
+  };
+}
+
+/**
+ * Fastify's `clientErrorHandler`, for requests Node's parser cannot read (a broken request line,
+ * headers over the size limit): the answer is JSON like any other, counted against the address,
+ * and the connection is closed.
+ */
+export function parserErrorHandler(rateLimiter: RateLimiter) {
+  return (error: NodeJS.ErrnoException, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, reason, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'The request took too long to arrive']
+          : [400, 'Bad Request', 'The request could not be parsed as HTTP'];
+    const send = (headers: Record<string, string>) => {
+      if (!socket.writable) return socket.destroy();
+      const body = JSON.stringify({ error: message });
+      const lines = Object.entries({ ...headers, 'x-request-id': randomUUID(), 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' });
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines.map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${body}`);
+    };
+    rateLimiter.consume(`ip:${socket.remoteAddress ?? 'unknown'}`).then(
+      (rate) => send(rateLimiter.headers(rate)),
+      () => send({}),
+    );
+  };
+}
