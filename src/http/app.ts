@@ -38,7 +38,8 @@ export interface AppOptions {
 
 export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config, services } = deps;
-  let identify: Identify | undefined;
+  // The guard exists only after the app does; the router's refusals reach it through this holder.
+  const guard: { identify?: Identify } = {};
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
@@ -50,7 +51,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     return503OnClosing: true,
     // Long path parameters reach validation (a 400 naming the parameter) instead of a 414.
     routerOptions: { maxParamLength: 2048 },
-    frameworkErrors: routerErrorHandler(() => identify),
+    frameworkErrors: routerErrorHandler(() => guard.identify),
     clientErrorHandler: parserErrorHandler(deps.rateLimiter),
   }) as unknown as FastifyInstance;
   if (opts.onClose) app.addHook('onClose', async () => opts.onClose?.());
@@ -60,7 +61,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     done();
   });
   registerErrorHandling(app, opts.siblings?.notFound);
-  identify = registerApiGuard(app, services.orgs, deps.rateLimiter, config);
+  guard.identify = registerApiGuard(app, services.orgs, deps.rateLimiter, config);
   registerPagingCheck(app);
   await registerOpenApi(app, config);
 
