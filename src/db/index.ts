@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { DB } from './schema.ts';
 import type { Engine } from './engine.ts';
 
@@ -61,7 +61,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   writer.pragma('busy_timeout = 5000');
   const reader = new SQLite(file, { readonly: true });
   reader.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withBooleanParams(writer) }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withBooleanParams(writer) }) });
   return {
     db,
     engine: 'sqlite',
@@ -72,6 +72,23 @@ function openSqlite(opts: DatabaseOptions): Database {
       reader.close();
     },
   };
+}
+
+/**
+ * Every transaction takes SQLite's write lock when it begins (BEGIN IMMEDIATE), waiting for it up
+ * to busy_timeout while another process of ours (a `sitewright worker`, a second server, the CLI)
+ * writes. A plain BEGIN starts as a reader; when it then writes after another process committed,
+ * SQLite cannot wait and fails at once with "database is locked". Our transactions nearly all
+ * write, so nothing is lost by taking the lock up front.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
 }
 
 /** better-sqlite3 refuses to bind booleans; SQLite stores them as 0/1. */
