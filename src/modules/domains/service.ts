@@ -62,7 +62,7 @@ export class DomainsService {
     const { domain } = parseDomainName(rawDomain, this.config.sites.domain, new URL(this.config.publicUrl).hostname);
     try {
       const added = await this.db.transaction().execute(async (trx) => {
-        const project = await requireProject(trx, orgId, projectId);
+        const project = await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
         await this.checkPlan(trx, orgId, project.org_client_id);
         if (await repo.domainTaken(trx, domain)) throw domainTaken(domain);
         const now = new Date().toISOString();

@@ -39,7 +39,9 @@ export class FilesService {
     const content = decodeContent(body.content, body.encoding ?? 'utf8');
     if (!content) throw invalid(`field 'content' is not valid base64`);
     return this.db.transaction().execute(async (trx) => {
-      await requireProject(trx, orgId, projectId);
+      // Locked (PostgreSQL) until the transaction ends: concurrent writes to one project queue here,
+      // so the totals checked below are the totals written. SQLite's BEGIN IMMEDIATE does the same.
+      await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
       checkFileSize(path, content.length, this.limits);
       const others = await repo.projectTotals(trx, orgId, projectId, path);
       checkProjectTotals(others.files + 1, others.bytes + content.length, this.limits);

@@ -24,7 +24,7 @@ export class GenerationsService {
       throw invalid(`field 'model': unknown model '${model}'; available: ${this.providers.models.join(', ')}`);
     }
     const generation = await this.database.db.transaction().execute(async (trx) => {
-      const project = await requireProject(trx, orgId, projectId);
+      const project = await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
       if (project.org_client_id) {
         // SQLite runs one write transaction at a time; on PostgreSQL the client row is locked so
         // that two requests cannot both take the last message of the day.

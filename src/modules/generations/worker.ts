@@ -9,6 +9,7 @@ import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
 import { DomainError } from '../common/errors.ts';
 import { checkFileSet } from '../files/rules.ts';
 import { readProjectFiles, replaceProjectFiles } from '../files/repo.ts';
+import { requireProject } from '../projects/repo.ts';
 import { GenerationError, type ProviderRegistry } from './provider.ts';
 import { onWork } from '../../jobs/signal.ts';
 import * as repo from './repo.ts';
@@ -92,6 +93,9 @@ export class GenerationWorker {
   private async succeed(job: Job, files: Awaited<ReturnType<typeof readProjectFiles>>, summary: string): Promise<void> {
     const now = new Date().toISOString();
     await this.database.db.transaction().execute(async (trx) => {
+      // The project row locked (PostgreSQL) as every write of its files does, so a file written
+      // through the API meanwhile is never half-replaced.
+      await requireProject(trx, job.orgId, job.projectId, { lock: this.database.engine === 'postgres' });
       const checked = checkFileSet(files, this.config.files);
       await replaceProjectFiles(trx, job.orgId, job.projectId, checked);
       const written = [...checked.keys()].sort();

@@ -111,7 +111,7 @@ export class ProjectsService {
     // A bad value is a 400 even for a project that does not exist (400 before 404).
     const name = body.name === undefined ? undefined : nonBlank('name', body.name);
     return this.db.transaction().execute(async (trx) => {
-      const current = await repo.requireProject(trx, orgId, id);
+      const current = await repo.requireProject(trx, orgId, id, { lock: this.database.engine === 'postgres' });
       const changes: { name?: string; name_lower?: string; description?: string | null; status?: string; tags?: string } = {};
       if (name !== undefined) {
         changes.name = name;

@@ -26,7 +26,7 @@ export class PublishingService {
   /** Publishes `builtFiles` when given, else the project's current files. */
   async publish(orgId: string, projectId: string, builtFiles?: Record<string, string>): Promise<Published> {
     const published = await this.database.db.transaction().execute(async (trx): Promise<Published> => {
-      const current = await requireProject(trx, orgId, projectId);
+      const current = await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
       const files: SiteFile[] = builtFiles
         ? Object.entries(builtFiles).map(([path, content]) => ({ path, content }))
         : await readProjectFiles(trx, orgId, projectId);
@@ -50,7 +50,7 @@ export class PublishingService {
   /** Takes the site offline; `last_published_at` keeps the time of the last publish. */
   async unpublish(orgId: string, projectId: string): Promise<Project> {
     const project = await this.database.db.transaction().execute(async (trx) => {
-      const current = await requireProject(trx, orgId, projectId);
+      const current = await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
       if (current.current_deployment_id === null && current.published_url === null) return toProject(current);
       const changes = { current_deployment_id: null, published_url: null, updated_at: new Date().toISOString() };
       await repo.setLive(trx, orgId, projectId, changes);
