@@ -9,9 +9,12 @@ import { webhookRoutes } from './webhooks.ts';
 import { memberRoutes } from './members.ts';
 import { organizationRoutes } from './organization.ts';
 import { apiDocsRoutes } from './api-docs.ts';
+import { projectRoutes } from './projects.ts';
+import { analyticsRoutes } from './analytics.ts';
+import { catalogRoutes } from './catalog.ts';
 
 export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
-    for (const routes of [overviewRoutes, clientRoutes, keyRoutes, portalRoutes, webhookRoutes, memberRoutes, organizationRoutes, apiDocsRoutes]) await app.register(routes(deps));
+    for (const routes of [overviewRoutes, clientRoutes, keyRoutes, portalRoutes, webhookRoutes, memberRoutes, organizationRoutes, apiDocsRoutes, projectRoutes, analyticsRoutes, catalogRoutes]) await app.register(routes(deps));
   };
 }
