@@ -162,8 +162,28 @@ describe.runIf(existsSync(CHROMIUM))('the dashboard and the portal in Chromium',
     expect(page.url()).toBe(base + '/');
     expect(errors).toEqual([]);
 
+    // Every other page of the dashboard passes axe too.
+    const key2 = (await ctx.services.orgs.createKey((await ctx.services.orgs.listOrgs())[0]!.id, ['read'], 'reader')).key;
+    const projectId = ((await (await fetch(`${base}/api/v1/projects?limit=1`, { headers: { authorization: `Bearer ${key2}` } })).json()) as any).projects[0].id;
+    for (const [path, shot] of [
+      ['/projects', 'dashboard-projects'],
+      [`/projects/${projectId}`, 'dashboard-project'],
+      [`/projects/${projectId}/submissions`, undefined],
+      ['/analytics', 'dashboard-analytics'],
+      ['/templates', undefined],
+      ['/plans', 'dashboard-plans'],
+      ['/settings/webhooks', undefined],
+      ['/settings/members', 'dashboard-members'],
+      ['/settings/organization', undefined],
+      ['/docs/api', undefined],
+      ['/account', undefined],
+    ] as const) {
+      await page.goto(base + path);
+      await check(page, shot);
+    }
+
     // Signed out, the sign-in page.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(base + '/sign-in');
     await check(page, 'sign-in');
     await agency.close();
