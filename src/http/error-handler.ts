@@ -62,6 +62,9 @@ export function registerErrorHandling(app: FastifyInstance, pageNotFound?: (requ
       return reply.status(400).send({ error: error.message });
     }
     const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
+    // A body refused for its size is left unread: close the connection so the client stops
+    // sending it, rather than reading (and keeping) what is still on its way.
+    if (known && known[0] === 413) reply.header('connection', 'close');
     if (known) return reply.status(known[0]).send({ error: known[1] });
     if (error instanceof SyntaxError && error.statusCode === 400) {
       return reply.status(400).send({ error: 'Malformed JSON in request body' });

@@ -10,8 +10,10 @@ import { Preview, ProjectParams, Published, PublishBody } from '../../modules/pu
 const tags = ['publishing'];
 
 export function publishingRoutes({ services: { publishing }, config }: RouteDeps): FastifyPluginAsyncTypebox {
-  // builtFiles may carry a whole site: PROJECT_MAX_BYTES of text, escaped in JSON (up to 2x).
-  const publishBodyLimit = config.files.maxProjectBytes * 2 + 65_536;
+  // builtFiles may carry a whole site: PROJECT_MAX_BYTES of text plus what JSON escaping adds
+  // (a quarter allows for markup heavy in quotes and backslashes) and the envelope. Anything
+  // declared larger is refused before it is read; a chunked body as soon as it passes the limit.
+  const publishBodyLimit = Math.ceil(config.files.maxProjectBytes * 1.25) + 65_536;
   return async (app) => {
     app.post(
       '/projects/:projectId/publish',
