@@ -6,7 +6,7 @@ import { createContainer, type Container } from '../../src/container.ts';
 import { buildServer } from '../../src/main.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { testConfig, useTestApi } from '../helpers/app.ts';
-import { PageSession } from '../helpers/pages-b-session.ts';
+import { PageSession } from '../helpers/page-session.ts';
 import { SmtpSink } from '../helpers/smtp.ts';
 
 const smtp = await SmtpSink.start();

@@ -3,7 +3,7 @@
 // roles hold, typed text is escaped, and the submissions CSV is safe to open in a spreadsheet.
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
-import { PageSession } from '../helpers/pages-b-session.ts';
+import { PageSession } from '../helpers/page-session.ts';
 import { csvCell } from '../../src/ui/csv.ts';
 
 const api = useTestApi();

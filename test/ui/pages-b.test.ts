@@ -6,7 +6,7 @@ import { createContainer } from '../../src/container.ts';
 import { buildServer } from '../../src/main.ts';
 import { testConfig, useTestApi } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/database.ts';
-import { PageSession, visibleText } from '../helpers/pages-b-session.ts';
+import { PageSession, visibleText } from '../helpers/page-session.ts';
 import { Receiver, verify } from '../helpers/receiver.ts';
 import { SmtpSink } from '../helpers/smtp.ts';
 
