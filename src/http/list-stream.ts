@@ -9,8 +9,9 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Type, type TArray, type TInteger, type TSchema } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
-import type { RecordWalk } from '../modules/common/paging.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ListPage, RecordWalk } from '../modules/common/paging.ts';
+import { caller } from './caller.ts';
 
 export async function sendWalk<T>(reply: FastifyReply, key: string, record: TSchema, walk: RecordWalk<T>): Promise<FastifyReply> {
   const serialize = reply.compileSerializationSchema(record as Record<string, unknown>) as (input: T) => string;
@@ -53,4 +54,21 @@ export function wholeListBody<K extends string, S extends TSchema>(key: K, recor
     { [key]: Type.Array(record), total: Type.Integer({ minimum: 0 }) } as { [P in K]: TArray<S> } & { total: TInteger },
     { additionalProperties: false },
   );
+}
+
+/** A service whose list can be taken in pages or whole. */
+export interface WholeListService<T> {
+  list(orgId: string, limit: number, offset: number): Promise<ListPage<T>>;
+  walk(orgId: string, offset: number): RecordWalk<T>;
+}
+
+/** The handler of such a list: one page with `limit`, else every record from `offset` on, streamed. */
+export function wholeListHandler<K extends string, T>(key: K, record: TSchema, service: WholeListService<T>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const { limit, offset = 0 } = request.query as { limit?: number; offset?: number };
+    const orgId = caller(request).orgId;
+    if (limit === undefined) return sendWalk(reply, key, record, service.walk(orgId, offset));
+    const { records, total } = await service.list(orgId, limit, offset);
+    return { [key]: records, total } as { [P in K]: T[] } & { total: number };
+  };
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
-import { sendWalk, wholeListBody, WHOLE_LIST_DOC } from '../list-stream.ts';
+import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { errorResponses } from '../schemas.ts';
 import { Client, ClientInvitation, ClientParams, CreateClientBody, UpdateClientBody } from '../../modules/clients/schema.ts';
@@ -23,13 +23,7 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
           response: { 200: wholeListBody('clients', Client), ...errorResponses(400, 403) },
         },
       },
-      async (request, reply) => {
-        const { limit, offset = 0 } = request.query;
-        const orgId = caller(request).orgId;
-        if (limit === undefined) return sendWalk(reply, 'clients', Client, clients.walk(orgId, offset));
-        const { records, total } = await clients.list(orgId, limit, offset);
-        return { clients: records, total };
-      },
+      wholeListHandler('clients', Client, clients),
     );
 
     app.post(

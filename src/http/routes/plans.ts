@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
-import { sendWalk, wholeListBody, WHOLE_LIST_DOC } from '../list-stream.ts';
+import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { errorResponses } from '../schemas.ts';
 import { CreatePlanBody, Plan, PlanParams, UpdatePlanBody } from '../../modules/plans/schema.ts';
@@ -23,13 +23,7 @@ export function plansRoutes({ services: { plans } }: RouteDeps): FastifyPluginAs
           response: { 200: wholeListBody('plans', Plan), ...errorResponses(400, 403) },
         },
       },
-      async (request, reply) => {
-        const { limit, offset = 0 } = request.query;
-        const orgId = caller(request).orgId;
-        if (limit === undefined) return sendWalk(reply, 'plans', Plan, plans.walk(orgId, offset));
-        const { records, total } = await plans.list(orgId, limit, offset);
-        return { plans: records, total };
-      },
+      wholeListHandler('plans', Plan, plans),
     );
 
     app.post(

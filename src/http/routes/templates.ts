@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
-import { sendWalk, wholeListBody, WHOLE_LIST_DOC } from '../list-stream.ts';
+import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
 import { CreateTemplateBody, Template, TemplateParams, UpdateTemplateBody } from '../../modules/templates/schema.ts';
@@ -23,13 +23,7 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
           response: { 200: wholeListBody('templates', Template), ...errorResponses(400, 403) },
         },
       },
-      async (request, reply) => {
-        const { limit, offset = 0 } = request.query;
-        const orgId = caller(request).orgId;
-        if (limit === undefined) return sendWalk(reply, 'templates', Template, templates.walk(orgId, offset));
-        const { records, total } = await templates.list(orgId, limit, offset);
-        return { templates: records, total };
-      },
+      wholeListHandler('templates', Template, templates),
     );
 
     app.post(

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
-import { sendWalk, wholeListBody, WHOLE_LIST_DOC } from '../list-stream.ts';
+import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
 import { CreateWebhookBody, UpdateWebhookBody, Webhook, WebhookParams, WebhookWithSecret } from '../../modules/webhooks/schema.ts';
@@ -23,13 +23,7 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
           response: { 200: wholeListBody('webhooks', Webhook), ...errorResponses(400, 403) },
         },
       },
-      async (request, reply) => {
-        const { limit, offset = 0 } = request.query;
-        const orgId = caller(request).orgId;
-        if (limit === undefined) return sendWalk(reply, 'webhooks', Webhook, webhooks.walk(orgId, offset));
-        const { records, total } = await webhooks.list(orgId, limit, offset);
-        return { webhooks: records, total };
-      },
+      wholeListHandler('webhooks', Webhook, webhooks),
     );
 
     app.post(
