@@ -1,7 +1,6 @@
 // Templates (snapshots of projects that new sites start from) and plans (what clients are sold).
 // Plans are changed by owners and admins; every member sees them.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { isUuid } from '../../lib/ids.ts';
 import { InvalidInputError, notFound } from '../../modules/common/errors.ts';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import { CreatePlanBody, UpdatePlanBody } from '../../modules/plans/schema.ts';
@@ -10,11 +9,7 @@ import type { RouteDeps } from '../plugin.ts';
 import { checkbox, checked, nullable, number, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { requireSeat } from '../session.ts';
-
-const id = (raw: string, what: string) => {
-  if (!isUuid(raw)) throw notFound(what);
-  return raw.toLowerCase();
-};
+import { idFromUrl } from '../ids.ts';
 
 export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { templates, plans, projects } = deps.services;
@@ -59,12 +54,12 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.get<{ Params: { id: string } }>('/templates/:id', async (request, reply) => {
       const seat = requireSeat(request);
-      const template = await templates.get(seat.orgId, id(request.params.id, 'Template'));
+      const template = await templates.get(seat.orgId, idFromUrl(request.params.id, 'Template'));
       return render(request, reply, 'template', { title: template.name, template });
     });
     app.post<{ Params: { id: string }; Body: Form }>('/templates/:id', async (request, reply) => {
       const seat = requireSeat(request);
-      const templateId = id(request.params.id, 'Template');
+      const templateId = idFromUrl(request.params.id, 'Template');
       const form = request.body ?? {};
       try {
         await templates.update(seat.orgId, templateId, checked(UpdateTemplateBody, { name: text(form, 'name'), description: nullable(form, 'description'), category: text(form, 'category').trim() || 'other', is_public: checkbox(form, 'is_public') }));
@@ -77,12 +72,12 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.get<{ Params: { id: string } }>('/templates/:id/delete', async (request, reply) => {
       const seat = requireSeat(request);
-      const template = await templates.get(seat.orgId, id(request.params.id, 'Template'));
+      const template = await templates.get(seat.orgId, idFromUrl(request.params.id, 'Template'));
       return render(request, reply, 'confirm', { title: `Delete ${template.name}?`, message: 'The template and its files are deleted. Projects made from it keep their files.', action: `/templates/${template.id}/delete`, button: 'Delete template', back: `/templates/${template.id}` });
     });
     app.post<{ Params: { id: string } }>('/templates/:id/delete', async (request, reply) => {
       const seat = requireSeat(request);
-      await templates.delete(seat.orgId, id(request.params.id, 'Template'));
+      await templates.delete(seat.orgId, idFromUrl(request.params.id, 'Template'));
       return redirectWith(reply, '/templates', 'Template deleted.');
     });
 
@@ -99,12 +94,12 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.get<{ Params: { id: string } }>('/plans/:id', async (request, reply) => {
       const seat = requireSeat(request);
-      const plan = await plans.get(seat.orgId, id(request.params.id, 'Plan'));
+      const plan = await plans.get(seat.orgId, idFromUrl(request.params.id, 'Plan'));
       return render(request, reply, 'plan', { title: plan.name, plan, canManage: seat.role !== 'member' });
     });
     app.post<{ Params: { id: string }; Body: Form }>('/plans/:id', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      const planId = id(request.params.id, 'Plan');
+      const planId = idFromUrl(request.params.id, 'Plan');
       const form = request.body ?? {};
       try {
         await plans.update(seat.orgId, planId, checked(UpdatePlanBody, { ...planFields(form), is_active: checkbox(form, 'is_active'), sort_order: number(form, 'sort_order') ?? 0 }));
@@ -117,12 +112,12 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.post<{ Params: { id: string } }>('/plans/:id/default', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      const plan = await plans.update(seat.orgId, id(request.params.id, 'Plan'), { is_default: true });
+      const plan = await plans.update(seat.orgId, idFromUrl(request.params.id, 'Plan'), { is_default: true });
       return redirectWith(reply, '/plans', `${plan.name} is now the default plan.`);
     });
     app.post<{ Params: { id: string }; Body: Form }>('/plans/:id/move', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      const planId = id(request.params.id, 'Plan');
+      const planId = idFromUrl(request.params.id, 'Plan');
       const list = (await plans.list(seat.orgId, MAX_LIMIT, 0)).records;
       const at = list.findIndex((p) => p.id === planId);
       if (at < 0) throw notFound('Plan');

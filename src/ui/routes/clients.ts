@@ -2,15 +2,15 @@
 // portal; the client's projects. Every change goes through ClientsService / PortalService, so the
 // rules (unique email, attachable plans, events) are the API's.
 import type { FastifyPluginAsync } from 'fastify';
-import { isUuid } from '../../lib/ids.ts';
 import { CLIENT_STATUSES, CreateClientBody, UpdateClientBody } from '../../modules/clients/schema.ts';
-import { InvalidInputError, notFound } from '../../modules/common/errors.ts';
+import { InvalidInputError } from '../../modules/common/errors.ts';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import type { RouteDeps } from '../plugin.ts';
 import { checked, nullable, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';
 import { requireSeat } from '../session.ts';
+import { idFromUrl } from '../ids.ts';
 
 type Query = { q?: string; status?: string; page?: string };
 
@@ -18,10 +18,6 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { clients, plans, projects, portal } = deps.services;
   // Plans are few (a select in a form): the first page of the list, at its largest.
   const plansOf = async (orgId: string) => (await plans.list(orgId, MAX_LIMIT, 0)).records;
-  const requireId = (id: string) => {
-    if (!isUuid(id)) throw notFound('Client');
-    return id.toLowerCase();
-  };
   return async (app) => {
     app.get<{ Querystring: Query }>('/clients', async (request, reply) => {
       const seat = requireSeat(request);
@@ -53,14 +49,14 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
 
     app.get<{ Params: { id: string } }>('/clients/:id', async (request, reply) => {
       const seat = requireSeat(request);
-      const id = requireId(request.params.id);
+      const id = idFromUrl(request.params.id, 'Client');
       const client = await clients.get(seat.orgId, id);
       const [planList, owned] = await Promise.all([plansOf(seat.orgId), projects.list(seat.orgId, { clientId: id }, 100, 0)]);
       return render(request, reply, 'client', { title: client.name ?? client.email, client, plans: planList, projects: owned.projects, projectCount: owned.total, statuses: CLIENT_STATUSES });
     });
     app.post<{ Params: { id: string }; Body: Form }>('/clients/:id', async (request, reply) => {
       const seat = requireSeat(request);
-      const id = requireId(request.params.id);
+      const id = idFromUrl(request.params.id, 'Client');
       const form = request.body ?? {};
       try {
         const body = checked(UpdateClientBody, { name: nullable(form, 'name'), company: nullable(form, 'company'), status: optional(form, 'status'), plan_id: nullable(form, 'plan_id') });
@@ -75,7 +71,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.post<{ Params: { id: string } }>('/clients/:id/invite', async (request, reply) => {
       const seat = requireSeat(request);
-      const id = requireId(request.params.id);
+      const id = idFromUrl(request.params.id, 'Client');
       try {
         const invitation = await portal.invite(seat.orgId, id);
         return redirectWith(reply, `/clients/${id}`, `Invitation sent to ${invitation.email}.`);

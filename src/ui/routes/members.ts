@@ -3,18 +3,13 @@
 // The rules (only an owner makes or unmakes owners, an organization keeps an owner) are the
 // service's; the page shows its refusals beside the list.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { isUuid } from '../../lib/ids.ts';
 import { canManage, isRole, ROLES, type Role } from '../../modules/accounts/roles.ts';
-import { InvalidInputError, NotAllowedError, notFound } from '../../modules/common/errors.ts';
+import { InvalidInputError, NotAllowedError } from '../../modules/common/errors.ts';
 import type { RouteDeps } from '../plugin.ts';
 import { text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { requireSeat, type OrgSeat } from '../session.ts';
-
-const uuid = (id: string, what: string) => {
-  if (!isUuid(id)) throw notFound(what);
-  return id.toLowerCase();
-};
+import { idFromUrl } from '../ids.ts';
 
 const roleOf = (form: Form): Role => {
   const role = text(form, 'role');
@@ -59,20 +54,20 @@ export function memberRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.post<{ Params: { id: string } }>('/settings/members/invitations/:id/cancel', async (request, reply) =>
       change(request, reply, async (seat) => {
-        await members.cancelInvitation(seat.orgId, uuid(request.params.id, 'Invitation'));
+        await members.cancelInvitation(seat.orgId, idFromUrl(request.params.id, 'Invitation'));
         return 'Invitation cancelled: its link no longer works.';
       }),
     );
     app.post<{ Params: { id: string }; Body: Form }>('/settings/members/:id/role', async (request, reply) =>
       change(request, reply, async (seat) => {
         const role = roleOf(request.body ?? {});
-        await members.changeRole(seat.orgId, seat.role, uuid(request.params.id, 'Member'), role);
+        await members.changeRole(seat.orgId, seat.role, idFromUrl(request.params.id, 'Member'), role);
         return `Role changed to ${role}.`;
       }),
     );
     app.post<{ Params: { id: string } }>('/settings/members/:id/remove', async (request, reply) =>
       change(request, reply, async (seat) => {
-        const userId = uuid(request.params.id, 'Member');
+        const userId = idFromUrl(request.params.id, 'Member');
         const member = (await members.list(seat.orgId)).members.find((m) => m.id === userId);
         await members.remove(seat.orgId, seat.role, userId);
         return `${member?.email ?? 'The member'} was removed from ${seat.orgName}.`;

@@ -1,12 +1,12 @@
 // The client portal: a client signed in sees only its own projects (published address, builder,
 // form submissions, traffic) and its plan's limits, under the agency's name.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { isUuid } from '../../lib/ids.ts';
 import { notFound } from '../../modules/common/errors.ts';
 import type { RouteDeps } from '../plugin.ts';
 import { barChart, lineChart } from '../charts.ts';
 import { render } from '../page.ts';
 import { requireSignedIn, NoOrganization } from '../session.ts';
+import { idFromUrl } from '../ids.ts';
 
 export function portalRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { projects, plans, analytics, forms } = deps.services;
@@ -26,8 +26,7 @@ export function portalRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.get<{ Params: { id: string } }>('/portal/projects/:id', async (request, reply) => {
       const { client } = requireClient(request);
-      if (!isUuid(request.params.id)) throw notFound('Project');
-      const project = await projects.get(client.orgId, request.params.id.toLowerCase());
+      const project = await projects.get(client.orgId, idFromUrl(request.params.id, 'Project'));
       // Another client's project of the same agency is as invisible as another agency's.
       if (project.org_client_id !== client.id) throw notFound('Project');
       const [traffic, submissions] = await Promise.all([

@@ -3,7 +3,7 @@
 // delete with a confirmation step); its form submissions with delete and CSV export.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../lib/ids.ts';
-import { InvalidInputError, NotAllowedError, TooLargeError, notFound } from '../../modules/common/errors.ts';
+import { InvalidInputError, NotAllowedError, TooLargeError } from '../../modules/common/errors.ts';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import { CreateProjectBody, PROJECT_STATUSES, UpdateProjectBody } from '../../modules/projects/schema.ts';
 import type { RouteDeps } from '../plugin.ts';
@@ -12,15 +12,12 @@ import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';
 import { requireSeat } from '../session.ts';
 import { submissionsCsv } from '../csv.ts';
+import { idFromUrl } from '../ids.ts';
 
 type Query = { q?: string; status?: string; client?: string; page?: string; form?: string };
 
 export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { projects, clients, templates, publishing, forms } = deps.services;
-  const requireId = (id: string) => {
-    if (!isUuid(id)) throw notFound('Project');
-    return id.toLowerCase();
-  };
   const newForm = async (request: FastifyRequest, reply: FastifyReply, orgId: string, form: Record<string, unknown>, error?: string) => {
     const [clientPage, templateList] = await Promise.all([clients.search(orgId, {}, MAX_LIMIT, 0), templates.list(orgId, MAX_LIMIT, 0)]);
     return render(request, reply, 'project-new', { title: 'New project', form, clients: clientPage.clients, templates: templateList.records, error }, error ? 400 : 200);
@@ -85,11 +82,11 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
 
     app.get<{ Params: { id: string } }>('/projects/:id', async (request, reply) => {
       const seat = requireSeat(request);
-      return projectPage(request, reply, seat.orgId, requireId(request.params.id));
+      return projectPage(request, reply, seat.orgId, idFromUrl(request.params.id, 'Project'));
     });
     app.post<{ Params: { id: string }; Body: Form }>('/projects/:id', async (request, reply) => {
       const seat = requireSeat(request);
-      const id = requireId(request.params.id);
+      const id = idFromUrl(request.params.id, 'Project');
       const form = request.body ?? {};
       try {
         const tags = text(form, 'tags').split(',').map((t) => t.trim()).filter(Boolean);
@@ -105,7 +102,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
     const action = (path: string, run: (orgId: string, id: string) => Promise<string>) =>
       app.post<{ Params: { id: string } }>(`/projects/:id/${path}`, async (request, reply) => {
         const seat = requireSeat(request);
-        const id = requireId(request.params.id);
+        const id = idFromUrl(request.params.id, 'Project');
         try {
           return redirectWith(reply, `/projects/${id}`, await run(seat.orgId, id));
         } catch (error) {
@@ -130,7 +127,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
 
     app.get<{ Params: { id: string } }>('/projects/:id/delete', async (request, reply) => {
       const seat = requireSeat(request);
-      const project = await projects.get(seat.orgId, requireId(request.params.id));
+      const project = await projects.get(seat.orgId, idFromUrl(request.params.id, 'Project'));
       return render(request, reply, 'confirm', {
         title: `Delete ${project.name}?`,
         message: `The project, its files, its published site and its form submissions are deleted. This cannot be undone.`,
@@ -141,14 +138,14 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.post<{ Params: { id: string } }>('/projects/:id/delete', async (request, reply) => {
       const seat = requireSeat(request);
-      const project = await projects.get(seat.orgId, requireId(request.params.id));
+      const project = await projects.get(seat.orgId, idFromUrl(request.params.id, 'Project'));
       await projects.delete(seat.orgId, project.id);
       return redirectWith(reply, '/projects', `Project ${project.name} deleted.`);
     });
 
     app.get<{ Params: { id: string }; Querystring: Query }>('/projects/:id/submissions', async (request, reply) => {
       const seat = requireSeat(request);
-      const project = await projects.get(seat.orgId, requireId(request.params.id));
+      const project = await projects.get(seat.orgId, idFromUrl(request.params.id, 'Project'));
       const form = request.query.form && request.query.form.length <= 64 ? request.query.form : undefined;
       const p = paging(request.query);
       const page = await forms.list(seat.orgId, project.id, { limit: p.limit, offset: p.offset, ...(form ? { form } : {}) });
@@ -156,14 +153,13 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.post<{ Params: { id: string; sid: string } }>('/projects/:id/submissions/:sid/delete', async (request, reply) => {
       const seat = requireSeat(request);
-      const id = requireId(request.params.id);
-      if (!isUuid(request.params.sid)) throw notFound('Submission');
-      await forms.delete(seat.orgId, id, request.params.sid.toLowerCase());
+      const id = idFromUrl(request.params.id, 'Project');
+      await forms.delete(seat.orgId, id, idFromUrl(request.params.sid, 'Submission'));
       return redirectWith(reply, `/projects/${id}/submissions`, 'Submission deleted.');
     });
     app.get<{ Params: { id: string } }>('/projects/:id/submissions.csv', async (request, reply) => {
       const seat = requireSeat(request);
-      const project = await projects.get(seat.orgId, requireId(request.params.id));
+      const project = await projects.get(seat.orgId, idFromUrl(request.params.id, 'Project'));
       const all = [];
       for (let offset = 0; ; offset += MAX_LIMIT) {
         const page = await forms.list(seat.orgId, project.id, { limit: MAX_LIMIT, offset });

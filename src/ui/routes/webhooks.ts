@@ -4,8 +4,7 @@
 // retry button. Every change goes through WebhooksService / DeliveriesService, as the API does.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
-import { isUuid } from '../../lib/ids.ts';
-import { invalid, InvalidInputError, notFound } from '../../modules/common/errors.ts';
+import { invalid, InvalidInputError } from '../../modules/common/errors.ts';
 import { DELIVERY_STATUSES } from '../../events/types.ts';
 import { CreateWebhookBody, EVENT_TYPES, UpdateWebhookBody, type Webhook } from '../../modules/webhooks/schema.ts';
 import type { RouteDeps } from '../plugin.ts';
@@ -13,6 +12,7 @@ import { checked, list, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';
 import { requireSeat } from '../session.ts';
+import { idFromUrl } from '../ids.ts';
 
 type Params = { id: string };
 type Query = { page?: string; status?: string };
@@ -24,11 +24,6 @@ const ticked = (form: Form) => {
   return events;
 };
 
-const uuid = (id: string, what: string) => {
-  if (!isUuid(id)) throw notFound(what);
-  return id.toLowerCase();
-};
-
 export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { webhooks, deliveries } = deps.services;
   const listPage = async (orgId: string) => ({ title: 'Webhooks', webhooks: (await webhooks.list(orgId, MAX_LIMIT, 0)).records, events: EVENT_TYPES });
@@ -36,7 +31,7 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
   /** The endpoint's page; `extra` carries a new secret or a form error. */
   const endpointPage = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) => {
     const seat = requireSeat(request, { manage: true });
-    const id = uuid(request.params.id, 'Webhook');
+    const id = idFromUrl(request.params.id, 'Webhook');
     const webhook = (extra.webhook as Webhook | undefined) ?? (await webhooks.get(seat.orgId, id));
     const filter = (DELIVERY_STATUSES as readonly string[]).includes(request.query.status ?? '') ? (request.query.status as (typeof DELIVERY_STATUSES)[number]) : undefined;
     const p = paging(request.query);
@@ -71,7 +66,7 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.get<{ Params: Params; Querystring: Query }>('/settings/webhooks/:id', (request, reply) => endpointPage(request, reply));
     app.post<{ Params: Params; Querystring: Query; Body: Form }>('/settings/webhooks/:id', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      const id = uuid(request.params.id, 'Webhook');
+      const id = idFromUrl(request.params.id, 'Webhook');
       const form = request.body ?? {};
       try {
         await webhooks.update(seat.orgId, id, checked(UpdateWebhookBody, { url: text(form, 'url').trim(), events: ticked(form) }));
@@ -83,33 +78,33 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.post<{ Params: Params; Body: Form }>('/settings/webhooks/:id/active', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      const id = uuid(request.params.id, 'Webhook');
+      const id = idFromUrl(request.params.id, 'Webhook');
       const on = text(request.body ?? {}, 'is_active') === 'true';
       await webhooks.update(seat.orgId, id, { is_active: on });
       return redirectWith(reply, `/settings/webhooks/${id}`, on ? 'Endpoint switched on: held deliveries are on their way.' : 'Endpoint switched off: deliveries are held until it is switched on again.');
     });
     app.post<{ Params: Params; Querystring: Query }>('/settings/webhooks/:id/rotate-secret', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      const { webhook, secret } = await webhooks.rotateSecret(seat.orgId, uuid(request.params.id, 'Webhook'));
+      const { webhook, secret } = await webhooks.rotateSecret(seat.orgId, idFromUrl(request.params.id, 'Webhook'));
       const overlapHours = Math.round(deps.config.webhooks.rotationOverlapMs / 3_600_000);
       return endpointPage(request, reply, { webhook, secret, overlapHours });
     });
     app.post<{ Params: Params }>('/settings/webhooks/:id/test', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      const id = uuid(request.params.id, 'Webhook');
+      const id = idFromUrl(request.params.id, 'Webhook');
       const { attempt } = await deliveries.test(seat.orgId, id);
       const outcome = attempt.status_code !== null ? `the endpoint answered ${attempt.status_code}` : `no answer (${attempt.error ?? 'failed'})`;
       return redirectWith(reply, `/settings/webhooks/${id}`, `Test event sent: ${outcome} in ${attempt.duration_ms} ms.`);
     });
     app.post<{ Params: Params & { deliveryId: string } }>('/settings/webhooks/:id/deliveries/:deliveryId/retry', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      const id = uuid(request.params.id, 'Webhook');
-      await deliveries.retry(seat.orgId, id, uuid(request.params.deliveryId, 'Delivery'));
+      const id = idFromUrl(request.params.id, 'Webhook');
+      await deliveries.retry(seat.orgId, id, idFromUrl(request.params.deliveryId, 'Delivery'));
       return redirectWith(reply, `/settings/webhooks/${id}`, 'Delivery queued: it is sent again in a moment.');
     });
     app.post<{ Params: Params }>('/settings/webhooks/:id/delete', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      const webhook = await webhooks.get(seat.orgId, uuid(request.params.id, 'Webhook'));
+      const webhook = await webhooks.get(seat.orgId, idFromUrl(request.params.id, 'Webhook'));
       await webhooks.delete(seat.orgId, webhook.id);
       return redirectWith(reply, '/settings/webhooks', `Endpoint ${webhook.url} deleted; its pending deliveries are dropped.`);
     });
