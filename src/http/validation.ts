@@ -1,26 +1,13 @@
 // Request validation with two Ajv instances: bodies are taken exactly as sent (no type coercion,
 // no silent removal of unknown fields), while query strings and path parameters, which are
 // always text, are coerced to the declared types.
-import { Ajv, type ErrorObject } from 'ajv';
-import { createRequire } from 'node:module';
+import type { ErrorObject } from 'ajv';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { makeValidator } from '../modules/common/validator.ts';
 import { findNul } from './nul-check.ts';
 
-// ajv-formats ships CommonJS whose default export ESM type-checking sees one level down.
-const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
-
-// A UUID exactly: ajv-formats' `uuid` also takes a `urn:uuid:` prefix, which names no record here.
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function makeAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
-  addFormats(ajv);
-  ajv.addFormat('uuid', UUID);
-  return ajv;
-}
-
-const bodyAjv = makeAjv(false);
-const paramAjv = makeAjv(true);
+const bodyAjv = makeValidator(false);
+const paramAjv = makeValidator(true);
 
 type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
 

@@ -1,15 +1,13 @@
 // Form posts into the same typed bodies the REST API takes, checked against the same schemas
 // (modules/*/schema.ts), so a rule is written once. Form fields are text: an empty optional field
 // means "not given" (or null where the schema allows it), numbers and checkboxes are converted here.
-import { Ajv } from 'ajv';
-import { createRequire } from 'node:module';
 import type { TSchema, Static } from '@sinclair/typebox';
 import { invalid } from '../modules/common/errors.ts';
+import { makeValidator } from '../modules/common/validator.ts';
 
-const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ allErrors: false, strict: false, useDefaults: true }));
-ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-const compiled = new WeakMap<TSchema, ReturnType<Ajv['compile']>>();
+// Bodies built from the fields below are typed already: checked as sent, like REST bodies.
+const ajv = makeValidator(false);
+const compiled = new WeakMap<TSchema, ReturnType<typeof ajv.compile>>();
 
 export type Form = Record<string, string | string[] | undefined>;
 
