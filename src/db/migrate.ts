@@ -11,6 +11,7 @@ import * as m008 from './migrations/008_visits_and_forms.ts';
 import * as m009 from './migrations/009_ai_usage.ts';
 import * as m010 from './migrations/010_view_packs.ts';
 import * as m012 from './migrations/012_accounts.ts';
+import * as m013 from './migrations/013_versions.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, EngineMigration> = {
   '009_ai_usage': m009,
   '010_view_packs': m010,
   '012_accounts': m012,
+  '013_versions': m013,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -193,8 +193,43 @@ export interface ProjectFilesTable {
   updated_at: Timestamp;
 }
 
-export interface TemplateFilesTable extends Omit<ProjectFilesTable, 'project_id'> {
+/** A template's files: the content is in blobs, by sha256. */
+export interface TemplateFilesTable extends Omit<ProjectFilesTable, 'project_id' | 'content'> {
   template_id: string;
+}
+
+/** File content by its sha256, shared by versions, deployments and templates. */
+export interface BlobsTable {
+  sha256: string;
+  content: Buffer;
+  size: number;
+  created_at: Timestamp;
+}
+
+export type VersionSource = 'generation' | 'edit' | 'files_api' | 'restore' | 'template';
+
+export interface VersionsTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  number: number;
+  source: VersionSource;
+  generation_id: string | null;
+  summary: string | null;
+  author_user_id: string | null;
+  author_key_id: string | null;
+  manifest_sha256: string;
+  file_count: number;
+  size: number;
+  created_at: Timestamp;
+}
+
+export interface VersionFilesTable {
+  version_id: string;
+  path: string;
+  sha256: string;
+  size: number;
+  content_type: string;
 }
 
 export type GenerationStatus = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -229,13 +264,15 @@ export interface DeploymentsTable {
   project_id: string;
   file_count: number;
   total_bytes: number;
+  /** The version it published; null when published from builtFiles or before versions existed. */
+  version_id: string | null;
   created_at: Timestamp;
 }
 
+/** A deployment's files: the content is in blobs, by sha256. */
 export interface DeploymentFilesTable {
   deployment_id: string;
   path: string;
-  content: Buffer;
   content_type: string;
   size: number;
   sha256: string;
@@ -389,6 +426,9 @@ export interface DB {
   generations: GenerationsTable;
   deployments: DeploymentsTable;
   deployment_files: DeploymentFilesTable;
+  blobs: BlobsTable;
+  versions: VersionsTable;
+  version_files: VersionFilesTable;
   service_secrets: ServiceSecretsTable;
   project_domains: ProjectDomainsTable;
   analytics_salts: AnalyticsSaltsTable;

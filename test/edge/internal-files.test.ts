@@ -65,7 +65,8 @@ describe('the builtin generator notes', () => {
     const { deployId } = (await api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles: { 'index.html': '<h1>Old</h1>' } })).body;
     const content = Buffer.from(BRIEF);
     const sha256 = createHash('sha256').update(content).digest('hex');
-    await api.ctx.database.db.insertInto('deployment_files').values({ deployment_id: deployId, path: 'site.json', content, content_type: 'application/json', size: content.length, sha256 }).execute();
+    await api.ctx.database.db.insertInto('blobs').values({ sha256, content, size: content.length, created_at: new Date().toISOString() }).execute();
+    await api.ctx.database.db.insertInto('deployment_files').values({ deployment_id: deployId, path: 'site.json', content_type: 'application/json', size: content.length, sha256 }).execute();
     expect((await fetchSite(port, p.host, '/site.json')).status).toBe(404);
     // Nor from a preview of such a project, nor published again.
     await api.put(`/api/v1/projects/${p.id}/files/site.json`, { content: BRIEF });

@@ -5,6 +5,7 @@ import { insertInBatches } from '../../db/batches.ts';
 import type { Executor } from '../../db/executor.ts';
 import { num } from '../../db/executor.ts';
 import { toIso } from '../../lib/clock.ts';
+import { storeProjectBlobs } from './blobs.ts';
 import { contentTypeFor, encodingFor, isTextType, sha256 } from './content.ts';
 import type { SiteFile } from './rules.ts';
 import type { FileMeta, FileWithContent } from './schema.ts';
@@ -112,23 +113,25 @@ export async function copyTemplateToProject(trx: Executor, orgId: string, templa
     .columns(['org_id', 'project_id', 'path', 'content', 'content_type', 'size', 'sha256', 'updated_at'])
     .expression((eb) =>
       eb
-        .selectFrom('template_files')
-        .select((s) => [s.val(orgId).as('org_id'), s.val(projectId).as('project_id'), 'path', 'content', 'content_type', 'size', 'sha256', 'updated_at'])
-        .where('org_id', '=', orgId)
-        .where('template_id', '=', templateId),
+        .selectFrom('template_files as t')
+        .innerJoin('blobs as b', 'b.sha256', 't.sha256')
+        .select((s) => [s.val(orgId).as('org_id'), s.val(projectId).as('project_id'), 't.path', 'b.content', 't.content_type', 't.size', 't.sha256', 't.updated_at'])
+        .where('t.org_id', '=', orgId)
+        .where('t.template_id', '=', templateId),
     )
     .execute();
 }
 
-/** Snapshots a project's files into a new template (the template row must exist). */
-export async function snapshotProjectToTemplate(trx: Executor, orgId: string, projectId: string, templateId: string): Promise<void> {
+/** Snapshots a project's files into a new template (the template row must exist): its blobs, then their hashes. */
+export async function snapshotProjectToTemplate(trx: Executor, postgres: boolean, orgId: string, projectId: string, templateId: string): Promise<void> {
+  await storeProjectBlobs(trx, postgres, orgId, projectId);
   await trx
     .insertInto('template_files')
-    .columns(['org_id', 'template_id', 'path', 'content', 'content_type', 'size', 'sha256', 'updated_at'])
+    .columns(['org_id', 'template_id', 'path', 'content_type', 'size', 'sha256', 'updated_at'])
     .expression((eb) =>
       eb
         .selectFrom('project_files')
-        .select((s) => [s.val(orgId).as('org_id'), s.val(templateId).as('template_id'), 'path', 'content', 'content_type', 'size', 'sha256', 'updated_at'])
+        .select((s) => [s.val(orgId).as('org_id'), s.val(templateId).as('template_id'), 'path', 'content_type', 'size', 'sha256', 'updated_at'])
         .where('org_id', '=', orgId)
         .where('project_id', '=', projectId),
     )

@@ -10,6 +10,17 @@ import { decodeContent } from './content.ts';
 import * as repo from './repo.ts';
 import { checkFileSize, checkProjectTotals, validPath, type FileLimits } from './rules.ts';
 import type { FileMeta, FileWithContent } from './schema.ts';
+import type { Executor } from '../../db/executor.ts';
+import { recordVersion } from '../versions/repo.ts';
+import type { Actor } from '../versions/schema.ts';
+
+/** Who changed a file and how: the version it makes says so. */
+export interface FileChange {
+  source?: 'files_api' | 'edit';
+  actor?: Actor;
+  /** What the version's summary says instead of "Changed <path>". */
+  summary?: string;
+}
 
 export class FilesService {
   constructor(
@@ -33,8 +44,18 @@ export class FilesService {
     return file;
   }
 
-  /** Creates or replaces one file; `created` tells which. */
-  async put(orgId: string, projectId: string, rawPath: string, body: { content: string; encoding?: 'utf8' | 'base64' | undefined }): Promise<{ file: FileMeta; created: boolean }> {
+  /**
+   * Creates or replaces one file; `created` tells which. The project's files after it become a
+   * new version (`source`: a write through the files API, or an edit in the builder) unless the
+   * content is what the file held already.
+   */
+  async put(
+    orgId: string,
+    projectId: string,
+    rawPath: string,
+    body: { content: string; encoding?: 'utf8' | 'base64' | undefined },
+    change: FileChange = {},
+  ): Promise<{ file: FileMeta; created: boolean }> {
     const path = validPath(rawPath);
     const content = decodeContent(body.content, body.encoding ?? 'utf8');
     if (!content) throw invalid(`field 'content' is not valid base64`);
@@ -49,15 +70,29 @@ export class FilesService {
       const existed = await repo.fileExists(trx, orgId, projectId, path);
       if (existed) await repo.updateFile(trx, row);
       else await repo.insertFile(trx, row);
+      await this.recordChange(trx, orgId, projectId, change, `${existed ? 'Changed' : 'Added'} ${path}`);
       return { file: repo.toMeta(row), created: !existed };
     });
   }
 
-  async delete(orgId: string, projectId: string, rawPath: string): Promise<string> {
+  async delete(orgId: string, projectId: string, rawPath: string, change: FileChange = {}): Promise<string> {
     const path = validPath(rawPath);
-    await requireProject(this.db, orgId, projectId);
-    if (!(await repo.deleteFile(this.db, orgId, projectId, path))) throw notFound('File');
-    return path;
+    return this.db.transaction().execute(async (trx) => {
+      await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
+      if (!(await repo.deleteFile(trx, orgId, projectId, path))) throw notFound('File');
+      await this.recordChange(trx, orgId, projectId, change, `Deleted ${path}`);
+      return path;
+    });
+  }
+
+  private recordChange(trx: Executor, orgId: string, projectId: string, change: FileChange, summary: string) {
+    return recordVersion(trx, this.database.engine === 'postgres', {
+      orgId,
+      projectId,
+      source: change.source ?? 'files_api',
+      summary: change.summary ?? summary,
+      actor: change.actor,
+    });
   }
 
   /** The zip of the project's files and a file name for it, when the client's plan allows export. */

@@ -13,6 +13,7 @@ import { requireProject } from '../projects/repo.ts';
 import { GenerationError, type ProviderRegistry } from './provider.ts';
 import { onWork } from '../../jobs/signal.ts';
 import * as repo from './repo.ts';
+import { recordVersion } from '../versions/repo.ts';
 
 /** The lease outlives the job's timeout by this much, so a live worker's lease never runs out under it. */
 const LEASE_MARGIN_MS = 30_000;
@@ -98,6 +99,7 @@ export class GenerationWorker {
       await requireProject(trx, job.orgId, job.projectId, { lock: this.database.engine === 'postgres' });
       const checked = checkFileSet(files, this.config.files);
       await replaceProjectFiles(trx, job.orgId, job.projectId, checked);
+      await recordVersion(trx, this.database.engine === 'postgres', { orgId: job.orgId, projectId: job.projectId, source: 'generation', generationId: job.id, summary });
       const written = [...checked.keys()].sort();
       const stillOurs = await repo.updateLeased(trx, job.id, job.token, {
         status: 'succeeded',

@@ -12,6 +12,8 @@ import { findClientByEmailForProject, type ClientRow } from '../clients/repo.ts'
 import { findPlan } from '../plans/repo.ts';
 import { findTemplate } from '../templates/repo.ts';
 import { copyTemplateToProject } from '../files/repo.ts';
+import { projectBlobHashes, sweepBlobs } from '../files/blobs.ts';
+import { recordVersion } from '../versions/repo.ts';
 import { removeProjectRollups } from '../analytics/rollups.ts';
 import { ProjectListQuery, type ProjectFilter } from './list-repo.ts';
 import { nonBlank } from '../common/text.ts';
@@ -101,7 +103,10 @@ export class ProjectsService {
       last_opened_at: null,
     };
     await repo.insertProject(trx, row);
-    if (template) await copyTemplateToProject(trx, orgId, template.id, row.id);
+    if (template) {
+      await copyTemplateToProject(trx, orgId, template.id, row.id);
+      await recordVersion(trx, this.database.engine === 'postgres', { orgId, projectId: row.id, source: 'template', summary: `Started from the template '${template.name}'` });
+    }
     const project = repo.toProject(row as repo.ProjectRow);
     await recordEvent(trx, { orgId, type: 'project.created', data: { project } });
     return project;
@@ -134,8 +139,11 @@ export class ProjectsService {
       // Its views leave the organization's analytics with it (raw views and visitor sets cascade).
       // Deleted first: on PostgreSQL the row lock waits for views being written for it, and holds
       // back later ones, so the rollups read next are final.
+      const hashes = await projectBlobHashes(trx, orgId, id);
       await repo.deleteProject(trx, orgId, id);
       await removeProjectRollups(this.database, trx, orgId, id);
+      // Content no other version, deployment or template holds goes with it.
+      await sweepBlobs(trx, this.database.engine === 'postgres', hashes);
     });
     // Its site, if published, is gone.
     signalWork('sites');

@@ -6,13 +6,24 @@ import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import { newId } from '../../lib/ids.ts';
-import { contentTypeFor, sha256 } from '../files/content.ts';
+import { storeBlobs } from '../files/blobs.ts';
+import { contentTypeFor } from '../files/content.ts';
 
-export async function insertDeployment(trx: Executor, orgId: string, projectId: string, files: Map<string, Buffer>): Promise<string> {
+/** A new deployment of `files` (its bytes stored as blobs), naming the version it published if any. */
+export async function insertDeployment(
+  trx: Executor,
+  postgres: boolean,
+  deployment: { orgId: string; projectId: string; versionId: string | null; files: Map<string, Buffer> },
+): Promise<string> {
+  const { files } = deployment;
   const id = newId();
   const total = [...files.values()].reduce((sum, content) => sum + content.length, 0);
-  await trx.insertInto('deployments').values({ id, org_id: orgId, project_id: projectId, file_count: files.size, total_bytes: total, created_at: new Date().toISOString() }).execute();
-  const rows = [...files].map(([path, content]) => ({ deployment_id: id, path, content, content_type: contentTypeFor(path), size: content.length, sha256: sha256(content) }));
+  await trx
+    .insertInto('deployments')
+    .values({ id, org_id: deployment.orgId, project_id: deployment.projectId, version_id: deployment.versionId, file_count: files.size, total_bytes: total, created_at: new Date().toISOString() })
+    .execute();
+  const hashes = await storeBlobs(trx, postgres, files);
+  const rows = [...files].map(([path, content]) => ({ deployment_id: id, path, content_type: contentTypeFor(path), size: content.length, sha256: hashes.get(path)! }));
   await insertInBatches(trx, 'deployment_files', rows);
   return id;
 }
@@ -55,7 +66,12 @@ export function prepareSiteReads(database: Database) {
         .where('d.status', '=', 'active'),
     ),
     deploymentFile: prepareQuery<{ deploymentId: string; path: string }, ServedFileRow>(database, (p) =>
-      db.selectFrom('deployment_files').select(['content', 'content_type', 'sha256']).where('deployment_id', '=', p('deploymentId')).where('path', '=', p('path')),
+      db
+        .selectFrom('deployment_files as f')
+        .innerJoin('blobs as b', 'b.sha256', 'f.sha256')
+        .select(['b.content', 'f.content_type', 'f.sha256'])
+        .where('f.deployment_id', '=', p('deploymentId'))
+        .where('f.path', '=', p('path')),
     ),
     currentFile: prepareQuery<{ projectId: string; path: string }, ServedFileRow>(database, (p) =>
       db.selectFrom('project_files').select(['content', 'content_type', 'sha256']).where('project_id', '=', p('projectId')).where('path', '=', p('path')),

@@ -15,6 +15,7 @@ import * as repo from './repo.ts';
 import type { Preview, Published } from './schema.ts';
 import { isUnserved } from './unserved.ts';
 import { siteUrl } from './urls.ts';
+import { latestVersion, recordVersion } from '../versions/repo.ts';
 
 export class PublishingService {
   constructor(
@@ -27,14 +28,18 @@ export class PublishingService {
   async publish(orgId: string, projectId: string, builtFiles?: Record<string, string>): Promise<Published> {
     const published = await this.database.db.transaction().execute(async (trx): Promise<Published> => {
       const current = await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
+      const postgres = this.database.engine === 'postgres';
       const files: SiteFile[] = builtFiles
         ? Object.entries(builtFiles).map(([path, content]) => ({ path, content }))
         : await readProjectFiles(trx, orgId, projectId);
+      // Published from the project's files: the deployment names their version (recorded now if
+      // the files somehow differ from the latest one). builtFiles are a build's output, no version.
+      const versionId = builtFiles ? null : ((await recordVersion(trx, postgres, { orgId, projectId, source: 'files_api' })) ?? (await latestVersion(trx, orgId, projectId)))?.id ?? null;
       if (files.length === 0) throw invalid('Nothing to publish: the project has no files (send builtFiles, or write files first)');
       const checked = checkFileSet(files, this.config.files, 'builtFiles path');
       for (const [path, content] of checked) if (isUnserved(path, content)) checked.delete(path);
       if (!checked.has('index.html')) throw invalid('Nothing to publish: the files have no index.html');
-      const deployId = await repo.insertDeployment(trx, orgId, projectId, checked);
+      const deployId = await repo.insertDeployment(trx, postgres, { orgId, projectId, versionId, files: checked });
       const now = new Date().toISOString();
       const url = siteUrl(this.config.sites, current);
       const changes = { current_deployment_id: deployId, published_url: url, last_published_at: now, updated_at: now };

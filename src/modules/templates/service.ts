@@ -10,6 +10,7 @@ import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { findProject } from '../projects/repo.ts';
 import { snapshotProjectToTemplate } from '../files/repo.ts';
+import { sweepBlobs, templateBlobHashes } from '../files/blobs.ts';
 import { nonBlank } from '../common/text.ts';
 import * as repo from './repo.ts';
 import { DEFAULT_CATEGORY, type CreateTemplateBody, type Template, type UpdateTemplateBody } from './schema.ts';
@@ -62,7 +63,7 @@ export class TemplatesService {
         throw new NotFoundError(`field 'source_project_id': no project ${row.source_project_id} in this organization`);
       }
       await repo.insertTemplate(trx, row);
-      if (row.source_project_id) await snapshotProjectToTemplate(trx, orgId, row.source_project_id, row.id);
+      if (row.source_project_id) await snapshotProjectToTemplate(trx, this.database.engine === 'postgres', orgId, row.source_project_id, row.id);
       return repo.toTemplate(row);
     });
   }
@@ -89,6 +90,10 @@ export class TemplatesService {
   }
 
   async delete(orgId: string, id: string): Promise<void> {
-    if (!(await repo.deleteTemplate(this.db, orgId, id))) throw notFound('Template');
+    await this.db.transaction().execute(async (trx) => {
+      const hashes = await templateBlobHashes(trx, orgId, id);
+      if (!(await repo.deleteTemplate(trx, orgId, id))) throw notFound('Template');
+      await sweepBlobs(trx, this.database.engine === 'postgres', hashes);
+    });
   }
 }
