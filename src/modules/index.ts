@@ -21,6 +21,8 @@ import { PlansService } from './plans/service.ts';
 import { ProjectsService } from './projects/service.ts';
 import { PreviewSigner } from './publishing/preview-signer.ts';
 import { PublishingService } from './publishing/service.ts';
+import { DeploymentsService } from './publishing/deployments.ts';
+import { VersionsService } from './versions/service.ts';
 import { SitesService } from './publishing/sites.ts';
 import { TemplatesService } from './templates/service.ts';
 import { DeliveriesService } from './webhooks/deliveries-service.ts';
@@ -34,6 +36,8 @@ export interface Services {
   projects: ProjectsService;
   files: FilesService;
   publishing: PublishingService;
+  deployments: DeploymentsService;
+  versions: VersionsService;
   /** What published sites and preview links serve: read by the site edge. */
   sites: SitesService;
   domains: DomainsService;
@@ -78,6 +82,8 @@ export function createServices({ config, database, providers, formLimiter, signI
     projects: new ProjectsService(database, config.publicUrl),
     files: new FilesService(database, config.files),
     publishing: new PublishingService(database, config, preview),
+    deployments: new DeploymentsService(database, config),
+    versions: new VersionsService(database),
     sites: new SitesService(database, config.sites, preview),
     domains: new DomainsService(database, config),
     forms: new FormsService(database, formLimiter),

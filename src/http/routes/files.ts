@@ -55,7 +55,8 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
         },
       },
       async (request, reply) => {
-        const { file, created } = await files.put(caller(request).orgId, request.params.projectId, request.params['*'], request.body);
+        const { orgId, keyId } = caller(request);
+        const { file, created } = await files.put(orgId, request.params.projectId, request.params['*'], request.body, { actor: { keyId } });
         return reply.status(created ? 201 : 200).send({ file });
       },
     );
@@ -70,7 +71,10 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
           response: { 200: FileDeleted, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request) => ({ deleted: true, path: await files.delete(caller(request).orgId, request.params.projectId, request.params['*']) }),
+      async (request) => {
+        const { orgId, keyId } = caller(request);
+        return { deleted: true, path: await files.delete(orgId, request.params.projectId, request.params['*'], { actor: { keyId } }) };
+      },
     );
 
     app.get(

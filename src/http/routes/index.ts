@@ -15,6 +15,7 @@ import { projectsRoutes } from './projects.ts';
 import { templatesRoutes } from './templates.ts';
 import { webhooksRoutes } from './webhooks.ts';
 import { webhookDeliveriesRoutes } from './webhook-deliveries.ts';
+import { versionsRoutes } from './versions.ts';
 
 /** What a route module is given: the services, and the settings its schemas mention (body limits). */
 export interface RouteDeps {
@@ -33,6 +34,7 @@ export const apiRoutes: ((deps: RouteDeps) => FastifyPluginAsyncTypebox)[] = [
   generationsRoutes,
   filesRoutes,
   publishingRoutes,
+  versionsRoutes,
   domainsRoutes,
   formsRoutes,
 ];

@@ -98,3 +98,28 @@ export async function serviceSecret(db: Executor, name: string, candidate: strin
   const row = await db.selectFrom('service_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
   return row.value;
 }
+
+export async function listDeployments(db: Executor, orgId: string, projectId: string, limit: number, offset: number) {
+  const rows = await db
+    .selectFrom('deployments as d')
+    .leftJoin('versions as v', 'v.id', 'd.version_id')
+    .select(['d.id', 'd.version_id', 'v.number as version_number', 'd.file_count', 'd.total_bytes', 'd.created_at'])
+    .where('d.org_id', '=', orgId)
+    .where('d.project_id', '=', projectId)
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const count = await db
+    .selectFrom('deployments')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', orgId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+export function findDeployment(db: Executor, orgId: string, projectId: string, id: string) {
+  return db.selectFrom('deployments').select('id').where('org_id', '=', orgId).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+}

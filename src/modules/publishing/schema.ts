@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Body, DateTime, NUL_ALLOWED, Nullable, Uuid } from '../common/schema.ts';
+import { pagingParams } from '../common/paging.ts';
 import { Project } from '../projects/schema.ts';
 
 export const ProjectParams = Type.Object({ projectId: Uuid() });
@@ -37,3 +38,21 @@ export const Preview = Type.Object(
   { additionalProperties: false },
 );
 export type Preview = Static<typeof Preview>;
+
+export const Deployment = Type.Object(
+  {
+    id: Uuid(),
+    version_id: Nullable(Uuid({ description: 'The version it published; null when published from `builtFiles` (or before versions existed)' })),
+    version_number: Nullable(Type.Integer({ minimum: 1 })),
+    file_count: Type.Integer({ minimum: 0 }),
+    size: Type.Integer({ minimum: 0, description: 'Bytes of all its files' }),
+    created_at: DateTime(),
+    live: Type.Boolean({ description: 'Whether the site serves it now' }),
+  },
+  { title: 'Deployment', additionalProperties: false },
+);
+export type Deployment = Static<typeof Deployment>;
+
+export const DeploymentList = Type.Object({ deployments: Type.Array(Deployment), total: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+export const DeploymentParams = Type.Object({ projectId: Uuid(), deploymentId: Uuid() });
+export const ListDeploymentsQuery = Type.Object({ ...pagingParams(20) }, { additionalProperties: false });

@@ -1,0 +1,54 @@
+// A project's deployments (every publish, newest first) and putting an earlier one live again at
+// once: a rollback needs no build and no copy, the deployment's files are still stored.
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/index.ts';
+import { num } from '../../db/executor.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { signalWork } from '../../jobs/signal.ts';
+import { toIso } from '../../lib/clock.ts';
+import { notFound } from '../common/errors.ts';
+import { requireProject, toProject } from '../projects/repo.ts';
+import * as repo from './repo.ts';
+import type { Deployment, Published } from './schema.ts';
+import { siteUrl } from './urls.ts';
+
+export class DeploymentsService {
+  constructor(
+    private readonly database: Database,
+    private readonly config: Config,
+  ) {}
+
+  async list(orgId: string, projectId: string, limit: number, offset: number): Promise<{ deployments: Deployment[]; total: number }> {
+    const project = await requireProject(this.database.db, orgId, projectId);
+    const { rows, total } = await repo.listDeployments(this.database.db, orgId, projectId, limit, offset);
+    return {
+      deployments: rows.map((r) => ({
+        id: r.id,
+        version_id: r.version_id,
+        version_number: r.version_number === null ? null : num(r.version_number),
+        file_count: num(r.file_count),
+        size: num(r.total_bytes),
+        created_at: toIso(r.created_at),
+        live: r.id === project.current_deployment_id,
+      })),
+      total,
+    };
+  }
+
+  /** Serves deployment `deploymentId` again from the next request on, with a project.published event. */
+  async promote(orgId: string, projectId: string, deploymentId: string): Promise<Published> {
+    const published = await this.database.db.transaction().execute(async (trx): Promise<Published> => {
+      const current = await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
+      if (!(await repo.findDeployment(trx, orgId, projectId, deploymentId))) throw notFound('Deployment');
+      const now = new Date().toISOString();
+      const url = siteUrl(this.config.sites, current);
+      const changes = { current_deployment_id: deploymentId, published_url: url, last_published_at: now, updated_at: now };
+      await repo.setLive(trx, orgId, projectId, changes);
+      const project = toProject({ ...current, ...changes });
+      await recordEvent(trx, { orgId, type: 'project.published', data: { project, deployment_id: deploymentId } });
+      return { url, deployId: deploymentId, status: 'ready', project };
+    });
+    signalWork('sites');
+    return published;
+  }
+}

@@ -1,0 +1,72 @@
+// A project's versions: listing them, reading any version's files, and restoring one. Versions
+// are made where files change (files service, generation worker, project creation from a
+// template); a restore checks the version's files out as the working files and records them as a
+// new version, so no version is ever lost.
+import type { Database } from '../../db/index.ts';
+import { notFound } from '../common/errors.ts';
+import { validPath } from '../files/rules.ts';
+import { requireProject } from '../projects/repo.ts';
+import * as repo from './repo.ts';
+import type { Actor, Version, VersionDetail } from './schema.ts';
+
+export class VersionsService {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  async list(orgId: string, projectId: string, limit: number, offset: number): Promise<{ versions: Version[]; total: number }> {
+    await requireProject(this.db, orgId, projectId);
+    const { rows, total } = await repo.listVersions(this.db, orgId, projectId, limit, offset);
+    return { versions: rows.map(repo.toVersion), total };
+  }
+
+  async get(orgId: string, projectId: string, versionId: string): Promise<VersionDetail> {
+    const row = await this.find(orgId, projectId, versionId);
+    return { ...repo.toVersion(row), files: await repo.versionFiles(this.db, row.id) };
+  }
+
+  /** The project's newest version, if it has any files yet. */
+  async latest(orgId: string, projectId: string): Promise<Version | undefined> {
+    await requireProject(this.db, orgId, projectId);
+    const row = await repo.latestVersion(this.db, orgId, projectId);
+    return row && repo.toVersion(row);
+  }
+
+  async file(orgId: string, projectId: string, versionId: string, rawPath: string) {
+    const path = validPath(rawPath);
+    const row = await this.find(orgId, projectId, versionId);
+    const file = await repo.versionFile(this.db, row.id, path);
+    if (!file) throw notFound('File');
+    return file;
+  }
+
+  /** Makes the project's files those of `versionId` again, as a new version (never destructive). */
+  async restore(orgId: string, projectId: string, versionId: string, actor?: Actor): Promise<Version> {
+    const postgres = this.database.engine === 'postgres';
+    const row = await this.db.transaction().execute(async (trx) => {
+      await requireProject(trx, orgId, projectId, { lock: postgres });
+      const target = await repo.findVersion(trx, orgId, projectId, versionId);
+      if (!target) throw notFound('Version');
+      await repo.checkOutVersion(trx, orgId, projectId, target.id);
+      const made = await repo.recordVersion(trx, postgres, {
+        orgId,
+        projectId,
+        source: 'restore',
+        summary: `Restored version ${target.number}`,
+        actor,
+        always: true,
+      });
+      return repo.findVersion(trx, orgId, projectId, made!.id);
+    });
+    return repo.toVersion(row!);
+  }
+
+  private async find(orgId: string, projectId: string, versionId: string) {
+    await requireProject(this.db, orgId, projectId);
+    const row = await repo.findVersion(this.db, orgId, projectId, versionId);
+    if (!row) throw notFound('Version');
+    return row;
+  }
+}
