@@ -239,6 +239,9 @@ export interface GenerationsTable {
   org_id: string;
   project_id: string;
   org_client_id: string | null;
+  /** Who asked for it (a signed-in user, else an API key); the author of the version it makes. */
+  author_user_id: string | null;
+  author_key_id: string | null;
   prompt: string;
   model: string;
   status: GenerationStatus;

@@ -80,7 +80,7 @@ describe('versions', () => {
     const p = await project('Bakery');
     const generation = await generated(p.id, 'A website for a bakery in Bristol');
     const [version] = (await versionsOf(p.id)).versions;
-    expect(version).toMatchObject({ number: 1, source: 'generation', generation_id: generation.id, summary: generation.summary, author: null });
+    expect(version).toMatchObject({ number: 1, source: 'generation', generation_id: generation.id, summary: generation.summary, author: { type: 'api_key', name: 'rw' } });
     expect(version.file_count).toBe(generation.files.length);
 
     const template = (await api.post('/api/v1/templates', { name: 'Bakery template', source_project_id: p.id })).body.template;

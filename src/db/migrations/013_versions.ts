@@ -64,6 +64,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 
   // The version a deployment published (null: published from builtFiles, or before versions).
   await db.schema.alterTable('deployments').addColumn('version_id', 'text').execute();
+  // Who asked for a generation: the author of the version it makes.
+  await db.schema.alterTable('generations').addColumn('author_user_id', 'text').execute();
+  await db.schema.alterTable('generations').addColumn('author_key_id', 'text').execute();
 
   await firstVersions(db, now);
 }

@@ -23,7 +23,8 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
         },
       },
       async (request, reply) => {
-        const generation = await generations.create(caller(request).orgId, request.params.projectId, request.body);
+        const { orgId, keyId } = caller(request);
+        const generation = await generations.create(orgId, request.params.projectId, request.body, { keyId });
         return reply.status(202).send({ generation });
       },
     );

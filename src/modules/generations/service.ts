@@ -10,6 +10,7 @@ import { signalWork } from '../../jobs/signal.ts';
 import { findClientPlanId } from '../clients/repo.ts';
 import { findPlan } from '../plans/repo.ts';
 import * as repo from './repo.ts';
+import type { Actor } from '../versions/schema.ts';
 import type { GenerateBody, Generation } from './schema.ts';
 
 export class GenerationsService {
@@ -18,7 +19,7 @@ export class GenerationsService {
     private readonly providers: ProviderRegistry,
   ) {}
 
-  async create(orgId: string, projectId: string, body: GenerateBody, now = new Date()): Promise<Generation> {
+  async create(orgId: string, projectId: string, body: GenerateBody, actor: Actor = {}, now = new Date()): Promise<Generation> {
     const model = body.model ?? this.providers.defaultModel;
     if (!this.providers.providerFor(model)) {
       throw invalid(`field 'model': unknown model '${model}'; available: ${this.providers.models.join(', ')}`);
@@ -44,6 +45,8 @@ export class GenerationsService {
         org_id: orgId,
         project_id: projectId,
         org_client_id: project.org_client_id,
+        author_user_id: actor.userId ?? null,
+        author_key_id: actor.userId ? null : (actor.keyId ?? null),
         prompt: body.prompt,
         model,
         status: 'queued' as const,

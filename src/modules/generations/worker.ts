@@ -26,6 +26,7 @@ interface Job {
   model: string;
   attempts: number;
   token: string;
+  author: { userId: string | null; keyId: string | null };
 }
 
 class LostLease extends Error {}
@@ -66,7 +67,7 @@ export class GenerationWorker {
     const leased = await repo.leaseDueGenerations(this.database, limit, this.settings.timeoutMs + LEASE_MARGIN_MS);
     if (leased.ids.length === 0) return [];
     const rows = await repo.findLeased(this.database.db, leased.ids, leased.token);
-    return rows.map((r) => ({ id: r.id, orgId: r.org_id, projectId: r.project_id, prompt: r.prompt, model: r.model, attempts: r.attempts, token: leased.token }));
+    return rows.map((r) => ({ id: r.id, orgId: r.org_id, projectId: r.project_id, prompt: r.prompt, model: r.model, attempts: r.attempts, token: leased.token, author: { userId: r.author_user_id, keyId: r.author_key_id } }));
   }
 
   private async run(job: Job): Promise<void> {
@@ -99,7 +100,7 @@ export class GenerationWorker {
       await requireProject(trx, job.orgId, job.projectId, { lock: this.database.engine === 'postgres' });
       const checked = checkFileSet(files, this.config.files);
       await replaceProjectFiles(trx, job.orgId, job.projectId, checked);
-      await recordVersion(trx, this.database.engine === 'postgres', { orgId: job.orgId, projectId: job.projectId, source: 'generation', generationId: job.id, summary });
+      await recordVersion(trx, this.database.engine === 'postgres', { orgId: job.orgId, projectId: job.projectId, source: 'generation', generationId: job.id, summary, actor: job.author });
       const written = [...checked.keys()].sort();
       const stillOurs = await repo.updateLeased(trx, job.id, job.token, {
         status: 'succeeded',
