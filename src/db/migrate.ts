@@ -12,6 +12,7 @@ import * as m009 from './migrations/009_ai_usage.ts';
 import * as m010 from './migrations/010_view_packs.ts';
 import * as m012 from './migrations/012_accounts.ts';
 import * as m013 from './migrations/013_versions.ts';
+import * as m014 from './migrations/014_generation_events.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, EngineMigration> = {
   '010_view_packs': m010,
   '012_accounts': m012,
   '013_versions': m013,
+  '014_generation_events': m014,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -232,7 +232,20 @@ export interface VersionFilesTable {
   content_type: string;
 }
 
-export type GenerationStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+export type GenerationStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export type GenerationEventKind = 'queued' | 'running' | 'step' | 'retrying' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface GenerationEventsTable {
+  generation_id: string;
+  seq: number;
+  org_id: string;
+  kind: GenerationEventKind;
+  message: string;
+  /** The file a step wrote, when it names one. */
+  path: string | null;
+  created_at: Timestamp;
+}
 
 export interface GenerationsTable {
   id: string;
@@ -430,6 +443,7 @@ export interface DB {
   deployments: DeploymentsTable;
   deployment_files: DeploymentFilesTable;
   blobs: BlobsTable;
+  generation_events: GenerationEventsTable;
   versions: VersionsTable;
   version_files: VersionFilesTable;
   service_secrets: ServiceSecretsTable;

@@ -2,11 +2,11 @@
 // has changed (what a site host serves), so a worker or cache in this process acts at once instead
 // of at its next poll or expiry. Only a hint: the database is the truth, and other processes find
 // the same by polling (or when their cached answers expire).
-export type WorkKind = 'outbox' | 'generations' | 'sites';
+export type WorkKind = 'outbox' | 'generations' | 'sites' | 'progress';
 type Listener = () => void;
 
-const listeners: Record<WorkKind, Set<Listener>> = { outbox: new Set(), generations: new Set(), sites: new Set() };
-const scheduled: Record<WorkKind, boolean> = { outbox: false, generations: false, sites: false };
+const listeners: Record<WorkKind, Set<Listener>> = { outbox: new Set(), generations: new Set(), sites: new Set(), progress: new Set() };
+const scheduled: Record<WorkKind, boolean> = { outbox: false, generations: false, sites: false, progress: false };
 
 /**
  * Tells local listeners of `kind` to look for due work soon (after the current transaction,

@@ -3,7 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
-import { GenerateBody, Generation, GenerationEnvelope, GenerationParams, ListGenerationsQuery, ProjectIdParams } from '../../modules/generations/schema.ts';
+import { GenerateBody, Generation, GenerationEnvelope, GenerationEventsQuery, GenerationParams, ListGenerationsQuery, ProjectIdParams } from '../../modules/generations/schema.ts';
+import { resumeAfter } from '../../lib/sse.ts';
+import { streamEvents } from '../event-stream.ts';
 
 const tags = ['generations'];
 
@@ -63,6 +65,49 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
       async (request) => ({
         generation: await generations.get(caller(request).orgId, request.params.projectId, request.params.generationId),
       }),
+    );
+
+    app.post(
+      '/projects/:projectId/generations/:generationId/cancel',
+      {
+        config: { allowEmptyBody: true },
+        schema: {
+          tags,
+          summary: 'Stop a generation',
+          description:
+            'A `queued` or `running` generation becomes `cancelled` at once and changes no file (a provider already running is stopped within a moment; its answer is discarded). A generation that has finished is a 409. The AI message it counted stays counted.',
+          params: GenerationParams,
+          response: { 200: GenerationEnvelope, ...errorResponses(400, 403, 404, 409, 415) },
+        },
+      },
+      async (request) => ({
+        generation: await generations.cancel(caller(request).orgId, request.params.projectId, request.params.generationId),
+      }),
+    );
+
+    app.get(
+      '/projects/:projectId/generations/:generationId/events',
+      {
+        schema: {
+          tags,
+          summary: "Follow a generation's progress (server-sent events)",
+          description:
+            'A `text/event-stream`: every event of the generation (`queued`, `running`, each `step` or file the provider reports, `retrying`, then `succeeded`, `failed` or `cancelled`), each as `id: <seq>`, `event: <kind>`, `data: {"seq", "kind", "message", "path", "created_at"}`; events recorded later are sent as they happen, and the stream ends after the last one. To resume, send `Last-Event-ID` (browsers do) or `?after=<seq>`. A comment line every 15 s keeps it open.',
+          params: GenerationParams,
+          querystring: GenerationEventsQuery,
+          response: {
+            200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+            ...errorResponses(400, 403, 404),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { orgId } = caller(request);
+        const { projectId, generationId } = request.params;
+        await generations.get(orgId, projectId, generationId); // 404 as JSON, before the stream starts
+        const after = resumeAfter(request.headers['last-event-id'], request.query.after ?? 0);
+        await streamEvents(reply, (signal) => generations.follow(orgId, projectId, generationId, after, signal));
+      },
     );
   };
 }

@@ -32,7 +32,7 @@ export class OpenAiProvider implements Provider {
     this.client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl, timeout: settings.timeoutMs, maxRetries: 0 });
   }
 
-  async generate({ prompt, model, files, signal }: GenerateRequest): Promise<GenerateResult> {
+  async generate({ prompt, model, files, signal, onProgress }: GenerateRequest): Promise<GenerateResult> {
     const text = files.filter((f): f is SiteFile & { content: string } => typeof f.content === 'string');
     const binary = files.filter((f) => typeof f.content !== 'string');
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM }];
@@ -41,6 +41,7 @@ export class OpenAiProvider implements Provider {
     messages.push({ role: 'user', content: prompt });
 
     let completion: OpenAI.Chat.ChatCompletion;
+    onProgress?.({ message: `Asking ${model}` });
     try {
       completion = await this.client.chat.completions.create({ model, messages, response_format: { type: 'json_object' } }, { signal });
     } catch (error) {
@@ -55,6 +56,7 @@ export class OpenAiProvider implements Provider {
     // it wrote a new version: it cannot mean to delete what it was never shown.
     const unseen = [...binary, ...context.unshown];
     const kept = unseen.filter((u) => !answer.files.some((f) => f.path === u.path));
+    for (const file of answer.files) onProgress?.({ message: `Writing ${file.path}`, path: file.path });
     return { files: [...kept, ...answer.files], summary: answer.summary };
   }
 }

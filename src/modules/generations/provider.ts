@@ -12,8 +12,16 @@ export interface GenerateRequest {
   model: string;
   /** The project's current files; empty for a first generation. Non-empty means "edit this site". */
   files: SiteFile[];
-  /** Aborted when the job's time runs out or the process shuts down. */
+  /** Aborted when the job's time runs out, it is cancelled, or the process shuts down. */
   signal: AbortSignal;
+  /** Reports a step as it happens (shown live to the person waiting); optional for providers. */
+  onProgress?: (step: ProgressStep) => void;
+}
+
+export interface ProgressStep {
+  message: string;
+  /** The file the step writes, when it names one. */
+  path?: string;
 }
 
 export interface GenerateResult {

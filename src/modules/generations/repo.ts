@@ -108,3 +108,12 @@ export async function updateLeased(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+export async function updateGeneration(db: Executor, id: string, changes: Updateable<GenerationsTable>): Promise<void> {
+  await db.updateTable('generations').set(changes).where('id', '=', id).execute();
+}
+
+/** The generation's status now (undefined once deleted with its project). */
+export async function generationStatus(db: Executor, id: string): Promise<GenerationsTable['status'] | undefined> {
+  return (await db.selectFrom('generations').select('status').where('id', '=', id).executeTakeFirst())?.status;
+}

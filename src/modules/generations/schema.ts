@@ -2,14 +2,14 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Body, DateTime, Nullable, StringEnum, Uuid } from '../common/schema.ts';
 import { pagingParams } from '../common/paging.ts';
 
-export const GENERATION_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export const GENERATION_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 
 export const Generation = Type.Object(
   {
     id: Uuid(),
     project_id: Uuid(),
     status: StringEnum(GENERATION_STATUSES, {
-      description: '`queued` -> `running` -> `succeeded` | `failed`. A retryable failure goes back to `queued` until the retry schedule runs out.',
+      description: '`queued` -> `running` -> `succeeded` | `failed`; `cancelled` when stopped before it finished (its files never applied). A retryable failure goes back to `queued` until the retry schedule runs out.',
     }),
     prompt: Type.String(),
     model: Type.String({ description: 'The provider model that serves it; `builtin` needs no network' }),
@@ -40,5 +40,24 @@ export const ListGenerationsQuery = Type.Object(
   {
     ...pagingParams(20),
   },
+  { additionalProperties: false },
+);
+
+export const GENERATION_EVENT_KINDS = ['queued', 'running', 'step', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;
+
+export const GenerationEvent = Type.Object(
+  {
+    seq: Type.Integer({ minimum: 1, description: '1, 2, 3... per generation; the SSE event id' }),
+    kind: StringEnum(GENERATION_EVENT_KINDS, { description: '`succeeded`, `failed` and `cancelled` are the last event' }),
+    message: Type.String(),
+    path: Nullable(Type.String({ description: 'The file a step writes, when it names one' })),
+    created_at: DateTime(),
+  },
+  { title: 'GenerationEvent', additionalProperties: false },
+);
+export type GenerationEvent = Static<typeof GenerationEvent>;
+
+export const GenerationEventsQuery = Type.Object(
+  { after: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Send the events after this `seq` (as `Last-Event-ID` does)' })) },
   { additionalProperties: false },
 );

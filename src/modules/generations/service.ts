@@ -2,7 +2,7 @@
 // those configured, and the client within its plan's daily AI message quota. The request is only
 // queued here; the generation worker (worker.ts) carries it out.
 import type { Database } from '../../db/index.ts';
-import { RateLimitedError, invalid, notFound } from '../common/errors.ts';
+import { ConflictError, RateLimitedError, invalid, notFound } from '../common/errors.ts';
 import { requireProject } from '../projects/repo.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ProviderRegistry } from './provider.ts';
@@ -10,8 +10,10 @@ import { signalWork } from '../../jobs/signal.ts';
 import { findClientPlanId } from '../clients/repo.ts';
 import { findPlan } from '../plans/repo.ts';
 import * as repo from './repo.ts';
+import { appendEvent, eventsAfter, FINAL_KINDS } from './progress.ts';
+import { onWork } from '../../jobs/signal.ts';
 import type { Actor } from '../versions/schema.ts';
-import type { GenerateBody, Generation } from './schema.ts';
+import type { GenerateBody, Generation, GenerationEvent } from './schema.ts';
 
 export class GenerationsService {
   constructor(
@@ -63,6 +65,7 @@ export class GenerationsService {
         updated_at: at,
       };
       await repo.insertGeneration(trx, row);
+      await appendEvent(trx, this.database.engine === 'postgres', { generationId: row.id, orgId, kind: 'queued', message: `Queued (${model})` });
       if (project.org_client_id) await repo.countMessage(trx, project.org_client_id, at.slice(0, 10));
       return repo.toGeneration(row);
     });
@@ -75,6 +78,46 @@ export class GenerationsService {
     const row = await repo.findGeneration(this.database.db, orgId, projectId, id);
     if (!row) throw notFound('Generation');
     return repo.toGeneration(row);
+  }
+
+  /**
+   * Stops a queued or running generation: it becomes `cancelled` and its files are never applied
+   * (the worker's lease is taken away, so its result no longer counts). A finished one is a 409.
+   */
+  async cancel(orgId: string, projectId: string, id: string): Promise<Generation> {
+    const postgres = this.database.engine === 'postgres';
+    return this.database.db.transaction().execute(async (trx) => {
+      await requireProject(trx, orgId, projectId, { lock: postgres });
+      const row = await repo.findGeneration(trx, orgId, projectId, id);
+      if (!row) throw notFound('Generation');
+      if (row.status !== 'queued' && row.status !== 'running') {
+        throw new ConflictError(`The generation has already finished (status '${row.status}')`);
+      }
+      const now = new Date().toISOString();
+      const changes = { status: 'cancelled' as const, next_attempt_at: null, lease_until: null, lease_token: null, finished_at: now, updated_at: now };
+      await repo.updateGeneration(trx, id, changes);
+      await appendEvent(trx, postgres, { generationId: id, orgId, kind: 'cancelled', message: 'Stopped: no file was changed' });
+      return repo.toGeneration({ ...row, ...changes });
+    });
+  }
+
+  /**
+   * The generation's events after `afterSeq`, as they are recorded, ending with its last one (or
+   * when `signal` aborts). The scope is checked before the first event; events written by another
+   * process are found by polling every `pollMs`, those of this process at once.
+   */
+  async *follow(orgId: string, projectId: string, id: string, afterSeq: number, signal: AbortSignal, pollMs = 100): AsyncGenerator<GenerationEvent> {
+    await this.get(orgId, projectId, id);
+    let last = afterSeq;
+    while (!signal.aborted) {
+      const woken = nextWake(pollMs, signal);
+      for (const event of await eventsAfter(this.database.db, orgId, id, last)) {
+        last = event.seq;
+        yield event;
+        if (FINAL_KINDS.has(event.kind)) return woken.cancel();
+      }
+      await woken.promise;
+    }
   }
 
   async list(orgId: string, projectId: string, limit: number, offset: number): Promise<{ generations: Generation[]; total: number }> {
@@ -99,3 +142,19 @@ function dailyLimitReached(planName: string, limit: number, midnight: Date, now:
   );
 }
 
+
+/** Resolves after `ms`, when a progress event is recorded in this process, or when `signal` aborts. */
+function nextWake(ms: number, signal: AbortSignal): { promise: Promise<void>; cancel: () => void } {
+  let done: () => void = () => {};
+  const promise = new Promise<void>((resolve) => (done = resolve));
+  const timer = setTimeout(finish, ms);
+  const unsubscribe = onWork('progress', finish);
+  signal.addEventListener('abort', finish, { once: true });
+  function finish() {
+    clearTimeout(timer);
+    unsubscribe();
+    signal.removeEventListener('abort', finish);
+    done();
+  }
+  return { promise, cancel: finish };
+}

@@ -10,7 +10,10 @@ import { DomainError } from '../common/errors.ts';
 import { checkFileSet } from '../files/rules.ts';
 import { readProjectFiles, replaceProjectFiles } from '../files/repo.ts';
 import { requireProject } from '../projects/repo.ts';
-import { GenerationError, type ProviderRegistry } from './provider.ts';
+import { GenerationError, type ProgressStep, type ProviderRegistry } from './provider.ts';
+import { appendEvent, recordEvent as recordProgress } from './progress.ts';
+import type { Updateable } from 'kysely';
+import type { GenerationsTable } from '../../db/schema.ts';
 import { onWork } from '../../jobs/signal.ts';
 import * as repo from './repo.ts';
 import { recordVersion } from '../versions/repo.ts';
@@ -30,6 +33,10 @@ interface Job {
 }
 
 class LostLease extends Error {}
+class Cancelled extends Error {}
+
+/** How often a running job looks whether it was cancelled (by a request to any process). */
+const CANCEL_POLL_MS = 250;
 
 export class GenerationWorker {
   private readonly loop: ClaimLoop<Job>;
@@ -81,15 +88,36 @@ export class GenerationWorker {
 
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(new GenerationError(`The generation took longer than GENERATION_TIMEOUT`, true)), this.settings.timeoutMs);
+    const watch = setInterval(() => {
+      void repo.generationStatus(this.database.db, job.id).then(
+        (status) => status !== 'running' && status !== 'queued' && abort.abort(new Cancelled()),
+        () => {},
+      );
+    }, CANCEL_POLL_MS);
+    // Steps are written one after another, in the order the provider reports them.
+    let steps = Promise.resolve();
+    const onProgress = (step: ProgressStep) => {
+      steps = steps.then(() => this.event(job, 'step', step.message, step.path)).catch(() => {});
+    };
     try {
+      await this.event(job, 'running', job.attempts > 1 ? `Running again (try ${job.attempts})` : `Running (${job.model})`);
       const files = await readProjectFiles(this.database.db, job.orgId, job.projectId);
-      const result = await provider.generate({ prompt: job.prompt, model: job.model, files, signal: abort.signal });
+      const result = await provider.generate({ prompt: job.prompt, model: job.model, files, signal: abort.signal, onProgress });
+      await steps;
+      if (abort.signal.aborted) throw abort.signal.reason;
       await this.succeed(job, result.files, result.summary);
     } catch (error) {
-      await this.failed(job, error);
+      await steps;
+      await this.failed(job, abort.signal.reason instanceof Cancelled ? abort.signal.reason : error);
     } finally {
       clearTimeout(timer);
+      clearInterval(watch);
     }
+  }
+
+  /** Records a progress event of the job (nothing once another worker or a cancel took it). */
+  private async event(job: Job, kind: 'running' | 'step', message: string, path?: string): Promise<void> {
+    await recordProgress(this.database, { generationId: job.id, orgId: job.orgId, kind, message, path: path ?? null }, job.token);
   }
 
   private async succeed(job: Job, files: Awaited<ReturnType<typeof readProjectFiles>>, summary: string): Promise<void> {
@@ -113,13 +141,15 @@ export class GenerationWorker {
         finished_at: now,
         updated_at: now,
       });
-      // Another worker took the job over (this one outlived its lease): its result counts, not ours.
+      // Another worker took the job over (this one outlived its lease), or it was cancelled: its
+      // result counts, not ours, and the files written above are rolled back.
       if (!stillOurs) throw new LostLease();
+      await appendEvent(trx, this.database.engine === 'postgres', { generationId: job.id, orgId: job.orgId, kind: 'succeeded', message: summary });
     });
   }
 
   private async failed(job: Job, error: unknown): Promise<void> {
-    if (error instanceof LostLease) return;
+    if (error instanceof LostLease || error instanceof Cancelled) return;
     if (error instanceof DomainError) return this.fail(job, `The generated site was refused: ${error.message}`);
     const known = error instanceof GenerationError;
     if (!known) this.logger?.error({ err: error, generationId: job.id }, 'generation failed unexpectedly');
@@ -128,26 +158,24 @@ export class GenerationWorker {
     const delay = retryable ? this.settings.retrySchedule[job.attempts] : undefined;
     if (delay === undefined) return this.fail(job, message);
     const now = Date.now();
-    await repo.updateLeased(this.database.db, job.id, job.token, {
-      status: 'queued',
-      error: message,
-      next_attempt_at: new Date(now + delay).toISOString(),
-      lease_until: null,
-      lease_token: null,
-      updated_at: new Date(now).toISOString(),
+    const retryAt = new Date(now + delay).toISOString();
+    await this.finish(job, { status: 'queued', error: message, next_attempt_at: retryAt, lease_until: null, lease_token: null, updated_at: new Date(now).toISOString() }, {
+      kind: 'retrying',
+      message: `${message}; trying again at ${retryAt}`,
     });
   }
 
   private async fail(job: Job, message: string): Promise<void> {
     const now = new Date().toISOString();
-    await repo.updateLeased(this.database.db, job.id, job.token, {
-      status: 'failed',
-      error: message,
-      next_attempt_at: null,
-      lease_until: null,
-      lease_token: null,
-      finished_at: now,
-      updated_at: now,
+    await this.finish(job, { status: 'failed', error: message, next_attempt_at: null, lease_until: null, lease_token: null, finished_at: now, updated_at: now }, { kind: 'failed', message });
+  }
+
+  /** Writes the job's new state and its event together, if the job is still this worker's. */
+  private async finish(job: Job, changes: Updateable<GenerationsTable>, event: { kind: 'retrying' | 'failed'; message: string }): Promise<void> {
+    await this.database.db.transaction().execute(async (trx) => {
+      if (await repo.updateLeased(trx, job.id, job.token, changes)) {
+        await appendEvent(trx, this.database.engine === 'postgres', { generationId: job.id, orgId: job.orgId, ...event });
+      }
     });
   }
 }

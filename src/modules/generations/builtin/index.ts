@@ -26,7 +26,16 @@ export function renderSite(brief: Brief): SiteFile[] {
 export class BuiltinProvider implements Provider {
   readonly models = ['builtin'] as const;
 
-  async generate({ prompt, files }: GenerateRequest): Promise<GenerateResult> {
+  async generate({ prompt, files, onProgress }: GenerateRequest): Promise<GenerateResult> {
+    const report = (result: GenerateResult): GenerateResult => {
+      const before = new Map(files.map((f) => [f.path, f.content]));
+      for (const file of result.files) {
+        const old = before.get(file.path);
+        if (old === undefined || !contentEquals(old, file.content)) onProgress?.({ message: `Writing ${file.path}`, path: file.path });
+      }
+      return result;
+    };
+    onProgress?.({ message: files.length ? 'Reading the prompt and the current site' : 'Reading the prompt' });
     const notes = readNotes(files);
     // Old notes (a root site.json) are dropped: renderSite writes them under .sitewright/.
     const others = files.filter((f) => !OWN_FILES.has(f.path) && !notes.paths.has(f.path));
@@ -34,17 +43,23 @@ export class BuiltinProvider implements Provider {
     if (!current) {
       // A site builtin did not make: the simple edits it understands are made in its HTML.
       const edited = editForeignHtml(files, prompt);
-      if (edited) return { files: edited.files, summary: `Edited the site: ${edited.changes.join(', ')}` };
+      if (edited) return report({ files: edited.files, summary: `Edited the site: ${edited.changes.join(', ')}` });
       // A first generation (or a prompt that is no edit it knows): build from the prompt, keep other files.
       const brief = understand(prompt);
       const kind = kindById(brief.kind);
+      onProgress?.({ message: `Planning a ${kind.label.toLowerCase()} site for ${brief.name}${brief.place ? ` in ${brief.place}` : ''}: ${['hero', ...brief.sections].join(', ')}` });
       const summary = `Built a ${kind.label.toLowerCase()} site for ${brief.name}${brief.place ? ` in ${brief.place}` : ''} with ${['hero', ...brief.sections].join(', ')}`;
-      return { files: [...others, ...renderSite(brief)], summary };
+      return report({ files: [...others, ...renderSite(brief)], summary });
     }
     const { brief, changes } = applyEdit(current, prompt);
     if (changes.length === 0) {
       throw new GenerationError(`The builtin model did not understand what to change. It understands: ${UNDERSTOOD_EDITS}`);
     }
-    return { files: [...others, ...renderSite(brief)], summary: `Edited the site: ${changes.join(', ')}` };
+    onProgress?.({ message: `Changing: ${changes.join(', ')}` });
+    return report({ files: [...others, ...renderSite(brief)], summary: `Edited the site: ${changes.join(', ')}` });
   }
+}
+
+function contentEquals(a: string | Buffer, b: string | Buffer): boolean {
+  return Buffer.from(a).equals(Buffer.from(b));
 }
