@@ -34,8 +34,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
     // Fastify's wildcard (`/files/*`) is documented as a `{path}` parameter that may contain `/`.
     transform: ({ schema, url }) => {
-      // Pages (dashboard, portal) share the app but are not part of the API.
-      if (!url.startsWith('/api/')) return { schema: { ...schema, hide: true }, url };
+      // Pages (dashboard, portal), OAuth and the MCP endpoint (JSON-RPC, with its own errors) share
+      // the app but are not part of the REST API.
+      if (!url.startsWith(`${API_PREFIX}/`)) return { schema: { ...schema, hide: true }, url };
       if (!url.endsWith('/*')) return { schema, url };
       const params = schema?.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
       const properties = { ...params?.properties };
