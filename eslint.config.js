@@ -10,11 +10,11 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly' } },
   },
   {
-    // The pages' own scripts run in the browser.
-    files: ['src/ui/assets/**/*.js'],
+    // The pages' own scripts, the builder's and the preview's selection script run in the browser.
+    files: ['src/ui/assets/**/*.js', 'src/ui/client/**/*.js', 'src/edge/assets/**/*.js'],
     languageOptions: {
       globals: Object.fromEntries(
-        ['window', 'document', 'navigator', 'location', 'Element', 'HTMLElement', 'HTMLFormElement', 'HTMLInputElement', 'EventSource', 'fetch', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'console', 'FormData'].map((name) => [name, 'readonly']),
+        ['window', 'document', 'navigator', 'location', 'Element', 'HTMLElement', 'HTMLFormElement', 'HTMLInputElement', 'EventSource', 'fetch', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'console', 'FormData', 'Node', 'HTMLIFrameElement', 'HTMLTextAreaElement', 'HTMLSelectElement', 'HTMLButtonElement', 'setInterval', 'clearInterval', 'FileReader', 'requestAnimationFrame', 'AbortController', 'Response', 'Headers', 'history', 'getComputedStyle', 'performance', 'CustomEvent', 'CSS', 'sessionStorage', 'DOMParser'].map((name) => [name, 'readonly']),
       ),
     },
   },

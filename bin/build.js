@@ -12,7 +12,7 @@
 // runs at a time (dist/.build.lock). dist/.built is stamped with the time the build started: a file
 // saved in src/ after that makes the build stale again.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,9 @@ const DIST = join(ROOT, 'dist');
 const CONFIG = join(ROOT, 'tsconfig.build.json');
 const STAMP = join(DIST, '.built');
 const LOCK = join(DIST, '.build.lock');
+/** The browser's code of the pages (the builder), bundled from src/ui/client/. */
+const BUNDLES = join(DIST, 'bundles');
+const BUNDLE_ENTRIES = [join(SRC, 'ui', 'client', 'builder.js')];
 /** Besides src/, what the output depends on. */
 const CONFIG_FILES = [CONFIG, join(ROOT, 'tsconfig.json')];
 
@@ -100,6 +103,7 @@ function lock() {
 function removeOrphans(dir = DIST) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
+    if (path === BUNDLES) continue; // written by bundle(), not compiled from src/
     if (entry.isDirectory()) {
       removeOrphans(path);
       if (readdirSync(path).length === 0) rmdirSync(path);
@@ -113,6 +117,35 @@ function removeOrphans(dir = DIST) {
       unlinkSync(path);
     }
   }
+}
+
+/**
+ * Bundles the pages' browser code with esbuild into dist/bundles/: one module per entry, with the
+ * parts loaded on demand (the code editor) split into chunks named by their content. Written to a
+ * temporary folder and swapped in whole, so a running server never sees half a bundle.
+ */
+function bundle() {
+  const entryPoints = BUNDLE_ENTRIES.filter((entry) => existsSync(entry));
+  if (entryPoints.length === 0) return;
+  const esbuild = createRequire(import.meta.url)('esbuild');
+  const temporary = `${BUNDLES}.${process.pid}.tmp`;
+  rmSync(temporary, { recursive: true, force: true });
+  esbuild.buildSync({
+    entryPoints,
+    outdir: temporary,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    minify: true,
+    target: ['es2022'],
+    chunkNames: 'chunk-[hash]',
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  const previous = `${BUNDLES}.${process.pid}.old`;
+  if (existsSync(BUNDLES)) renameSync(BUNDLES, previous);
+  renameSync(temporary, BUNDLES);
+  rmSync(previous, { recursive: true, force: true });
 }
 
 /** Compiles src/ to dist/ with the project's own TypeScript. Returns the exit code. */
@@ -146,6 +179,7 @@ function compile() {
   const errors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length;
   if (errors > 0) process.stderr.write(`sitewright build: ${errors} type error(s) above; the JavaScript was written all the same (\`npm run typecheck\` fails on them)\n`);
   removeOrphans();
+  bundle();
   writeFileSync(STAMP, `${new Date(started).toISOString()}\n`);
   utimesSync(STAMP, started / 1000, started / 1000);
   return 0;

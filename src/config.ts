@@ -43,6 +43,7 @@ const EnvSchema = Type.Object({
   DOMAIN_CHECK_INTERVAL: Type.String({ default: '5m' }),
   TRUST_PROXY: Bool,
   TLS_ASK_ALLOW: Type.String({ default: '127.0.0.0/8,::1' }),
+  MCP_ALLOWED_ORIGINS: Type.String({ default: '' }),
   FORM_MAX_BYTES: Type.String({ default: '65536', pattern: '^[1-9][0-9]*$' }),
   FORM_RATE_LIMIT: Type.String({ default: '10', pattern: '^[1-9][0-9]*$' }),
   FORM_RATE_LIMIT_WINDOW: Type.String({ default: '10m' }),
@@ -75,6 +76,8 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   publicUrl: string;
+  /** Browser origins besides PUBLIC_URL's that may call /api/mcp (DNS-rebinding protection). */
+  mcpAllowedOrigins: string[];
   logLevel: string;
   rateLimit: { quota: number; windowSeconds: number };
   sqliteSynchronous: 'NORMAL' | 'FULL';
@@ -202,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
     logLevel: e.LOG_LEVEL,
     rateLimit: { quota: Number(e.RATE_LIMIT_QUOTA), windowSeconds: Number(e.RATE_LIMIT_WINDOW_SECONDS) },
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,

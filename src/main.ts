@@ -11,6 +11,8 @@ import { createDispatcher } from './events/dispatcher.ts';
 import { createSiteHandler, type SiteHandler } from './edge/site-handler.ts';
 import { buildApp } from './http/app.ts';
 import { pageNotFound, pagesPlugin } from './ui/plugin.ts';
+import { mcpPlugin } from './mcp/plugin.ts';
+import { oauthPlugin } from './oauth/plugin.ts';
 import { DomainChecker } from './modules/domains/checker.ts';
 import { GenerationWorker } from './modules/generations/worker.ts';
 
@@ -29,9 +31,15 @@ export async function buildServer(container: Container, logger?: Logger): Promis
   );
   // The API reference page reads the document of the app it is part of, once that app exists.
   const pages = pagesPlugin({ config, services, openApiDocument: () => app.swagger() });
+  const mcp = mcpPlugin({ config, services, rateLimiter: container.rateLimiter, allowedOrigins: config.mcpAllowedOrigins });
+  const siblings = async (instance: FastifyInstance) => {
+    await instance.register(pages);
+    await instance.register(mcp);
+    await instance.register(oauthPlugin({ oauth: services.oauth, rateLimiter: container.rateLimiter }));
+  };
   const app = await buildApp(container, {
     ...(logger ? { logger } : {}),
-    siblings: { plugin: pages, notFound: pageNotFound },
+    siblings: { plugin: siblings, notFound: pageNotFound },
     serverFactory: (api) => createServer(edgeFirst(edge, api)),
     onClose: () => edge.close(),
   });

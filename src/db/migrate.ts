@@ -13,6 +13,9 @@ import * as m010 from './migrations/010_view_packs.ts';
 import * as m012 from './migrations/012_accounts.ts';
 import * as m013 from './migrations/013_versions.ts';
 import * as m014 from './migrations/014_generation_events.ts';
+import * as m015 from './migrations/015_generation_element.ts';
+import * as m016 from './migrations/016_build_links.ts';
+import * as m017 from './migrations/017_oauth.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -27,6 +30,9 @@ const migrations: Record<string, EngineMigration> = {
   '012_accounts': m012,
   '013_versions': m013,
   '014_generation_events': m014,
+  '015_generation_element': m015,
+  '016_build_links': m016,
+  '017_oauth': m017,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -15,6 +15,65 @@ export interface OrganizationsTable {
   id: string;
   name: string;
   created_at: Timestamp;
+  /** Whether a visitor of the organization's build link may sign up as a new client. */
+  build_link_signups: ColumnType<boolean | number, boolean | undefined, boolean>;
+}
+
+export interface OAuthClientsTable {
+  client_id: string;
+  /** `dcr`: registered dynamically; `cimd`: an https URL whose metadata document was fetched. */
+  kind: 'dcr' | 'cimd';
+  name: string;
+  /** JSON array of the exact redirect URIs. */
+  redirect_uris: string;
+  client_uri: string | null;
+  created_at: Timestamp;
+  fetched_at: NullableTimestamp;
+}
+
+export interface OAuthGrantsTable {
+  id: string;
+  client_id: string;
+  user_id: string;
+  org_id: string;
+  /** Set when the user is an agency client's portal account: the grant sees that client's projects only. */
+  org_client_id: string | null;
+  scope: string;
+  resource: string;
+  created_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface OAuthCodesTable {
+  code_hash: string;
+  grant_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface OAuthTokensTable {
+  token_hash: string;
+  grant_id: string;
+  kind: 'access' | 'refresh';
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  /** A refresh token is used once; using it again revokes the grant. */
+  used_at: NullableTimestamp;
+}
+
+export interface BuildRequestsTable {
+  /** SHA-256 of the token the link or the visitor carries. */
+  token_hash: string;
+  /** `pending`: a visit kept while the visitor signs up or in; `link`: made through the API. */
+  kind: 'pending' | 'link';
+  org_id: string | null;
+  prompt: string;
+  model: string | null;
+  template_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface ApiKeysTable {
@@ -256,6 +315,8 @@ export interface GenerationsTable {
   author_user_id: string | null;
   author_key_id: string | null;
   prompt: string;
+  /** JSON of the element the prompt is aimed at (ElementContext), or null for the whole site. */
+  element: string | null;
   model: string;
   status: GenerationStatus;
   error: string | null;
@@ -427,6 +488,11 @@ export interface PasswordResetsTable {
 
 export interface DB {
   organizations: OrganizationsTable;
+  build_requests: BuildRequestsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_tokens: OAuthTokensTable;
   api_keys: ApiKeysTable;
   plans: PlansTable;
   clients: ClientsTable;

@@ -1,5 +1,5 @@
 // Sending the files of sites: a published deployment's (public; kept in memory, since deployments
-// never change) and a preview's (the project's current files: private, read each time). How a URL
+// never change); previews (preview.ts) send theirs through sendFile too. How a URL
 // resolves in a deployment is remembered as the path that answered, never as the file: the bytes
 // always come through the file cache, so its bound is the one bound on the bytes serving keeps.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
@@ -11,7 +11,6 @@ import { SiteFileCache } from './site-file-cache.ts';
 import { findSiteFile } from './site-paths.ts';
 
 const NOT_FOUND_PAGE = Buffer.from(htmlPage('Not found', '<p>There is no page here.</p>'));
-const PREVIEW_CSP = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
 /** URLs come from clients: a bound on how many resolutions (and how many bytes of them) are kept. */
 const MAX_RESOLUTIONS = 50_000;
 const MAX_RESOLUTION_BYTES = 8 * 1_048_576;
@@ -55,22 +54,8 @@ export class DeploymentFiles {
   }
 }
 
-/** Answers a preview link, `[projectId, expires, signature, rest]` taken from its path. */
-export async function servePreview(req: IncomingMessage, res: ServerResponse, link: (string | undefined)[], sites: SitesService): Promise<void> {
-  const [projectId, expires, signature, rest] = link;
-  if (!(await sites.verifyPreview(projectId!, Number(expires), signature!))) return sendHtml(res, 404, NOT_FOUND_PAGE);
-  if (rest === undefined) {
-    // Relative links of the site resolve against the directory: always serve from under the slash.
-    res.writeHead(301, { location: `${req.url!.split('?')[0]}/` }).end();
-    return;
-  }
-  const found = await findSiteFile(rest, (path) => sites.currentFile(projectId!, path));
-  // Previews live on the API's own host: sandboxed, the site's pages get an opaque origin, so their
-  // scripts can neither read that host's cookies nor call it with them.
-  sendFile(req, res, found.file, found.status, 'private', { 'x-robots-tag': 'noindex', 'content-security-policy': PREVIEW_CSP });
-}
-
-function sendFile(
+/** Sends a site file (or the edge's 404 page), answering conditional requests with a 304. */
+export function sendFile(
   req: IncomingMessage,
   res: ServerResponse,
   file: ServedFile | null,

@@ -1,9 +1,8 @@
 // Serving published sites from the same server as the API. A request whose Host names a site
 // (`{subdomain}.{SITES_DOMAIN}` or an active custom domain) is answered here, on the raw Node
 // request, before Fastify sees it: it never reaches /api/v1, its cookies are ignored and no
-// cookie is set, and it pays for no API machinery. Preview links
-// (`/preview/{projectId}/{expires}/{signature}/...` on the API host) serve a project's current
-// files to anyone holding a valid, unexpired link.
+// cookie is set, and it pays for no API machinery. Preview links are answered on their own
+// origin, `preview.{SITES_DOMAIN}` (preview.ts); their old form on the API host redirects there.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SitesSettings } from '../config.ts';
 import type { PageViewCapture } from '../modules/analytics/capture.ts';
@@ -13,10 +12,11 @@ import { BEACON_PREFIX, handleBeacon } from './beacon.ts';
 import { FORM_PATH, handleForm } from './forms.ts';
 import { HostResolver, type SiteTarget } from './host-resolver.ts';
 import { htmlPage, sendHtml, sendText } from './respond.ts';
-import { DeploymentFiles, servePreview } from './serve.ts';
+import { DeploymentFiles } from './serve.ts';
+import { LEGACY_PREVIEW, servePreviewHost } from './preview.ts';
+import { PREVIEW_LABEL, previewOrigin } from '../modules/publishing/preview-links.ts';
 
 const NO_SITE_PAGE = Buffer.from(htmlPage('Site not found', '<p>No website is published at this address.</p>'));
-const PREVIEW_PATH = /^\/preview\/([0-9a-f-]{36})\/(\d{1,12})\/([A-Za-z0-9_-]{32})(\/.*)?$/;
 
 export interface SiteLogger {
   warn(obj: object, msg?: string): void;
@@ -52,6 +52,7 @@ export function createSiteHandler(deps: EdgeDeps, log?: SiteLogger): SiteHandler
   const resolver = new HostResolver(deps.sites, deps.settings, apiHost);
   const files = new DeploymentFiles(deps.sites, deps.fileCacheBytes);
   const { settings: sites, capture } = deps;
+  const previewHost = resolver.normalise(`${PREVIEW_LABEL}.${sites.domain}`);
   const clientIp = (req: IncomingMessage): string => {
     const forwarded = sites.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim() : '';
     return forwarded || req.socket.remoteAddress || '';
@@ -66,6 +67,7 @@ export function createSiteHandler(deps: EdgeDeps, log?: SiteLogger): SiteHandler
   return {
     handle: (req, res) => {
       const host = resolver.normalise(req.headers.host);
+      if (host === previewHost) return servePreviewHost(req, res, deps.sites).then(() => true, (error) => failed(error, req, res));
       if (!resolver.mayBeSite(host) && !req.url?.startsWith('/preview/')) return false;
       return serve(host, req, res);
     },
@@ -78,9 +80,9 @@ export function createSiteHandler(deps: EdgeDeps, log?: SiteLogger): SiteHandler
       const path = url.split('?')[0]!;
       const target = await resolver.resolve(host);
       if (target === undefined) {
-        const match = PREVIEW_PATH.exec(path);
-        if (!match) return false;
-        await servePreview(req, res, match.slice(1), deps.sites);
+        const legacy = LEGACY_PREVIEW.exec(url);
+        if (!legacy) return false;
+        res.writeHead(302, { location: `${previewOrigin(sites)}${legacy[1]}` }).end();
         return true;
       }
       const form = FORM_PATH.exec(path);
@@ -107,9 +109,15 @@ export function createSiteHandler(deps: EdgeDeps, log?: SiteLogger): SiteHandler
         recordView(target, host, req, url);
       }
     } catch (error) {
-      log?.error({ err: error, host: req.headers.host, url }, 'serving a site failed');
-      sendText(res, 500, 'Internal server error');
+      return failed(error, req, res);
     }
+    return true;
+  }
+
+  function failed(error: unknown, req: IncomingMessage, res: ServerResponse): true {
+    log?.error({ err: error, host: req.headers.host, url: req.url }, 'serving a site failed');
+    if (!res.headersSent) sendText(res, 500, 'Internal server error');
+    else res.destroy();
     return true;
   }
 }

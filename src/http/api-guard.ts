@@ -33,14 +33,25 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
  */
 export type Identify = (request: FastifyRequest, reply: FastifyReply) => Promise<Caller | undefined>;
 
-export function registerApiGuard(app: FastifyInstance, orgs: OrgService, rateLimiter: RateLimiter, config: Config): Identify {
+/**
+ * The one route that also takes an OAuth connector token (the spec: "Projects listing also accepts
+ * an OAuth connector token, which sees the signed-in user's own projects"); every other route
+ * keeps requiring an API key.
+ */
+const CONNECTOR_ROUTE = /^\/api\/v1\/projects(\?|$)/;
+
+/** Turns an OAuth access token into a read-only caller (its user's own projects), or undefined. */
+export type ConnectorCheck = (token: string) => Promise<Caller | undefined>;
+
+export function registerApiGuard(app: FastifyInstance, orgs: OrgService, rateLimiter: RateLimiter, config: Config, connector?: ConnectorCheck): Identify {
   const { quota, windowSeconds } = rateLimiter;
   const retirement = retirementHeaders(config);
 
   const identify: Identify = async (request, reply) => {
     reply.headers(retirement);
     const token = bearerToken(request.headers.authorization);
-    const caller = token ? await orgs.authenticate(token) : undefined;
+    let caller = token ? await orgs.authenticate(token) : undefined;
+    if (!caller && token && connector && request.method === 'GET' && CONNECTOR_ROUTE.test(request.url)) caller = await connector(token);
     const rate = await rateLimiter.consume(caller ? `key:${caller.keyId}` : `ip:${request.ip}`);
     reply.headers(rateLimiter.headers(rate));
     if (!rate.allowed) {
@@ -76,7 +87,7 @@ export function registerApiGuard(app: FastifyInstance, orgs: OrgService, rateLim
   // ignored. Attached only to those routes, so that no other request pays for the hook.
   app.addHook('onRoute', (route) => {
     const takesNoBody = route.config?.allowEmptyBody || [route.method].flat().includes('DELETE');
-    if (!takesNoBody || route.schema?.body) return;
+    if (!takesNoBody || route.schema?.body || !isApiPath(route.url)) return;
     const existing = route.preValidation;
     route.preValidation = [...(existing ? [existing].flat() : []), refuseUnexpectedBody];
   });

@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRep
 import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
-import { registerApiGuard, API_PREFIX, type Identify } from './api-guard.ts';
+import { registerApiGuard, API_PREFIX, type Identify, type ConnectorCheck } from './api-guard.ts';
 import { parserErrorHandler, routerErrorHandler } from './framework-errors.ts';
 import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
@@ -61,7 +61,13 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     done();
   });
   registerErrorHandling(app, opts.siblings?.notFound);
-  guard.identify = registerApiGuard(app, services.orgs, deps.rateLimiter, config);
+  // OAuth access tokens of the MCP resource, accepted as connector tokens on GET /api/v1/projects.
+  const mcpResource = `${new URL(config.publicUrl).origin}/api/mcp`;
+  const connector: ConnectorCheck = async (token) => {
+    const owner = await services.oauth.verifyAccess(token, mcpResource);
+    return owner && { orgId: owner.orgId, keyId: `user:${owner.userId}`, permissions: ['read'], ...(owner.orgClientId ? { clientId: owner.orgClientId } : {}) };
+  };
+  guard.identify = registerApiGuard(app, services.orgs, deps.rateLimiter, config, connector);
   registerPagingCheck(app);
   await registerOpenApi(app, config);
 

@@ -20,6 +20,7 @@ import { OrgService } from './orgs/service.ts';
 import { PlansService } from './plans/service.ts';
 import { ProjectsService } from './projects/service.ts';
 import { PreviewSigner } from './publishing/preview-signer.ts';
+import { PreviewLinks } from './publishing/preview-links.ts';
 import { PublishingService } from './publishing/service.ts';
 import { DeploymentsService } from './publishing/deployments.ts';
 import { VersionsService } from './versions/service.ts';
@@ -27,6 +28,8 @@ import { SitesService } from './publishing/sites.ts';
 import { TemplatesService } from './templates/service.ts';
 import { DeliveriesService } from './webhooks/deliveries-service.ts';
 import { WebhooksService } from './webhooks/service.ts';
+import { BuildLinksService } from './build-links/service.ts';
+import { OAuthService } from './oauth/service.ts';
 
 export interface Services {
   orgs: OrgService;
@@ -51,6 +54,10 @@ export interface Services {
   accounts: AccountsService;
   members: MembersService;
   portal: PortalService;
+  /** The build link: `/build` visits and links made through the API. */
+  buildLinks: BuildLinksService;
+  /** The OAuth 2.1 authorization server for AI clients of the MCP server. */
+  oauth: OAuthService;
 }
 
 export interface ServiceDeps {
@@ -67,10 +74,14 @@ export interface ServiceDeps {
 
 export function createServices({ config, database, providers, formLimiter, signInLimiter, mailer, logger }: ServiceDeps): Services {
   const preview = new PreviewSigner(database, config.sites.previewSecret);
+  const previewLinks = new PreviewLinks(preview, config.sites);
   const orgs = new OrgService(database);
   const clients = new ClientsService(database);
   const { publicUrl } = config;
   const accounts = new AccountsService(database, orgs, mailer, signInLimiter, { publicUrl, ...config.accounts });
+  const templates = new TemplatesService(database);
+  const projects = new ProjectsService(database, config.publicUrl);
+  const generations = new GenerationsService(database, providers);
   return {
     orgs,
     clients,
@@ -78,12 +89,12 @@ export function createServices({ config, database, providers, formLimiter, signI
     members: new MembersService(database, accounts, mailer, publicUrl),
     portal: new PortalService(database, accounts, clients, mailer, publicUrl),
     plans: new PlansService(database),
-    templates: new TemplatesService(database),
-    projects: new ProjectsService(database, config.publicUrl),
+    templates,
+    projects,
     files: new FilesService(database, config.files),
-    publishing: new PublishingService(database, config, preview),
+    publishing: new PublishingService(database, config, previewLinks),
     deployments: new DeploymentsService(database, config),
-    versions: new VersionsService(database),
+    versions: new VersionsService(database, previewLinks),
     sites: new SitesService(database, config.sites, preview),
     domains: new DomainsService(database, config),
     forms: new FormsService(database, formLimiter),
@@ -96,7 +107,9 @@ export function createServices({ config, database, providers, formLimiter, signI
       },
       logger,
     ),
-    generations: new GenerationsService(database, providers),
+    generations,
+    oauth: new OAuthService(database, new URL(publicUrl).origin, [`${new URL(publicUrl).origin}/api/mcp`], config.webhooksAllowPrivate),
+    buildLinks: new BuildLinksService(database, { publicUrl, accounts, clients, projects, generations, templates }),
     webhooks: new WebhooksService(database, config),
     deliveries: new DeliveriesService(database, config),
   };

@@ -15,6 +15,7 @@ import type { Config } from '../config.ts';
 import type { Services } from '../modules/index.ts';
 import { DomainError, NotFoundError, RateLimitedError, NotAllowedError } from '../modules/common/errors.ts';
 import { render } from './page.ts';
+import { previewOrigin } from '../modules/publishing/preview-links.ts';
 import { ManagersOnly, NoOrganization, SignInRequired, sessionCookieName } from './session.ts';
 import { assetRoutes, assetUrl } from './routes/assets.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -69,6 +70,8 @@ export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
           styleSrc: ["'self'"],
           imgSrc: ["'self'", 'data:'],
           connectSrc: ["'self'"],
+          // The builder frames the preview, which lives on its own origin.
+          frameSrc: [previewOrigin(deps.config.sites)],
           fontSrc: ["'self'"],
           objectSrc: ["'none'"],
           baseUri: ["'none'"],

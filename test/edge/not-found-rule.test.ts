@@ -46,7 +46,7 @@ describe('a site with a 404.html', () => {
       expect((await api.request('PUT', `/api/v1/projects/${p.id}/files/${path}`, { content })).status).toBe(201);
     }
     const preview = new URL((await api.get(`/api/v1/projects/${p.id}/preview`)).body.preview_url);
-    const res = await fetchSite(port, 'sitewright.test', `${preview.pathname}about`);
+    const res = await fetchSite(port, preview.host, `${preview.pathname}about`);
     expect([res.status, res.body]).toEqual([404, 'lost']);
   });
 });

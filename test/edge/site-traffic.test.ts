@@ -59,8 +59,10 @@ describe('page views', () => {
     await fetchSite(port, site.host, '/', { 'user-agent': UA.desktop }, 'HEAD');
     const etag = (await visit('/', UA.mobile)).headers.etag as string; // counted (the 5th view)
     expect((await visit('/', UA.mobile, { 'if-none-match': etag })).status).toBe(304);
+    await api.put(`/api/v1/projects/${site.id}/files/index.html`, { content: '<h1>Draft</h1>' });
     const preview = new URL((await api.get(`/api/v1/projects/${site.id}/preview`)).body.preview_url);
-    await fetchSite(port, 'sitewright.test', preview.pathname, { 'user-agent': UA.desktop });
+    const seen = await fetchSite(port, preview.host, preview.pathname, { 'user-agent': UA.desktop });
+    expect(seen.status).toBe(200);
     await api.ctx.services.capture.flush();
 
     const { analytics } = (await api.get(`/api/v1/analytics?days=7&project_id=${site.id}`)).body;

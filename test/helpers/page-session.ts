@@ -32,7 +32,41 @@ export class PageSession {
     return session;
   }
 
-  private cookieHeader(): string {
+  /** A visitor without an account yet: a cookie jar, and the CSRF token of the pages it saw. */
+  static anonymous(app: FastifyInstance): PageSession {
+    return new PageSession(app, { id: '', email: '' });
+  }
+
+  /** The portal account of an agency client (as if it had accepted its invitation), signed in. */
+  static async signInClient(app: FastifyInstance, ctx: Container, orgId: string, clientId: string): Promise<PageSession> {
+    const row = await ctx.database.db.selectFrom('clients').select(['user_id', 'email']).where('org_id', '=', orgId).where('id', '=', clientId).executeTakeFirstOrThrow();
+    const user = await ctx.services.accounts.createUser({ id: row.user_id, email: row.email, password: 'a long enough password', name: 'Client' });
+    const token = await ctx.services.accounts.openSession(user.id, null);
+    const session = new PageSession(app, user);
+    session.jar.set('sitewright_session', token);
+    return session;
+  }
+
+  /** What the builder's script sends: JSON with the CSRF token in a header, asking for JSON back. */
+  async postJson(url: string, body: Record<string, unknown> = {}): Promise<Page & { json: any }> {
+    if (!this.csrf) await this.get('/account');
+    const res = await this.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: this.cookieHeader(), 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': this.csrf! },
+      payload: JSON.stringify(body),
+    });
+    this.keep(res.headers);
+    let json: any;
+    try {
+      json = JSON.parse(res.body);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers, body: res.body, location: res.headers.location as string | undefined, json };
+  }
+
+  cookieHeader(): string {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 

@@ -16,6 +16,7 @@ import { templatesRoutes } from './templates.ts';
 import { webhooksRoutes } from './webhooks.ts';
 import { webhookDeliveriesRoutes } from './webhook-deliveries.ts';
 import { versionsRoutes } from './versions.ts';
+import { buildLinksRoutes } from './build-links.ts';
 
 /** What a route module is given: the services, and the settings its schemas mention (body limits). */
 export interface RouteDeps {
@@ -37,4 +38,5 @@ export const apiRoutes: ((deps: RouteDeps) => FastifyPluginAsyncTypebox)[] = [
   versionsRoutes,
   domainsRoutes,
   formsRoutes,
+  buildLinksRoutes,
 ];

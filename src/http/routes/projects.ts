@@ -28,7 +28,10 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
       },
       async (request) => {
         const { limit = DEFAULT_LIMIT, offset = 0, client_id, q, status } = request.query;
-        return projects.list(caller(request).orgId, { clientId: client_id, q, status }, limit, offset);
+        const c = caller(request);
+        // A connector token of a client's own account lists that client's projects only.
+        if (c.clientId && client_id && client_id !== c.clientId) return { projects: [], total: 0 };
+        return projects.list(c.orgId, { clientId: c.clientId ?? client_id, q, status }, limit, offset);
       },
     );
 

@@ -49,35 +49,41 @@ export class ClientsService {
   }
 
   async create(orgId: string, body: CreateClientBody): Promise<Client> {
-    const now = nowIso();
-    const row: repo.NewClientRow = {
-      id: newId(),
-      org_id: orgId,
-      user_id: newId(),
-      email: body.email,
-      email_lower: body.email.toLowerCase(),
-      name: body.name ?? null,
-      company: body.company ?? null,
-      status: 'invited',
-      plan_id: body.plan_id ?? null,
-      payment_status: 'none',
-      created_at: now,
-      updated_at: now,
-    };
     try {
-      return await this.db.transaction().execute(async (trx) => {
-        if (await repo.findClientByEmail(trx, orgId, body.email)) throw duplicateEmail(body.email);
-        if (row.plan_id) await requireAttachablePlan(trx, orgId, row.plan_id);
-        await repo.insertClient(trx, row);
-        const client = repo.toClient(row as repo.ClientRow);
-        await recordEvent(trx, { orgId, type: 'client.created', data: { client } });
-        return client;
-      });
+      return await this.db.transaction().execute((trx) => this.createIn(trx, orgId, body));
     } catch (error) {
       // Two concurrent creates with one email: the unique index decides, the loser gets the 400.
       if (isUniqueViolation(error)) throw duplicateEmail(body.email);
       throw error;
     }
+  }
+
+  /**
+   * The create inside the caller's transaction. `as`: a client that signs up itself (through a
+   * build link) is `active` at once, with the account id it is given.
+   */
+  async createIn(trx: Executor, orgId: string, body: CreateClientBody, as?: { status: 'active'; userId: string }): Promise<Client> {
+    const now = nowIso();
+    const row: repo.NewClientRow = {
+      id: newId(),
+      org_id: orgId,
+      user_id: as?.userId ?? newId(),
+      email: body.email,
+      email_lower: body.email.toLowerCase(),
+      name: body.name ?? null,
+      company: body.company ?? null,
+      status: as?.status ?? 'invited',
+      plan_id: body.plan_id ?? null,
+      payment_status: 'none',
+      created_at: now,
+      updated_at: now,
+    };
+    if (await repo.findClientByEmail(trx, orgId, body.email)) throw duplicateEmail(body.email);
+    if (row.plan_id) await requireAttachablePlan(trx, orgId, row.plan_id);
+    await repo.insertClient(trx, row);
+    const client = repo.toClient(row as repo.ClientRow);
+    await recordEvent(trx, { orgId, type: 'client.created', data: { client } });
+    return client;
   }
 
   async update(orgId: string, id: string, body: UpdateClientBody): Promise<Client> {

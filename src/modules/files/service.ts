@@ -7,6 +7,7 @@ import { findClientPlan } from '../plans/repo.ts';
 import { requireProject } from '../projects/repo.ts';
 import { findTemplate } from '../templates/repo.ts';
 import { decodeContent } from './content.ts';
+import { replaceElementText } from './text-edit.ts';
 import * as repo from './repo.ts';
 import { checkFileSize, checkProjectTotals, validPath, type FileLimits } from './rules.ts';
 import type { FileMeta, FileWithContent } from './schema.ts';
@@ -63,16 +64,37 @@ export class FilesService {
       // Locked (PostgreSQL) until the transaction ends: concurrent writes to one project queue here,
       // so the totals checked below are the totals written. SQLite's BEGIN IMMEDIATE does the same.
       await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
-      checkFileSize(path, content.length, this.limits);
-      const others = await repo.projectTotals(trx, orgId, projectId, path);
-      checkProjectTotals(others.files + 1, others.bytes + content.length, this.limits);
-      const row = repo.fileRow(orgId, projectId, path, content, new Date().toISOString());
-      const existed = await repo.fileExists(trx, orgId, projectId, path);
-      if (existed) await repo.updateFile(trx, row);
-      else await repo.insertFile(trx, row);
-      await this.recordChange(trx, orgId, projectId, change, `${existed ? 'Changed' : 'Added'} ${path}`);
-      return { file: repo.toMeta(row), created: !existed };
+      return this.write(trx, orgId, projectId, path, content, change);
     });
+  }
+
+  /**
+   * Replaces the text of one element of an HTML page (the builder's in-place edit), read and
+   * written under the project's lock so that no change made meanwhile is lost.
+   */
+  async editText(orgId: string, projectId: string, edit: { file: string; selector: string; text: string }, change: FileChange = {}): Promise<FileMeta> {
+    const path = validPath(edit.file);
+    if (!/\.html?$/i.test(path)) throw invalid(`field 'file': only HTML pages can be edited in place`);
+    return this.db.transaction().execute(async (trx) => {
+      await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
+      const current = await repo.getFile(trx, orgId, projectId, path);
+      if (!current || current.encoding !== 'utf8') throw notFound('File');
+      const content = Buffer.from(replaceElementText(current.content, edit.selector, edit.text));
+      const summary = change.summary ?? `Edited text in ${path}`;
+      return (await this.write(trx, orgId, projectId, path, content, { ...change, summary })).file;
+    });
+  }
+
+  private async write(trx: Executor, orgId: string, projectId: string, path: string, content: Buffer, change: FileChange) {
+    checkFileSize(path, content.length, this.limits);
+    const others = await repo.projectTotals(trx, orgId, projectId, path);
+    checkProjectTotals(others.files + 1, others.bytes + content.length, this.limits);
+    const row = repo.fileRow(orgId, projectId, path, content, new Date().toISOString());
+    const existed = await repo.fileExists(trx, orgId, projectId, path);
+    if (existed) await repo.updateFile(trx, row);
+    else await repo.insertFile(trx, row);
+    await this.recordChange(trx, orgId, projectId, change, `${existed ? 'Changed' : 'Added'} ${path}`);
+    return { file: repo.toMeta(row), created: !existed };
   }
 
   async delete(orgId: string, projectId: string, rawPath: string, change: FileChange = {}): Promise<string> {

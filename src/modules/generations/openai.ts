@@ -32,12 +32,18 @@ export class OpenAiProvider implements Provider {
     this.client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl, timeout: settings.timeoutMs, maxRetries: 0 });
   }
 
-  async generate({ prompt, model, files, signal, onProgress }: GenerateRequest): Promise<GenerateResult> {
+  async generate({ prompt, element, model, files, signal, onProgress }: GenerateRequest): Promise<GenerateResult> {
     const text = files.filter((f): f is SiteFile & { content: string } => typeof f.content === 'string');
     const binary = files.filter((f) => typeof f.content !== 'string');
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM }];
     const context = currentFiles(text, binary);
     if (text.length > 0) messages.push({ role: 'user', content: `The current files of the site:\n${context.message}` });
+    if (element) {
+      messages.push({
+        role: 'user',
+        content: `The person selected one element of ${element.file} (CSS selector: ${element.selector}). Apply the next request to that element only and keep the rest of the site as it is. The element now:\n${element.html}`,
+      });
+    }
     messages.push({ role: 'user', content: prompt });
 
     let completion: OpenAI.Chat.ChatCompletion;

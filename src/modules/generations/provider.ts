@@ -14,8 +14,20 @@ export interface GenerateRequest {
   files: SiteFile[];
   /** Aborted when the job's time runs out, it is cancelled, or the process shuts down. */
   signal: AbortSignal;
+  /** The element the person selected in the preview: the change applies to it alone. */
+  element?: ElementContext;
   /** Reports a step as it happens (shown live to the person waiting); optional for providers. */
   onProgress?: (step: ProgressStep) => void;
+}
+
+/** An element selected in the builder's preview, sent with the prompt as its context. */
+export interface ElementContext {
+  /** The page it is on, e.g. `index.html`. */
+  file: string;
+  /** A CSS selector that finds it in that page, e.g. `body > main > section:nth-of-type(2) > h2`. */
+  selector: string;
+  /** Its outer HTML as the page has it now. */
+  html: string;
 }
 
 export interface ProgressStep {

@@ -82,7 +82,7 @@ export function leaseDueGenerations(database: Database, limit: number, leaseMs: 
 export function findLeased(db: Executor, ids: string[], token: string) {
   return db
     .selectFrom('generations')
-    .select(['id', 'org_id', 'project_id', 'prompt', 'model', 'attempts', 'author_user_id', 'author_key_id'])
+    .select(['id', 'org_id', 'project_id', 'prompt', 'element', 'model', 'attempts', 'author_user_id', 'author_key_id'])
     .where('id', 'in', ids)
     .where('lease_token', '=', token)
     .execute();

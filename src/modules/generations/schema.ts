@@ -28,8 +28,18 @@ export type Generation = Static<typeof Generation>;
 export const GenerationEnvelope = Type.Object({ generation: Generation }, { additionalProperties: false });
 
 export const GenerateBody = Body({
-  prompt: Type.String({ minLength: 1, maxLength: 10_000, description: 'What to build, or for a site that has files, what to change' }),
+  prompt: Type.String({ minLength: 1, maxLength: 50_000, description: 'What to build, or for a site that has files, what to change' }),
   model: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'One of the configured models; default AI_DEFAULT_MODEL' })),
+  element: Type.Optional(
+    Type.Object(
+      {
+        file: Type.String({ minLength: 1, maxLength: 500, description: 'The page the element is on, e.g. `index.html`' }),
+        selector: Type.String({ minLength: 1, maxLength: 2_000, description: 'A CSS selector that finds it in that page' }),
+        html: Type.String({ maxLength: 100_000, description: "The element's outer HTML as the page has it now" }),
+      },
+      { additionalProperties: false, description: 'Aim the prompt at one element of the site (as the builder does when one is selected); the provider receives it as context' },
+    ),
+  ),
 });
 export type GenerateBody = Static<typeof GenerateBody>;
 

@@ -15,11 +15,24 @@ import { onWork } from '../../jobs/signal.ts';
 import type { Actor } from '../versions/schema.ts';
 import type { GenerateBody, Generation, GenerationEvent } from './schema.ts';
 
+export interface DailyAllowance {
+  plan: string;
+  limit: number;
+  used: number;
+  /** Midnight UTC, when the count starts again. */
+  renewsAt: string;
+}
+
 export class GenerationsService {
   constructor(
     private readonly database: Database,
     private readonly providers: ProviderRegistry,
   ) {}
+
+  /** The models a prompt may name, the default first. */
+  get models(): readonly string[] {
+    return this.providers.models;
+  }
 
   async create(orgId: string, projectId: string, body: GenerateBody, actor: Actor = {}, now = new Date()): Promise<Generation> {
     const model = body.model ?? this.providers.defaultModel;
@@ -50,6 +63,7 @@ export class GenerationsService {
         author_user_id: actor.userId ?? null,
         author_key_id: actor.userId ? null : (actor.keyId ?? null),
         prompt: body.prompt,
+        element: body.element ? JSON.stringify(body.element) : null,
         model,
         status: 'queued' as const,
         error: null,
@@ -118,6 +132,25 @@ export class GenerationsService {
       }
       await woken.promise;
     }
+  }
+
+  /**
+   * The project's client's AI messages today against its plan's `max_ai_messages_daily` (null:
+   * no client or no plan, so no limit), for the builder to show before a prompt is refused.
+   */
+  async dailyAllowance(orgId: string, projectId: string, now = new Date()): Promise<DailyAllowance | null> {
+    const project = await requireProject(this.database.db, orgId, projectId);
+    return project.org_client_id ? this.clientAllowance(orgId, project.org_client_id, now) : null;
+  }
+
+  /** The same for a client (a build link checks it before it creates the project). */
+  async clientAllowance(orgId: string, clientId: string, now = new Date()): Promise<DailyAllowance | null> {
+    const client = await findClientPlanId(this.database.db, orgId, clientId, false);
+    const plan = client?.plan_id ? await findPlan(this.database.db, orgId, client.plan_id) : undefined;
+    if (!client || !plan) return null;
+    const midnight = utcMidnight(now);
+    const used = await repo.messagesUsed(this.database.db, client.id, midnight.toISOString().slice(0, 10));
+    return { plan: plan.name, limit: plan.max_ai_messages_daily, used, renewsAt: new Date(midnight.getTime() + 86_400_000).toISOString() };
   }
 
   async list(orgId: string, projectId: string, limit: number, offset: number): Promise<{ generations: Generation[]; total: number }> {

@@ -10,7 +10,7 @@ import { DomainError } from '../common/errors.ts';
 import { checkFileSet } from '../files/rules.ts';
 import { readProjectFiles, replaceProjectFiles } from '../files/repo.ts';
 import { requireProject } from '../projects/repo.ts';
-import { GenerationError, type ProgressStep, type ProviderRegistry } from './provider.ts';
+import { GenerationError, type ElementContext, type ProgressStep, type ProviderRegistry } from './provider.ts';
 import { appendEvent, recordEvent as recordProgress } from './progress.ts';
 import type { Updateable } from 'kysely';
 import type { GenerationsTable } from '../../db/schema.ts';
@@ -26,6 +26,7 @@ interface Job {
   orgId: string;
   projectId: string;
   prompt: string;
+  element: ElementContext | undefined;
   model: string;
   attempts: number;
   token: string;
@@ -74,7 +75,7 @@ export class GenerationWorker {
     const leased = await repo.leaseDueGenerations(this.database, limit, this.settings.timeoutMs + LEASE_MARGIN_MS);
     if (leased.ids.length === 0) return [];
     const rows = await repo.findLeased(this.database.db, leased.ids, leased.token);
-    return rows.map((r) => ({ id: r.id, orgId: r.org_id, projectId: r.project_id, prompt: r.prompt, model: r.model, attempts: r.attempts, token: leased.token, author: { userId: r.author_user_id, keyId: r.author_key_id } }));
+    return rows.map((r) => ({ id: r.id, orgId: r.org_id, projectId: r.project_id, prompt: r.prompt, element: r.element === null ? undefined : (JSON.parse(r.element) as ElementContext), model: r.model, attempts: r.attempts, token: leased.token, author: { userId: r.author_user_id, keyId: r.author_key_id } }));
   }
 
   private async run(job: Job): Promise<void> {
@@ -102,7 +103,7 @@ export class GenerationWorker {
     try {
       await this.event(job, 'running', job.attempts > 1 ? `Running again (try ${job.attempts})` : `Running (${job.model})`);
       const files = await readProjectFiles(this.database.db, job.orgId, job.projectId);
-      const result = await provider.generate({ prompt: job.prompt, model: job.model, files, signal: abort.signal, onProgress });
+      const result = await provider.generate({ prompt: job.prompt, element: job.element, model: job.model, files, signal: abort.signal, onProgress });
       await steps;
       if (abort.signal.aborted) throw abort.signal.reason;
       await this.succeed(job, result.files, result.summary);

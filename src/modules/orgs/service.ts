@@ -33,6 +33,8 @@ export interface Caller {
   orgId: string;
   keyId: string;
   permissions: Permission[];
+  /** An OAuth connector token of an agency client's own account: that client's projects only. */
+  clientId?: string;
 }
 
 /** `last_used_at` is written at most this often per key, to keep reads free of writes. */

@@ -76,6 +76,14 @@ export function prepareSiteReads(database: Database) {
     currentFile: prepareQuery<{ projectId: string; path: string }, ServedFileRow>(database, (p) =>
       db.selectFrom('project_files').select(['content', 'content_type', 'sha256']).where('project_id', '=', p('projectId')).where('path', '=', p('path')),
     ),
+    versionFile: prepareQuery<{ versionId: string; path: string }, ServedFileRow>(database, (p) =>
+      db
+        .selectFrom('version_files as f')
+        .innerJoin('blobs as b', 'b.sha256', 'f.sha256')
+        .select(['b.content', 'f.content_type', 'f.sha256'])
+        .where('f.version_id', '=', p('versionId'))
+        .where('f.path', '=', p('path')),
+    ),
   };
 }
 

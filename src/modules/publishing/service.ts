@@ -10,7 +10,7 @@ import { readProjectFiles } from '../files/repo.ts';
 import { checkFileSet, type SiteFile } from '../files/rules.ts';
 import { requireProject, toProject } from '../projects/repo.ts';
 import type { Project } from '../projects/schema.ts';
-import type { PreviewSigner } from './preview-signer.ts';
+import type { PreviewLinks } from './preview-links.ts';
 import * as repo from './repo.ts';
 import type { Preview, Published } from './schema.ts';
 import { isUnserved } from './unserved.ts';
@@ -21,7 +21,7 @@ export class PublishingService {
   constructor(
     private readonly database: Database,
     private readonly config: Config,
-    private readonly preview: PreviewSigner,
+    private readonly previewLinks: PreviewLinks,
   ) {}
 
   /** Publishes `builtFiles` when given, else the project's current files. */
@@ -68,14 +68,13 @@ export class PublishingService {
   /** A fresh signed link to the project's current files, valid for PREVIEW_TTL. */
   async previewLink(orgId: string, projectId: string): Promise<Preview> {
     const row = await requireProject(this.database.db, orgId, projectId);
-    const expires = Math.floor((Date.now() + this.config.sites.previewTtlMs) / 1000);
-    const signature = await this.preview.sign(row.id, expires);
+    const link = await this.previewLinks.current(row.id);
     return {
       published_url: row.published_url,
       has_published: row.current_deployment_id !== null,
       embed_preview_path: `/embed/projects/${row.id}/preview`,
-      preview_url: `${this.config.publicUrl}/preview/${row.id}/${expires}/${signature}/`,
-      preview_expires_at: new Date(expires * 1000).toISOString(),
+      preview_url: link.url,
+      preview_expires_at: link.expiresAt,
     };
   }
 }

@@ -4,6 +4,7 @@ import type { SitesSettings } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { isInternalPath } from '../files/paths.ts';
 import type { PreviewSigner } from './preview-signer.ts';
+import { versionSubject } from './preview-links.ts';
 import * as repo from './repo.ts';
 import { isUnserved } from './unserved.ts';
 
@@ -63,9 +64,20 @@ export class SitesService {
     return toFile(path, await this.reads.currentFile.first({ projectId, path }));
   }
 
+  /** A file of one version of a project, for that version's preview link. */
+  async versionFile(versionId: string, path: string): Promise<ServedFile | null> {
+    if (isInternalPath(path)) return null;
+    return toFile(path, await this.reads.versionFile.first({ versionId, path }));
+  }
+
   /** True when a preview link is this service's for the project and has not expired. */
   verifyPreview(projectId: string, expiresAt: number, signature: string): Promise<boolean> {
     return this.preview.verify(projectId, expiresAt, signature);
+  }
+
+  /** The same for a link to one version. */
+  verifyVersionPreview(versionId: string, expiresAt: number, signature: string): Promise<boolean> {
+    return this.preview.verify(versionSubject(versionId), expiresAt, signature);
   }
 
   /**

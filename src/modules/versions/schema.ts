@@ -45,7 +45,12 @@ export const VersionFile = Type.Object(
 export type VersionFile = Static<typeof VersionFile>;
 
 export const VersionDetail = Type.Object(
-  { ...Version.properties, files: Type.Array(VersionFile) },
+  {
+    ...Version.properties,
+    files: Type.Array(VersionFile),
+    preview_url: Type.String({ description: "A signed link that opens this version's files as a site (PREVIEW_TTL), without credentials" }),
+    preview_expires_at: DateTime(),
+  },
   { title: 'VersionDetail', additionalProperties: false },
 );
 export type VersionDetail = Static<typeof VersionDetail>;

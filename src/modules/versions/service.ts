@@ -7,10 +7,14 @@ import { notFound } from '../common/errors.ts';
 import { validPath } from '../files/rules.ts';
 import { requireProject } from '../projects/repo.ts';
 import * as repo from './repo.ts';
+import type { PreviewLinks } from '../publishing/preview-links.ts';
 import type { Actor, Version, VersionDetail } from './schema.ts';
 
 export class VersionsService {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly previewLinks: PreviewLinks,
+  ) {}
 
   private get db() {
     return this.database.db;
@@ -24,7 +28,8 @@ export class VersionsService {
 
   async get(orgId: string, projectId: string, versionId: string): Promise<VersionDetail> {
     const row = await this.find(orgId, projectId, versionId);
-    return { ...repo.toVersion(row), files: await repo.versionFiles(this.db, row.id) };
+    const link = await this.previewLinks.version(row.id);
+    return { ...repo.toVersion(row), files: await repo.versionFiles(this.db, row.id), preview_url: link.url, preview_expires_at: link.expiresAt };
   }
 
   /** The project's newest version, if it has any files yet. */

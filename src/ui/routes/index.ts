@@ -1,4 +1,4 @@
-// Every page of the dashboard and the portal, one file per area.
+// Every page of the dashboard, the portal and the builder, one file per area.
 import type { FastifyPluginAsync } from 'fastify';
 import type { RouteDeps } from '../plugin.ts';
 import { overviewRoutes } from './overview.ts';
@@ -12,9 +12,14 @@ import { apiDocsRoutes } from './api-docs.ts';
 import { projectRoutes } from './projects.ts';
 import { analyticsRoutes } from './analytics.ts';
 import { catalogRoutes } from './catalog.ts';
+import { builderRoutes } from './builder.ts';
+import { builderActionRoutes } from './builder-actions.ts';
+import { buildRoutes } from './build.ts';
+import { buildLinkSettingsRoutes } from './build-link-settings.ts';
+import { oauthConsentRoutes } from './oauth-consent.ts';
 
 export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
-    for (const routes of [overviewRoutes, clientRoutes, keyRoutes, portalRoutes, webhookRoutes, memberRoutes, organizationRoutes, apiDocsRoutes, projectRoutes, analyticsRoutes, catalogRoutes]) await app.register(routes(deps));
+    for (const routes of [overviewRoutes, clientRoutes, keyRoutes, portalRoutes, webhookRoutes, memberRoutes, organizationRoutes, apiDocsRoutes, projectRoutes, analyticsRoutes, catalogRoutes, builderRoutes, builderActionRoutes, buildRoutes, buildLinkSettingsRoutes, oauthConsentRoutes]) await app.register(routes(deps));
   };
 }

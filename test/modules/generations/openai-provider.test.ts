@@ -81,18 +81,19 @@ describe('generation through the API with an OpenAI-compatible model', () => {
     { AI_API_KEY: 'sk-test', AI_BASE_URL: fake.baseUrl, AI_MODELS: 'gpt-4o-mini', GENERATION_RETRY_SCHEDULE: '0s,50ms', GENERATION_POLL_INTERVAL: '25ms', AI_TIMEOUT: '2s' },
     { generationWorker: true },
   );
+  const finished = async (projectId: string, id: string) => {
+    for (let i = 0; i < 200; i++) {
+      const g = (await api.get(`/api/v1/projects/${projectId}/generations/${id}`)).body.generation;
+      if (g.status === 'succeeded' || g.status === 'failed') return g;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('not finished');
+  };
 
   it('retries a 5xx and writes the answer; refuses garbage without touching the files', async () => {
     const client = await createClient(api);
     const p = await createProject(api, { client_email: client.email, name: 'Moon' });
-    const wait = async (id: string) => {
-      for (let i = 0; i < 200; i++) {
-        const g = (await api.get(`/api/v1/projects/${p.id}/generations/${id}`)).body.generation;
-        if (g.status === 'succeeded' || g.status === 'failed') return g;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      throw new Error('not finished');
-    };
+    const wait = (id: string) => finished(p.id, id);
     fake.reply({ kind: 'status', status: 503 }, { kind: 'answer', content: GOOD_SITE });
     const ok = await wait((await api.post(`/api/v1/projects/${p.id}/generate`, { prompt: 'Moon Cafe', model: 'gpt-4o-mini' })).body.generation.id);
     expect(ok).toMatchObject({ status: 'succeeded', attempts: 2, files: ['css/site.css', 'index.html'], model: 'gpt-4o-mini' });
@@ -103,5 +104,26 @@ describe('generation through the API with an OpenAI-compatible model', () => {
     expect(bad.error).toContain('unsafe path');
     const files = (await api.get(`/api/v1/projects/${p.id}/files`)).body.files.map((f: any) => f.path);
     expect(files).toEqual(['css/site.css', 'index.html']);
+  });
+
+  it('aims a prompt at a selected element: the model receives its page, selector and HTML', async () => {
+    const c = await createClient(api);
+    const p = await createProject(api, { client_email: c.email, name: 'Moon' });
+    const element = { file: 'index.html', selector: 'body > main > h1', html: '<h1>Moon Cafe</h1>' };
+    const tooLong = await api.post(`/api/v1/projects/${p.id}/generate`, { prompt: 'x', element: { ...element, selector: 's'.repeat(2_001) } });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error).toContain('selector');
+    const extra = await api.post(`/api/v1/projects/${p.id}/generate`, { prompt: 'x', element: { ...element, color: 'red' } });
+    expect(extra.status).toBe(400);
+
+    fake.reply({ kind: 'answer', content: GOOD_SITE });
+    const created = await api.post(`/api/v1/projects/${p.id}/generate`, { prompt: 'Say "Moon Café"', model: 'gpt-4o-mini', element });
+    expect(created.status).toBe(202);
+    const done = await finished(p.id, created.body.generation.id);
+    expect(done.status).toBe('succeeded');
+    const sent = fake.requests.at(-1)!.body.messages as { content: string }[];
+    expect(sent.at(-1)!.content).toBe('Say "Moon Café"');
+    expect(sent.at(-2)!.content).toContain('index.html (CSS selector: body > main > h1)');
+    expect(sent.at(-2)!.content).toContain('<h1>Moon Cafe</h1>');
   });
 });

@@ -174,22 +174,61 @@ describe('GET /projects/{id}/preview', () => {
     expect(res.body).toMatchObject({ published_url: null, has_published: false, embed_preview_path: `/embed/projects/${p.id}/preview` });
     expect(Math.abs(Date.parse(res.body.preview_expires_at) - Date.now() - 3_600_000)).toBeLessThan(5_000);
     const url = new URL(res.body.preview_url);
-    expect(url.origin).toBe('http://sitewright.test');
-    const page = await fetchSite(port, 'sitewright.test', url.pathname);
+    // Its own origin under the sites domain, never the API's (the dashboard's) host.
+    expect(url.origin).toBe('http://preview.sites.test');
+    const previewHost = url.host;
+    const page = await fetchSite(port, previewHost, url.pathname);
     expect(page.status).toBe(200);
     expect(page.body).toContain('<h1>draft</h1>');
+    expect(page.body).not.toContain('_sitewright/edit.js');
     expect(page.headers['x-robots-tag']).toBe('noindex');
-    // An opaque origin: the previewed pages cannot use the API host's cookies.
+    // An opaque origin even there: previewed pages cannot reach one another.
     expect(page.headers['content-security-policy']).toMatch(/^sandbox allow-scripts/);
     expect(page.headers['content-security-policy']).not.toContain('allow-same-origin');
-    expect((await fetchSite(port, 'sitewright.test', `${url.pathname}s.css`)).body).toBe('h1{color:red}');
+    expect((await fetchSite(port, previewHost, `${url.pathname}s.css`)).body).toBe('h1{color:red}');
+    // The builder opens it with ?edit=1: the selection script is added to pages, not to other files.
+    const editing = await fetchSite(port, previewHost, `${url.pathname}?edit=1`);
+    expect(editing.body).toContain('<script src="/_sitewright/edit.js" data-sitewright-file="index.html"></script>');
+    expect(editing.headers.etag).not.toBe(page.headers.etag);
+    expect((await fetchSite(port, previewHost, `${url.pathname}s.css?edit=1`)).body).toBe('h1{color:red}');
+    const script = await fetchSite(port, previewHost, '/_sitewright/edit.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toContain('text/javascript');
+    // The old form of the link, on the API host, leads there.
+    const legacy = await fetchSite(port, 'sitewright.test', `/preview${url.pathname}s.css`);
+    expect(legacy.status).toBe(302);
+    expect(legacy.headers.location).toBe(`${url.origin}${url.pathname}s.css`);
+    // The API host does not serve previews itself, and the preview host serves nothing else.
+    expect((await fetchSite(port, 'sitewright.test', url.pathname)).status).toBe(404);
+    expect((await fetchSite(port, previewHost, '/')).status).toBe(404);
+    expect((await fetchSite(port, previewHost, url.pathname, {}, 'POST')).status).toBe(405);
 
     const tampered = url.pathname.replace(/\/([A-Za-z0-9_-]{32})\/$/, (_m, sig: string) => `/${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}/`);
-    expect((await fetchSite(port, 'sitewright.test', tampered)).status).toBe(404);
-    const [, , projectId, expires, sig] = url.pathname.split('/');
-    const expired = `/preview/${projectId}/${Number(expires) - 7200}/${sig}/`;
-    expect((await fetchSite(port, 'sitewright.test', expired)).status).toBe(404);
-    const expiredSigned = `/preview/${projectId}/${Math.floor(Date.now() / 1000) - 10}/${await new PreviewSigner(api.ctx.database, api.ctx.config.sites.previewSecret).sign(projectId!, Math.floor(Date.now() / 1000) - 10)}/`;
-    expect((await fetchSite(port, 'sitewright.test', expiredSigned)).status).toBe(404);
+    expect((await fetchSite(port, previewHost, tampered)).status).toBe(404);
+    const [, projectId, expires, sig] = url.pathname.split('/');
+    const expired = `/${projectId}/${Number(expires) - 7200}/${sig}/`;
+    expect((await fetchSite(port, previewHost, expired)).status).toBe(404);
+    const signer = new PreviewSigner(api.ctx.database, api.ctx.config.sites.previewSecret);
+    const past = Math.floor(Date.now() / 1000) - 10;
+    expect((await fetchSite(port, previewHost, `/${projectId}/${past}/${await signer.sign(projectId!, past)}/`)).status).toBe(404);
+    // A project's link never opens as a version's, nor the other way round.
+    expect((await fetchSite(port, previewHost, `/v/${projectId}/${expires}/${sig}/`)).status).toBe(404);
+  });
+
+  it('gives each version a link of its own that serves the files as they were', async () => {
+    const p = await site();
+    await api.put(`/api/v1/projects/${p.id}/files/index.html`, { content: '<h1>first</h1>' });
+    await api.put(`/api/v1/projects/${p.id}/files/index.html`, { content: '<h1>second</h1>' });
+    const versions = (await api.get(`/api/v1/projects/${p.id}/versions`)).body.versions;
+    const first = (await api.get(`/api/v1/projects/${p.id}/versions/${versions.at(-1).id}`)).body.version;
+    const link = new URL(first.preview_url);
+    expect(link.pathname).toMatch(new RegExp(`^/v/${first.id}/\\d+/[A-Za-z0-9_-]{32}/$`));
+    expect(Math.abs(Date.parse(first.preview_expires_at) - Date.now() - 3_600_000)).toBeLessThan(5_000);
+    expect((await fetchSite(port, link.host, link.pathname)).body).toBe('<h1>first</h1>');
+    const current = new URL((await api.get(`/api/v1/projects/${p.id}/preview`)).body.preview_url);
+    expect((await fetchSite(port, current.host, current.pathname)).body).toBe('<h1>second</h1>');
+    // Another version's id under this signature: refused.
+    const [, , , expires, sig] = link.pathname.split('/');
+    expect((await fetchSite(port, link.host, `/v/${versions[0].id}/${expires}/${sig}/`)).status).toBe(404);
   });
 });

@@ -7,6 +7,7 @@ import { GenerationError } from '../provider.ts';
 import { understand, type Brief } from './brief.ts';
 import { applyEdit, UNDERSTOOD_EDITS } from './edit.ts';
 import { editForeignHtml } from './edit-html.ts';
+import { editElement, ELEMENT_EDITS } from './element-edit.ts';
 import { kindById } from './kinds.ts';
 import { NOTES_FILE, readNotes } from './notes.ts';
 import { render404, renderCss, renderIndex } from './render.ts';
@@ -26,7 +27,7 @@ export function renderSite(brief: Brief): SiteFile[] {
 export class BuiltinProvider implements Provider {
   readonly models = ['builtin'] as const;
 
-  async generate({ prompt, files, onProgress }: GenerateRequest): Promise<GenerateResult> {
+  async generate({ prompt, files, element, onProgress }: GenerateRequest): Promise<GenerateResult> {
     const report = (result: GenerateResult): GenerateResult => {
       const before = new Map(files.map((f) => [f.path, f.content]));
       for (const file of result.files) {
@@ -36,6 +37,12 @@ export class BuiltinProvider implements Provider {
       return result;
     };
     onProgress?.({ message: files.length ? 'Reading the prompt and the current site' : 'Reading the prompt' });
+    if (element) {
+      // A prompt aimed at one selected element changes that element alone.
+      const edited = editElement(files, element, prompt);
+      if (!edited) throw new GenerationError(`The builtin model did not understand what to change in the selected element. It understands ${ELEMENT_EDITS}`);
+      return report({ files: edited.files, summary: `Edited the site: ${edited.change}` });
+    }
     const notes = readNotes(files);
     // Old notes (a root site.json) are dropped: renderSite writes them under .sitewright/.
     const others = files.filter((f) => !OWN_FILES.has(f.path) && !notes.paths.has(f.path));

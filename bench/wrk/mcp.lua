@@ -1,0 +1,30 @@
+-- Requests of `npm run bench:mcp`: the same read of one project, as a REST call or as an MCP tool
+-- call (get_project), or the projects list (list), with the credential given by -H. Arguments
+-- after `--`: mode (rest, mcp or list), project id.
+dofile("report.lua")
+
+local mode, project
+local id = 0
+
+function init(args)
+  mode, project = args[1], args[2]
+end
+
+function request()
+  if mode == "rest" then
+    return wrk.format("GET", "/api/v1/projects/" .. project)
+  end
+  if mode == "list" then
+    return wrk.format("GET", "/api/v1/projects?limit=1")
+  end
+  id = id + 1
+  local body = '{"jsonrpc":"2.0","id":' .. id .. ',"method":"tools/call","params":{"name":"get_project","arguments":{"project_id":"' .. project .. '"}}}'
+  -- wrk.format replaces the -H headers when given a table: the key is copied in.
+  local headers = {
+    ["Content-Type"] = "application/json",
+    ["Accept"] = "application/json, text/event-stream",
+    ["MCP-Protocol-Version"] = "2025-06-18",
+  }
+  for name, value in pairs(wrk.headers) do headers[name] = value end
+  return wrk.format("POST", "/api/mcp", headers, body)
+end

@@ -1,0 +1,32 @@
+// How a builder action answers: the builder's script asks for JSON (Accept: application/json) and
+// gets the result or `{"error"}` with the status the REST API would give; a plain form post (no
+// script) is sent back to the builder with a notice, and a refusal becomes the error page.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ConflictError, DomainError, NotAllowedError, NotFoundError, RateLimitedError, TooLargeError } from '../../modules/common/errors.ts';
+import { redirectWith } from '../page.ts';
+
+export function wantsJson(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').includes('application/json');
+}
+
+export function statusOf(error: DomainError): number {
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof NotAllowedError) return 403;
+  if (error instanceof ConflictError) return 409;
+  if (error instanceof TooLargeError) return 413;
+  if (error instanceof RateLimitedError) return 429;
+  return 400;
+}
+
+/** Runs a builder action and answers it either way; `back` is the builder tab to return to. */
+export async function answer(request: FastifyRequest, reply: FastifyReply, back: string, run: () => Promise<{ notice: string; data?: unknown }>): Promise<FastifyReply> {
+  try {
+    const { notice, data } = await run();
+    if (wantsJson(request)) return reply.header('cache-control', 'no-store').send({ notice, ...(data as object) });
+    return redirectWith(reply, back, notice);
+  } catch (error) {
+    if (!(error instanceof DomainError) || !wantsJson(request)) throw error;
+    if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+    return reply.status(statusOf(error)).send({ error: error.message });
+  }
+}

@@ -1,0 +1,44 @@
+// Who may open a project in the builder: a member of the project's organization (any role), or
+// the project's own client signed in to the portal. Signed out: the sign-in page (and back here
+// after). Anyone else, including another client of the same agency: the 404 page, as if the
+// project did not exist.
+import type { FastifyRequest } from 'fastify';
+import { NotFoundError, notFound } from '../../modules/common/errors.ts';
+import type { Project } from '../../modules/projects/schema.ts';
+import type { Services } from '../../modules/index.ts';
+import type { Actor } from '../../modules/versions/schema.ts';
+import { idFromUrl } from '../ids.ts';
+import { requireSignedIn } from '../session.ts';
+
+export interface BuilderScope {
+  orgId: string;
+  orgName: string;
+  project: Project;
+  /** Who makes the changes (the versions name them). */
+  actor: Actor;
+  /** A client in the portal, not an agency member: the way back is the portal. */
+  asClient: boolean;
+}
+
+export async function builderScope(request: FastifyRequest, services: Services, rawId: string): Promise<BuilderScope> {
+  const who = requireSignedIn(request);
+  const id = idFromUrl(rawId, 'Project');
+  const actor = { userId: who.user.id };
+  if (who.org) {
+    const project = await unlessMissing(services.projects.get(who.org.id, id));
+    if (project) return { orgId: who.org.id, orgName: who.org.name, project, actor, asClient: false };
+  }
+  if (who.client) {
+    const project = await unlessMissing(services.projects.get(who.client.orgId, id));
+    if (project && project.org_client_id === who.client.id) return { orgId: who.client.orgId, orgName: who.client.orgName, project, actor, asClient: true };
+  }
+  throw notFound('Project');
+}
+
+/** The record, or undefined when it does not exist in that organization (other failures pass). */
+export function unlessMissing<T>(lookup: Promise<T>): Promise<T | undefined> {
+  return lookup.catch((error: unknown) => {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  });
+}

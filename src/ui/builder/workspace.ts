@@ -1,0 +1,70 @@
+// Everything the builder page shows, read through the same services as the REST API: the chat
+// (generations, the running one, the client's daily AI allowance, the models), the preview link,
+// the files and the open file, the versions, the deployments and the domains, and what the
+// client's plan allows.
+import type { Services } from '../../modules/index.ts';
+import type { BuilderScope } from './scope.ts';
+import { unlessMissing } from './scope.ts';
+import { isInternalPath } from '../../modules/files/paths.ts';
+
+export const TABS = ['chat', 'code', 'versions', 'publish'] as const;
+export type Tab = (typeof TABS)[number];
+
+const TEXT_TYPES = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
+
+export interface WorkspaceQuery {
+  tab?: string;
+  file?: string;
+  version?: string;
+}
+
+export async function loadWorkspace(services: Services, scope: BuilderScope, query: WorkspaceQuery) {
+  const { orgId, project } = scope;
+  const id = project.id;
+  const [generations, allowance, preview, files, versions, deployments, domains, plan] = await Promise.all([
+    services.generations.list(orgId, id, 30, 0),
+    services.generations.dailyAllowance(orgId, id),
+    services.publishing.previewLink(orgId, id),
+    services.files.list(orgId, id).then((all) => all.filter((f) => !isInternalPath(f.path))),
+    services.versions.list(orgId, id, 50, 0),
+    services.deployments.list(orgId, id, 20, 0),
+    services.domains.list(orgId, id),
+    clientPlan(services, orgId, project.org_client_id),
+  ]);
+  const running = generations.generations.find((g) => g.status === 'queued' || g.status === 'running') ?? null;
+  const tab: Tab = (TABS as readonly string[]).includes(query.tab ?? '') ? (query.tab as Tab) : 'chat';
+  const pages = files.filter((f) => /\.html?$/i.test(f.path) && !f.path.startsWith('.')).map((f) => f.path);
+  const openPath = files.some((f) => f.path === query.file) ? query.file! : (pages.find((p) => p === 'index.html') ?? files[0]?.path);
+  const openMeta = files.find((f) => f.path === openPath);
+  const open = openMeta && TEXT_TYPES.test(openMeta.content_type) ? await unlessMissing(services.files.get(orgId, id, openMeta.path)) : undefined;
+  const shownVersion = query.version ? await unlessMissing(services.versions.get(orgId, id, query.version)) : undefined;
+  return {
+    tab,
+    history: [...generations.generations].reverse(),
+    running,
+    allowance,
+    models: services.generations.models,
+    previewUrl: preview.preview_url,
+    shownVersion: shownVersion ?? null,
+    files,
+    pages,
+    openPath: openPath ?? null,
+    open: open && open.encoding === 'utf8' ? { path: open.path, content: open.content, type: open.content_type } : null,
+    versions: versions.versions,
+    versionTotal: versions.total,
+    deployments: deployments.deployments,
+    domains,
+    canExport: plan?.can_export_code ?? true,
+    canUseDomains: plan?.can_use_custom_domain ?? true,
+    planName: plan?.name ?? null,
+  };
+}
+
+/** The plan of the project's client, when it has one (its flags decide export and domains). */
+async function clientPlan(services: Services, orgId: string, clientId: string | null) {
+  if (!clientId) return undefined;
+  const client = await unlessMissing(services.clients.get(orgId, clientId));
+  return client?.plan_id ? unlessMissing(services.plans.get(orgId, client.plan_id)) : undefined;
+}
+
+export type Workspace = Awaited<ReturnType<typeof loadWorkspace>>;

@@ -1,0 +1,133 @@
+// What the builder changes, each through the same service as its REST route (so the same limits,
+// plan rules and events apply), as the signed-in person: prompts (optionally aimed at a selected
+// element) and stopping them, saving and uploading files, in-place text edits, restoring a
+// version, publishing and rolling back, and custom domains. Each answers JSON to the builder's
+// script and works as a plain form post without it (builder/answer.ts).
+import type { FastifyPluginAsync } from 'fastify';
+import { GenerateBody } from '../../modules/generations/schema.ts';
+import type { RouteDeps } from '../plugin.ts';
+import { checked, optional, text, type Form } from '../forms.ts';
+import { answer } from '../builder/answer.ts';
+import { builderScope } from '../builder/scope.ts';
+import { idFromUrl } from '../ids.ts';
+
+type P = { id: string };
+
+export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
+  const { services, config } = deps;
+  const { generations, files, versions, publishing, deployments, domains } = services;
+  // A file as base64 JSON is 4/3 of its bytes; the service checks the limits themselves.
+  const fileBodyLimit = Math.ceil((config.files.maxFileBytes * 4) / 3) + 65_536;
+  const back = (id: string, tab: string) => `/app/projects/${id}?tab=${tab}`;
+
+  return async (app) => {
+    app.post<{ Params: P; Body: Form }>('/app/projects/:id/generate', async (request, reply) => {
+      const { orgId, project, actor } = await builderScope(request, services, request.params.id);
+      const form = request.body ?? {};
+      return answer(request, reply, back(project.id, 'chat'), async () => {
+        const element = optional(form, 'element_selector')
+          ? { file: text(form, 'element_file'), selector: text(form, 'element_selector'), html: text(form, 'element_html') }
+          : undefined;
+        const model = optional(form, 'model');
+        const body = checked(GenerateBody, { prompt: text(form, 'prompt'), ...(model ? { model } : {}), ...(element ? { element } : {}) });
+        const generation = await generations.create(orgId, project.id, body, actor);
+        return { notice: 'Building… this page shows the progress.', data: { generation } };
+      });
+    });
+
+    app.post<{ Params: P & { gid: string } }>('/app/projects/:id/generations/:gid/cancel', async (request, reply) => {
+      const { orgId, project } = await builderScope(request, services, request.params.id);
+      const gid = idFromUrl(request.params.gid, 'Generation');
+      return answer(request, reply, back(project.id, 'chat'), async () => ({
+        notice: 'Stopped. No file was changed.',
+        data: { generation: await generations.cancel(orgId, project.id, gid) },
+      }));
+    });
+
+    app.post<{ Params: P; Body: Form }>('/app/projects/:id/files', { bodyLimit: fileBodyLimit }, async (request, reply) => {
+      const { orgId, project, actor } = await builderScope(request, services, request.params.id);
+      const form = request.body ?? {};
+      const path = text(form, 'path').trim();
+      return answer(request, reply, `${back(project.id, 'code')}&file=${encodeURIComponent(path)}`, async () => {
+        const encoding = text(form, 'encoding') === 'base64' ? 'base64' : 'utf8';
+        const { file, created } = await files.put(orgId, project.id, path, { content: text(form, 'content'), encoding }, { source: 'edit', actor });
+        return { notice: `${created ? 'Added' : 'Saved'} ${file.path}.`, data: { file } };
+      });
+    });
+
+    app.post<{ Params: P; Body: Form }>('/app/projects/:id/files/delete', async (request, reply) => {
+      const { orgId, project, actor } = await builderScope(request, services, request.params.id);
+      return answer(request, reply, back(project.id, 'code'), async () => {
+        const path = await files.delete(orgId, project.id, text(request.body ?? {}, 'path'), { source: 'edit', actor });
+        return { notice: `Deleted ${path}.`, data: { path } };
+      });
+    });
+
+    app.post<{ Params: P; Body: Form }>('/app/projects/:id/text', async (request, reply) => {
+      const { orgId, project, actor } = await builderScope(request, services, request.params.id);
+      const form = request.body ?? {};
+      return answer(request, reply, back(project.id, 'chat'), async () => {
+        const file = await files.editText(orgId, project.id, { file: text(form, 'file'), selector: text(form, 'selector'), text: text(form, 'text') }, { source: 'edit', actor });
+        return { notice: `Saved the text in ${file.path}.`, data: { file } };
+      });
+    });
+
+    app.post<{ Params: P & { vid: string } }>('/app/projects/:id/versions/:vid/restore', async (request, reply) => {
+      const { orgId, project, actor } = await builderScope(request, services, request.params.id);
+      const vid = idFromUrl(request.params.vid, 'Version');
+      return answer(request, reply, back(project.id, 'versions'), async () => {
+        const version = await versions.restore(orgId, project.id, vid, actor);
+        return { notice: `${version.summary}: it is version ${version.number} now.`, data: { version } };
+      });
+    });
+
+    app.post<{ Params: P }>('/app/projects/:id/publish', async (request, reply) => {
+      const { orgId, project } = await builderScope(request, services, request.params.id);
+      return answer(request, reply, back(project.id, 'publish'), async () => {
+        const published = await publishing.publish(orgId, project.id);
+        return { notice: `Published at ${published.url}`, data: { published } };
+      });
+    });
+
+    app.post<{ Params: P & { did: string } }>('/app/projects/:id/deployments/:did/promote', async (request, reply) => {
+      const { orgId, project } = await builderScope(request, services, request.params.id);
+      const did = idFromUrl(request.params.did, 'Deployment');
+      return answer(request, reply, back(project.id, 'publish'), async () => {
+        const published = await deployments.promote(orgId, project.id, did);
+        return { notice: `That deployment is live again at ${published.url}`, data: { published } };
+      });
+    });
+
+    app.post<{ Params: P; Body: Form }>('/app/projects/:id/domains', async (request, reply) => {
+      const { orgId, project } = await builderScope(request, services, request.params.id);
+      return answer(request, reply, back(project.id, 'publish'), async () => {
+        const domain = await domains.add(orgId, project.id, text(request.body ?? {}, 'domain').trim());
+        return { notice: `Added ${domain.domain}: create the DNS records below, then verify.`, data: { domain } };
+      });
+    });
+
+    app.post<{ Params: P & { did: string } }>('/app/projects/:id/domains/:did/verify', async (request, reply) => {
+      const { orgId, project } = await builderScope(request, services, request.params.id);
+      const did = idFromUrl(request.params.did, 'Domain');
+      return answer(request, reply, back(project.id, 'publish'), async () => {
+        const domain = await domains.verify(orgId, project.id, did);
+        return { notice: domain.status === 'active' ? `${domain.domain} is active.` : `${domain.domain}: the DNS records are not right yet.`, data: { domain } };
+      });
+    });
+
+    app.post<{ Params: P & { did: string } }>('/app/projects/:id/domains/:did/delete', async (request, reply) => {
+      const { orgId, project } = await builderScope(request, services, request.params.id);
+      const did = idFromUrl(request.params.did, 'Domain');
+      return answer(request, reply, back(project.id, 'publish'), async () => {
+        await domains.remove(orgId, project.id, did);
+        return { notice: 'Domain removed.' };
+      });
+    });
+
+    app.get<{ Params: P }>('/app/projects/:id/export.zip', async (request, reply) => {
+      const { orgId, project } = await builderScope(request, services, request.params.id);
+      const { zip, fileName } = await files.export(orgId, project.id);
+      return reply.type('application/zip').header('content-disposition', `attachment; filename="${fileName}"`).header('cache-control', 'no-store').send(zip);
+    });
+  };
+}

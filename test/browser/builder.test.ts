@@ -1,0 +1,295 @@
+// The builder in a real browser (Debian's Chromium through playwright-core) against a real server
+// on loopback, with the builtin generator and a fake OpenAI-compatible model that can be made to
+// hang: a project is created from the dashboard and opened in the builder; a prompt's progress
+// arrives live and the preview shows the site; a hanging generation is stopped; an element of the
+// preview is selected and its text edited in place; an earlier version is restored; the site is
+// published, opened, published again and rolled back; the same at tablet width. axe-core checks
+// every state. UPDATE_SCREENSHOTS=1 writes them to docs/.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createContainer, type Container } from '../../src/container.ts';
+import { GenerationWorker } from '../../src/modules/generations/worker.ts';
+import { buildServer } from '../../src/main.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { testConfig } from '../helpers/app.ts';
+import { FakeOpenAi } from '../helpers/fake-openai.ts';
+import { freePort } from '../helpers/server-process.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1';
+const PASSWORD = 'a long enough password';
+
+let db: TestDatabase;
+let ctx: Container;
+let app: FastifyInstance;
+let worker: GenerationWorker;
+let browser: Browser;
+let fake: FakeOpenAi;
+let base: string;
+let port: number;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) return;
+  fake = await new FakeOpenAi().start();
+  db = await createTestDatabase();
+  port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  ctx = await createContainer(
+    testConfig(db, { PUBLIC_URL: base, SITES_DOMAIN: `localhost:${port}`, AI_API_KEY: 'sk-test', AI_BASE_URL: fake.baseUrl, AI_MODELS: 'slow-model', AI_DEFAULT_MODEL: 'builtin', AI_TIMEOUT: '60s', GENERATION_POLL_INTERVAL: '50ms' }),
+    { rateLimitKeyPrefix: `sw:test:${process.pid}:builder-browser` },
+  );
+  app = await buildServer(ctx);
+  await app.listen({ port, host: '127.0.0.1' });
+  worker = new GenerationWorker(ctx.database, ctx.providers, ctx.config);
+  worker.start();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await worker?.stop(1_000);
+  await app?.close();
+  await ctx?.close();
+  await db?.drop();
+  await fake?.stop();
+});
+
+async function check(page: Page, shot?: string): Promise<void> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  });
+  expect(violations, page.url()).toEqual([]);
+  if (shot && SHOTS) await page.screenshot({ path: `docs/${shot}.png`, fullPage: false });
+}
+
+/** An agency with one client, its owner signed in to the dashboard in a fresh browser context. */
+async function signedInAgency(width: number, height: number) {
+  const org = await ctx.services.orgs.createOrg(`Northwind Studio ${width}`);
+  const email = `owner-${width}@northwind.test`;
+  await ctx.services.accounts.createMember({ email, password: PASSWORD, name: 'Nora Owner', orgId: org.id, role: 'owner' });
+  await ctx.services.clients.create(org.id, { email: `luna-${width}@bakery.test`, name: 'Luna Bakery Ltd' });
+  // bypassCSP lets the test inject axe-core; the pages themselves run under their CSP.
+  const context = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${base}/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${base}/`);
+  return { org, page, context };
+}
+
+const preview = (page: Page) => page.frameLocator('#preview');
+
+describe.runIf(existsSync(CHROMIUM))('the builder in Chromium', () => {
+  it.each([
+    ['desktop', 1280, 800, ''],
+    ['tablet', 820, 1180, '-tablet'],
+  ])('at %s width: prompt, progress, preview, stop, select and edit, restore, publish, live site, rollback', async (_name, width, height, suffix) => {
+    const shot = (name: string) => `${name}${suffix}`;
+    const { org, page, context } = await signedInAgency(width, height);
+    await page.goto(`${base}/projects/new`);
+    await page.getByLabel('Name').fill('Luna Bakery');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('link', { name: 'Open in the builder' }).click();
+    await page.waitForURL(/\/app\/projects\/[0-9a-f-]{36}$/);
+    const projectId = page.url().split('/').at(-1)!;
+    await page.getByText('Your site appears here as it is built.').waitFor();
+    await check(page, shot('builder-empty'));
+
+    // A prompt: its progress arrives as events, then the preview shows the site.
+    await page.getByLabel('What should we build?').fill('A website for Luna Bakery in Bristol: sourdough, cakes and coffee');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#history [data-status="succeeded"]').waitFor({ timeout: 15_000 });
+    // The events that arrived stay with the prompt, folded.
+    const steps = await page.locator('#history .turn-steps li').allTextContents();
+    expect(steps[0]).toMatch(/^Queued/);
+    expect(steps).toContain('Running (builtin)');
+    expect(steps.at(-1)).toMatch(/^Built|^Created|\w/);
+    await preview(page).locator('h1').first().waitFor();
+    expect(await preview(page).locator('body').textContent()).toContain('Luna');
+    const original = (await preview(page).locator('h1').first().textContent())!;
+    // The preview is on its own origin: the page cannot reach into it.
+    const frameOrigin = await page.locator('#preview').evaluate((f: HTMLIFrameElement) => new URL(f.src).origin);
+    expect(frameOrigin).toBe(`http://preview.localhost:${port}`);
+    await check(page, shot('builder-generated'));
+
+    // A generation that hangs is stopped: cancelled, and nothing changes.
+    fake.reply({ kind: 'hang' });
+    const before = (await ctx.services.versions.latest(org.id, projectId))!.number;
+    await page.getByLabel('Model').selectOption('slow-model');
+    await page.getByLabel('What should change?').fill('Rewrite everything in French');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Stop' }).waitFor();
+    await page.locator('#progress-steps li', { hasText: 'Running' }).waitFor();
+    await check(page, shot('builder-progress'));
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('#history [data-status="cancelled"]').waitFor();
+    await page.locator('#notice').getByText('Stopped. No file was changed.').waitFor();
+    expect((await ctx.services.versions.latest(org.id, projectId))!.number).toBe(before);
+    await page.getByLabel('Model').selectOption('builtin');
+
+    // Select the heading in the preview and edit its text in place: a new version.
+    await page.getByRole('button', { name: 'Select an element' }).click();
+    await preview(page).locator('h1').first().click();
+    await page.locator('#selection:not([hidden])').waitFor();
+    expect(await page.locator('#selection-tag').textContent()).toBe('<h1>');
+    await check(page, shot('builder-selected'));
+    await page.getByRole('button', { name: 'Edit its text' }).click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Luna Bakery & Café');
+    await page.keyboard.press('Enter');
+    await page.locator('#notice').getByText(/Saved the text in index\.html/).waitFor();
+    await preview(page).locator('h1', { hasText: 'Luna Bakery & Café' }).waitFor();
+
+    // Versions: restore the first one; the edit is still there as a version.
+    await page.getByRole('link', { name: 'Versions' }).click();
+    await page.locator('#panel-versions:not([hidden])').waitFor();
+    await check(page, shot('builder-versions'));
+    await page.getByRole('button', { name: 'Restore version 1' }).click();
+    await page.locator('#notice').getByText(/Restored version 1/).waitFor();
+    await preview(page).locator('h1').first().waitFor();
+    await preview(page).locator('h1', { hasText: original }).waitFor();
+
+    // Publish, open the live site, publish the edit again, then roll back to the first deployment.
+    await page.getByRole('link', { name: 'Publish', exact: true }).click();
+    await page.locator('#panel-publish').getByRole('button', { name: 'Publish' }).click();
+    await page.locator('#notice').getByText(/^Published at /).waitFor();
+    const live = (await page.locator('#live-link').getAttribute('href'))!;
+    const site = await context.newPage();
+    await site.goto(live);
+    const firstTitle = await site.locator('h1').first().textContent();
+    expect(firstTitle).toBe(original);
+    await page.getByRole('link', { name: 'Versions' }).click();
+    await page.getByRole('button', { name: 'Restore version 2' }).click();
+    await page.locator('#notice').getByText(/Restored version 2/).waitFor();
+    await page.getByRole('link', { name: 'Publish', exact: true }).click();
+    await page.locator('#panel-publish').getByRole('button', { name: /Publish/ }).click();
+    await page.locator('#notice').getByText(/^Published at /).waitFor();
+    await site.reload();
+    expect(await site.locator('h1').first().textContent()).toContain('Luna Bakery & Café');
+    await check(page, shot('builder-publish'));
+    await page.getByRole('button', { name: /Roll back to this/ }).first().click();
+    await page.locator('#notice').getByText(/is live again/).waitFor();
+    await site.reload();
+    expect(await site.locator('h1').first().textContent()).toBe(firstTitle);
+
+    // The code panel: the editor loads, and a save makes a version.
+    await page.getByRole('link', { name: 'Code' }).click();
+    await page.locator('.cm-editor').waitFor();
+    await check(page, shot('builder-code'));
+    // Typing in the editor and Ctrl+S saves a version; the preview follows.
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('<!-- saved from the editor -->');
+    await page.keyboard.press('Control+s');
+    await page.locator('#notice').getByText('Saved index.html.').waitFor();
+    expect((await ctx.services.files.get(org.id, projectId, 'index.html')).content).toContain('<!-- saved from the editor -->');
+    // An image chosen (or dropped) is uploaded into images/.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await page.locator('#upload').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+    await page.locator('#notice').getByText('Added images/logo.png.').waitFor();
+    await page.locator('#tree a[data-file="images/logo.png"]').waitFor();
+    expect((await ctx.services.files.get(org.id, projectId, 'images/logo.png')).content).toBe(png.toString('base64'));
+
+    // The preview pane alone, where the embeddable builder mounts it.
+    await page.goto(`${base}/embed/projects/${projectId}/preview`);
+    await preview(page).locator('h1').first().waitFor();
+    await check(page, shot('builder-embed-preview'));
+    await context.close();
+  }, 120_000);
+
+  it('a reload in the middle of a generation resumes its progress', async () => {
+    const { page, context } = await signedInAgency(1024, 768);
+    await page.goto(`${base}/projects/new`);
+    await page.getByLabel('Name').fill('Harbour Yoga');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('link', { name: 'Open in the builder' }).click();
+    await page.waitForURL(/\/app\/projects\//);
+    fake.reply({ kind: 'hang' });
+    await page.getByLabel('Model').selectOption('slow-model');
+    await page.getByLabel('What should we build?').fill('A yoga studio in Brighton');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#progress-steps li', { hasText: 'Running' }).waitFor();
+    await page.reload();
+    // After the reload the stream starts again from the first event.
+    await page.locator('#progress-steps li', { hasText: 'Queued' }).waitFor();
+    await page.locator('#progress-steps li', { hasText: 'Running' }).waitFor();
+    await check(page, 'builder-resumed');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('#history [data-status="cancelled"]').waitFor();
+    await context.close();
+  }, 60_000);
+});
+
+describe.runIf(existsSync(CHROMIUM))('the build link in Chromium', () => {
+  const LONG = `A website for Harbour Yoga in Brighton. ${'Morning flow, evening yin and teacher training. '.repeat(500)}`.slice(0, 20_000).trim();
+
+  it('a signed-out visitor signs up through the link and lands in the builder with the whole prompt', async () => {
+    const { org, page: ownerPage, context: ownerContext } = await signedInAgency(1300, 800);
+    await ownerPage.goto(`${base}/settings/build-link`);
+    await ownerPage.getByLabel(/Visitors without an account may sign up/).check();
+    await ownerPage.getByRole('button', { name: 'Save' }).click();
+    await ownerPage.locator('.notice').waitFor();
+    await ownerPage.getByLabel('Preset prompt (optional)').fill('A bakery in Bristol');
+    await ownerPage.getByRole('button', { name: 'Make the link' }).click();
+    await check(ownerPage, 'build-link-generator');
+    await ownerContext.close();
+
+    const visitor = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    const page = await visitor.newPage();
+    await page.goto(`${base}/build?org=${org.id}`);
+    await page.getByLabel('Your website').fill(LONG);
+    await page.getByRole('button', { name: 'Build my website' }).click();
+    await page.getByRole('button', { name: 'Create my account and build' }).waitFor();
+    await check(page, 'build-link-visitor');
+    await page.getByLabel('Your name').fill('Hana Visitor');
+    await page.getByLabel('Email').fill('hana@harbour.test');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create my account and build' }).click();
+    await page.waitForURL(/\/app\/projects\/[0-9a-f-]{36}$/);
+    await page.locator('#history [data-status="succeeded"]').waitFor({ timeout: 15_000 });
+    const projectId = page.url().split('/').at(-1)!;
+    const [generation] = (await ctx.services.generations.list(org.id, projectId, 1, 0)).generations;
+    expect(generation!.prompt).toBe(LONG);
+    const client = (await ctx.services.clients.search(org.id, { q: 'hana@harbour.test' }, 1, 0)).clients[0]!;
+    expect(client.status).toBe('active');
+    await visitor.close();
+  }, 60_000);
+
+  it('a signed-in client gets its project at once; an agency member chooses the client first', async () => {
+    const { org, page, context } = await signedInAgency(1310, 800);
+    // The member: the link keeps the prompt and asks for the client.
+    await page.goto(`${base}/build?prompt=${encodeURIComponent('A dental clinic in Leeds')}`);
+    await page.getByLabel('Client').selectOption({ label: 'A new client…' });
+    await page.getByLabel('Email').fill('smile@leeds.test');
+    await page.getByLabel('Name').fill('Leeds Smile Clinic');
+    await check(page, 'build-link-choose');
+    await page.getByRole('button', { name: 'Create the project and build' }).click();
+    await page.waitForURL(/\/app\/projects\//);
+    await page.locator('#history [data-status="succeeded"]').waitFor({ timeout: 15_000 });
+    await context.close();
+
+    // The client, signed in to its portal account: straight to its new project's builder.
+    const client = await ctx.services.clients.create(org.id, { email: 'luna-portal@bakery.test', name: 'Luna' });
+    const row = await ctx.database.db.selectFrom('clients').select('user_id').where('id', '=', client.id).executeTakeFirstOrThrow();
+    await ctx.services.accounts.createUser({ id: row.user_id, email: client.email, password: PASSWORD, name: 'Luna' });
+    const own = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    const portal = await own.newPage();
+    await portal.goto(`${base}/build?prompt=${encodeURIComponent('A bakery in Bristol with a menu')}&org=${org.id}`);
+    await portal.getByRole('link', { name: 'Sign in to build it' }).click();
+    await portal.getByLabel('Email').fill(client.email);
+    await portal.getByLabel('Password').fill(PASSWORD);
+    await portal.getByRole('button', { name: 'Sign in' }).click();
+    await portal.waitForURL(/\/app\/projects\//);
+    await portal.locator('#history [data-status="succeeded"]').waitFor({ timeout: 15_000 });
+    expect(await portal.locator('.back').textContent()).toContain('Your website');
+    await own.close();
+  }, 60_000);
+});
