@@ -13,14 +13,25 @@ export function callerOf(authInfo: AuthInfo | undefined): McpCaller | undefined 
   return authInfo?.extra?.caller as McpCaller | undefined;
 }
 
-export function createMcpServer(services: Services, authInfo: AuthInfo | undefined): McpServer {
+/**
+ * Each tool's output schema as JSON Schema, converted once per process (the SDK converts it again
+ * for every new server otherwise, and a stateless server is new for every request).
+ */
+const outputSchemaJson = new Map<string, unknown>();
+
+/**
+ * The server for one request. `only` names the tools a tools/call request calls: a server that
+ * answers one call needs that tool alone, so the other tools' schemas are not set up for nothing.
+ */
+export function createMcpServer(services: Services, authInfo: AuthInfo | undefined, only?: readonly string[]): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions:
       'Sitewright builds, hosts and measures websites for an agency’s clients. Typical flow: list_clients or create_client, create_project for the client, generate_site with a prompt, poll get_generation until it succeeded, get_preview_link to show it, publish_project to put it live. create_build_link hands a person a link that does all of this for them.',
   });
   const caller = callerOf(authInfo);
   for (const tool of TOOLS) {
-    server.registerTool(
+    if (only && !only.includes(tool.name)) continue;
+    const registered = server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...tool.annotations } },
       async (args: Record<string, unknown>) => {
@@ -35,6 +46,9 @@ export function createMcpServer(services: Services, authInfo: AuthInfo | undefin
         }
       },
     );
+    const json = outputSchemaJson.get(tool.name);
+    if (json) registered.outputSchemaJson = json as typeof registered.outputSchemaJson;
+    else outputSchemaJson.set(tool.name, registered.outputSchemaJson);
   }
   return server;
 }

@@ -1,7 +1,7 @@
 // The MCP tools: each calls the service its REST route calls, with the arguments checked against
 // that route's schema, in the caller's organization. A tool says what permission it needs (`read`
 // for the read-only ones, `write` for the rest, as GET and POST/PATCH/DELETE do in the API).
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import * as z from 'zod';
 import type { Services } from '../modules/index.ts';
 import type { Permission } from '../modules/orgs/service.ts';
@@ -71,7 +71,17 @@ const pagingOf = (args: Record<string, unknown>) => {
   const p = checked(Paging, { limit: args.limit, offset: args.offset }, 'argument');
   return { limit: p.limit ?? 10, offset: p.offset ?? 0 };
 };
-const uuid = (args: Record<string, unknown>, name: string) => checked(Type.Object({ [name]: Uuid() }), { [name]: args[name] }, 'argument')[name] as string;
+// Schemas are built once: checked() compiles each schema object the first time it sees it.
+const IdArgs = new Map<string, TSchema>();
+const uuid = (args: Record<string, unknown>, name: string) => {
+  let schema = IdArgs.get(name);
+  if (!schema) IdArgs.set(name, (schema = Type.Object({ [name]: Uuid() })));
+  return (checked(schema, { [name]: args[name] }, 'argument') as Record<string, string>)[name]!;
+};
+const ProjectFilter = Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })), client_id: Type.Optional(Uuid()), status: Type.Optional(Type.String()) });
+const ClientFilter = Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })), status: Type.Optional(Type.String()) });
+const DomainArgs = Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }) });
+const FormFilter = Type.Object({ form: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
 const without = (args: Record<string, unknown>, ...names: string[]) => Object.fromEntries(Object.entries(args).filter(([k, v]) => !names.includes(k) && v !== undefined));
 
 export const TOOLS: ToolDefinition[] = [
@@ -85,7 +95,7 @@ export const TOOLS: ToolDefinition[] = [
     annotations: read,
     async run(s, c, args) {
       const { limit, offset } = pagingOf(args);
-      const filter = checked(Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })), client_id: Type.Optional(Uuid()), status: Type.Optional(Type.String()) }), without(args, 'limit', 'offset'), 'argument');
+      const filter = checked(ProjectFilter, without(args, 'limit', 'offset'), 'argument');
       const { projects, total } = await s.projects.list(c.orgId, { q: filter.q, status: filter.status, clientId: filter.client_id }, limit, offset);
       return pageOf('projects', projects, total, limit, offset);
     },
@@ -133,7 +143,7 @@ export const TOOLS: ToolDefinition[] = [
     annotations: read,
     async run(s, c, args) {
       const { limit, offset } = pagingOf(args);
-      const filter = checked(Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })), status: Type.Optional(Type.String()) }), without(args, 'limit', 'offset'), 'argument');
+      const filter = checked(ClientFilter, without(args, 'limit', 'offset'), 'argument');
       const { clients, total } = await s.clients.search(c.orgId, filter, limit, offset);
       return pageOf('clients', clients, total, limit, offset);
     },
@@ -233,7 +243,7 @@ export const TOOLS: ToolDefinition[] = [
     needs: 'write',
     annotations: write(false, false),
     async run(s, c, args) {
-      const body = checked(Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }) }), without(args, 'project_id'));
+      const body = checked(DomainArgs, without(args, 'project_id'));
       return { domain: await s.domains.add(c.orgId, uuid(args, 'project_id'), body.domain) };
     },
   },
@@ -286,7 +296,7 @@ export const TOOLS: ToolDefinition[] = [
     annotations: read,
     async run(s, c, args) {
       const { limit, offset } = pagingOf(args);
-      const form = checked(Type.Object({ form: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }), without(args, 'project_id', 'limit', 'offset'), 'argument').form;
+      const form = checked(FormFilter, without(args, 'project_id', 'limit', 'offset'), 'argument').form;
       const { submissions, total } = await s.forms.list(c.orgId, uuid(args, 'project_id'), { limit, offset, ...(form ? { form } : {}) });
       const short = (value: unknown) => (typeof value === 'string' && value.length > 1_000 ? `${value.slice(0, 1_000)}…` : value);
       const shortened = submissions.map((sub) => ({ ...sub, fields: Object.fromEntries(Object.entries(sub.fields).map(([k, v]) => [k, short(v)])) }));
