@@ -41,5 +41,9 @@ export function replaceElementText(html: string, selector: string, text: string)
   const location = element.sourceCodeLocation;
   if (!location?.startTag || !location.endTag) throw invalid('That element has no end tag in the page’s HTML; edit it in the code editor');
   const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r?\n/g, '<br>');
-  return html.slice(0, location.startTag.endOffset) + escaped + html.slice(location.endTag.startOffset);
+  // A generated site's placeholder (data-sw-todo, "Add your phone number") is no longer one once
+  // its text is written: it loses the marker and its highlight.
+  const start = html.slice(location.startTag.startOffset, location.startTag.endOffset);
+  const tag = start.includes('data-sw-todo') ? start.replace(/\s+data-sw-todo(?:="[^"]*")?/, '').replace(/\sclass="todo(?: ([^"]*))?"/, (_m, rest?: string) => (rest ? ` class="${rest}"` : '')) : start;
+  return html.slice(0, location.startTag.startOffset) + tag + escaped + html.slice(location.endTag.startOffset);
 }

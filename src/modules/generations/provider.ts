@@ -12,6 +12,8 @@ export interface GenerateRequest {
   model: string;
   /** The project's current files; empty for a first generation. Non-empty means "edit this site". */
   files: SiteFile[];
+  /** The project's name: what a site is called when the prompt does not name it. */
+  projectName?: string;
   /** Aborted when the job's time runs out, it is cancelled, or the process shuts down. */
   signal: AbortSignal;
   /** The element the person selected in the preview: the change applies to it alone. */

@@ -103,7 +103,8 @@ export class GenerationWorker {
     try {
       await this.event(job, 'running', job.attempts > 1 ? `Running again (try ${job.attempts})` : `Running (${job.model})`);
       const files = await readProjectFiles(this.database.db, job.orgId, job.projectId);
-      const result = await provider.generate({ prompt: job.prompt, element: job.element, model: job.model, files, signal: abort.signal, onProgress });
+      const project = await requireProject(this.database.db, job.orgId, job.projectId);
+      const result = await provider.generate({ prompt: job.prompt, element: job.element, model: job.model, files, projectName: project.name, signal: abort.signal, onProgress });
       await steps;
       if (abort.signal.aborted) throw abort.signal.reason;
       await this.succeed(job, result.files, result.summary);

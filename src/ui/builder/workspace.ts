@@ -6,6 +6,7 @@ import type { Services } from '../../modules/index.ts';
 import type { BuilderScope } from './scope.ts';
 import { unlessMissing } from './scope.ts';
 import { isInternalPath } from '../../modules/files/paths.ts';
+import { placeholdersOf } from './placeholders.ts';
 
 export const TABS = ['chat', 'code', 'versions', 'publish'] as const;
 export type Tab = (typeof TABS)[number];
@@ -21,7 +22,7 @@ export interface WorkspaceQuery {
 export async function loadWorkspace(services: Services, scope: BuilderScope, query: WorkspaceQuery) {
   const { orgId, project } = scope;
   const id = project.id;
-  const [generations, allowance, preview, files, versions, deployments, domains, plan] = await Promise.all([
+  const [generations, allowance, preview, files, versions, deployments, domains, plan, placeholders] = await Promise.all([
     services.generations.list(orgId, id, 30, 0),
     services.generations.dailyAllowance(orgId, id),
     services.publishing.previewLink(orgId, id),
@@ -30,6 +31,7 @@ export async function loadWorkspace(services: Services, scope: BuilderScope, que
     services.deployments.list(orgId, id, 20, 0),
     services.domains.list(orgId, id),
     clientPlan(services, orgId, project.org_client_id),
+    placeholdersOf(services, orgId, id),
   ]);
   const running = generations.generations.find((g) => g.status === 'queued' || g.status === 'running') ?? null;
   const tab: Tab = (TABS as readonly string[]).includes(query.tab ?? '') ? (query.tab as Tab) : 'chat';
@@ -57,6 +59,7 @@ export async function loadWorkspace(services: Services, scope: BuilderScope, que
     canExport: plan?.can_export_code ?? true,
     canUseDomains: plan?.can_use_custom_domain ?? true,
     planName: plan?.name ?? null,
+    placeholders,
   };
 }
 

@@ -9,6 +9,7 @@ import type { RouteDeps } from '../plugin.ts';
 import { checked, optional, text, type Form } from '../forms.ts';
 import { answer } from '../builder/answer.ts';
 import { builderScope } from '../builder/scope.ts';
+import { placeholdersOf } from '../builder/placeholders.ts';
 import { idFromUrl } from '../ids.ts';
 
 type P = { id: string };
@@ -85,7 +86,9 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
       const { orgId, project } = await builderScope(request, services, request.params.id);
       return answer(request, reply, back(project.id, 'publish'), async () => {
         const published = await publishing.publish(orgId, project.id);
-        return { notice: `Published at ${published.url}`, data: { published } };
+        const { count } = await placeholdersOf(services, orgId, project.id);
+        const todo = count ? `. ${count} placeholder${count === 1 ? ' is' : 's are'} still on the site: fill them in (Publish tab) and publish again.` : '';
+        return { notice: `Published at ${published.url}${todo}`, data: { published, placeholders: count } };
       });
     });
 

@@ -6,40 +6,82 @@ import { applyEdit } from '../../../src/modules/generations/builtin/edit.ts';
 import { contrast } from '../../../src/modules/generations/builtin/colors.ts';
 import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
 import { palette } from '../../../src/modules/generations/builtin/render.ts';
-import { kindById } from '../../../src/modules/generations/builtin/kinds.ts';
+import { KINDS, kindById } from '../../../src/modules/generations/builtin/kinds.ts';
+import { HtmlValidate } from 'html-validate';
 import { GenerationError, type SiteFile } from '../../../src/modules/generations/provider.ts';
 
 const builtin = new BuiltinProvider();
+const validator = new HtmlValidate({ extends: ['html-validate:recommended'] });
 const generate = (prompt: string, files: SiteFile[] = []) => builtin.generate({ prompt, model: 'builtin', files, signal: new AbortController().signal });
 const fileOf = (files: SiteFile[], path: string) => String(files.find((f) => f.path === path)?.content);
 
 describe('understanding a first prompt', () => {
   it.each([
-    ["A website for Bella's Bakery in Lyon", { name: "Bella's Bakery", kind: 'bakery', place: 'Lyon' }],
-    ['Acme Plumbing, emergency plumber in Leeds', { name: 'Acme Plumbing', kind: 'plumber', place: 'Leeds' }],
-    ['Make a site for a dentist called "Bright Smile Dental" based in San Diego', { name: 'Bright Smile Dental', kind: 'dentist', place: 'San Diego' }],
-    ['landing page for Northwind, a marketing agency', { name: 'Northwind', kind: 'agency', place: null }],
+    ["A website for Bella's Bakery in Lyon", { name: "Bella's Bakery", kind: 'bakery', place: 'Lyon', country: 'FR' }],
+    ['Acme Plumbing, emergency plumber in Leeds', { name: 'Acme Plumbing', kind: 'trades', place: 'Leeds', country: 'GB' }],
+    ['Make a site for a dentist called "Bright Smile Dental" based in San Diego', { name: 'Bright Smile Dental', kind: 'dentist', place: 'San Diego', country: 'US' }],
+    ['landing page for Northwind, a marketing agency', { name: 'Northwind', kind: 'agency', place: null, country: null }],
     ['a cozy coffee shop', { name: 'Café', kind: 'cafe', place: null }],
-    ['something for my business', { name: 'Business', kind: 'business', place: null }],
+    ['something for my business', { name: 'Our business', kind: 'business', place: null }],
+    // The six prompts of the issue, and the one that used to be called "Business".
+    ['A bakery in Bristol', { kind: 'bakery', place: 'Bristol', country: 'GB' }],
+    ['A dental clinic in Leeds', { kind: 'dentist', place: 'Leeds', country: 'GB' }],
+    ['An Italian restaurant in Manchester', { kind: 'restaurant', place: 'Manchester', country: 'GB' }],
+    ['A wedding photographer in Edinburgh with a dark theme', { kind: 'photographer', place: 'Edinburgh', dark: true }],
+    ['A SaaS product-analytics startup', { kind: 'software', place: null, country: null }],
+    ['A yoga studio in Brighton', { kind: 'studio', place: 'Brighton' }],
+    ['i need a website for my dog grooming business in york', { kind: 'pets', place: 'York', country: 'GB' }],
+    ['Sakura Sushi in Osaka', { name: 'Sakura Sushi', kind: 'restaurant', place: 'Osaka', country: 'JP' }],
+    ['Boulangerie Étoile, Lyon', { name: 'Boulangerie Étoile', kind: 'bakery', country: 'FR' }],
+    ['a bookshop called the reading nook', { name: 'The Reading Nook', kind: 'bookshop', place: null }],
   ])('%s', (prompt, expected) => {
     expect(understand(prompt)).toMatchObject(expected);
   });
 
-  it('takes colours, a dark theme and extra sections from the prompt', () => {
-    const brief = understand('Photography portfolio for Lena Park in Berlin, dark theme, green accents, with pricing and a FAQ');
-    expect(brief).toMatchObject({ kind: 'photographer', dark: true, primary: '#15803d' });
-    expect(brief.sections).toEqual(['services', 'about', 'testimonials', 'pricing', 'faq', 'contact']);
+  it('names the site after the project when the prompt gives no name', () => {
+    expect(understand('i need a website for my dog grooming business in york', 'Pawfect Grooming').name).toBe('Pawfect Grooming');
+    expect(understand('Luna Bakery in Bristol', 'Project 7').name).toBe('Luna Bakery');
+  });
+
+  it('takes colours, a dark theme, a font and extra sections from the prompt', () => {
+    const brief = understand('Photography portfolio for Lena Park in Berlin, dark theme, green accents, serif font, with pricing and a FAQ');
+    expect(brief).toMatchObject({ kind: 'photographer', dark: true, primary: '#15803d', font: 'serif', country: 'DE' });
+    expect(brief.sections).toEqual(['gallery', 'services', 'about', 'pricing', 'faq', 'booking', 'contact']);
+  });
+
+  it('takes the facts the prompt gives, and no others', () => {
+    const brief = understand('Luna Bakery in Bristol. Call us on 0117 496 0123 or email hello@luna.test. Open Mon-Fri 8am-5pm, Sat 9am-2pm. Sourdough £4.50, croissants £2');
+    expect(brief.contact).toEqual({ phone: '0117 496 0123', email: 'hello@luna.test', address: null });
+    expect(brief.hours).toEqual(['Mon-Fri 8am-5pm', 'Sat 9am-2pm']);
+    expect(brief.prices).toEqual([{ item: 'Sourdough', price: '£4.50' }, { item: 'Croissants', price: '£2' }]);
+    expect(understand('A bakery in Bristol')).toMatchObject({ contact: { phone: null, email: null, address: null }, hours: [], prices: [] });
+  });
+
+  it('uses the prompt’s own words for what a business of no known kind offers', () => {
+    expect(understand('A site for Tidewater, offering kayak tours, paddleboard hire and river safaris in Cornwall')).toMatchObject({ kind: 'business', offers: ['Kayak tours', 'Paddleboard hire', 'River safaris'], country: 'GB' });
+  });
+
+  it('makes the pages the prompt asks for', () => {
+    expect(understand('An Italian restaurant in Manchester with an about page and a menu page').pages).toEqual(['menu', 'about']);
+    expect(understand('A law firm in Leeds. Pages: about, team and contact').pages).toEqual(['team', 'about', 'contact']);
   });
 });
 
+const visibleText = (html: string) =>
+  html
+    .replace(/<(script|style|svg|title)[\s\S]*?<\/\1>/g, ' ')
+    .replace(/<([a-z0-9]+)[^>]*data-sw-todo[^>]*>[^<]*<\/\1>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/© \d{4}/, '');
+
 describe('the generated site', () => {
-  it('is complete, with the sections, a contact form with a honeypot, and its brief', async () => {
+  it('is complete, with the kind’s sections, forms with a honeypot, and its brief', async () => {
     const { files, summary } = await generate("Bella's Bakery in Lyon");
     expect(files.map((f) => f.path).sort()).toEqual(['.sitewright/builtin-brief.json', '404.html', 'index.html', 'styles.css']);
     const html = fileOf(files, 'index.html');
     expect(html).toContain('<html lang="en">');
     expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
-    for (const id of ['services', 'about', 'testimonials', 'contact']) expect(html).toContain(`id="${id}"`);
+    for (const id of ['services', 'menu', 'about', 'hours', 'contact']) expect(html).toContain(`id="${id}"`);
     expect(html).toContain('action="/_forms/contact" method="post"');
     expect(html).toContain('name="_gotcha"');
     expect(html).not.toMatch(/(src|href)="https?:/);
@@ -53,18 +95,48 @@ describe('the generated site', () => {
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co');
   });
 
-  it.each([
-    ['light with its own colour', { kind: 'bakery', dark: false, primary: null }],
-    ['light with a pale colour asked for', { kind: 'cafe', dark: false, primary: '#fde047' }],
-    ['dark with a dark colour asked for', { kind: 'agency', dark: true, primary: '#1e3a8a' }],
-  ])('keeps WCAG AA contrast: %s', (_what, b) => {
-    const brief = { name: 'X', place: null, headline: null, tagline: null, sections: [], ...b } as never;
-    const p = palette(brief, kindById((b as { kind: string }).kind));
-    expect(contrast('#ffffff', p.primary)).toBeGreaterThanOrEqual(4.5);
-    expect(contrast(p.link, p.bg)).toBeGreaterThanOrEqual(4.5);
-    expect(contrast(p.text, p.bg)).toBeGreaterThanOrEqual(4.5);
-    expect(contrast(p.muted, p.surface)).toBeGreaterThanOrEqual(4.5);
+  it.each(KINDS.map((k) => [k.id, k.words[0]!]))('%s: its own sections, valid HTML, and no invented facts', async (id, word) => {
+    const { files } = await generate(`A ${word} in Leeds called Test Co, with an about page`);
+    expect(JSON.parse(fileOf(files, '.sitewright/builtin-brief.json')).kind).toBe(id);
+    const pages = files.filter((f) => f.path.endsWith('.html'));
+    expect(pages.map((p) => p.path).sort()).toEqual(['404.html', 'about.html', 'index.html']);
+    for (const page of pages) {
+      const html = String(page.content);
+      expect(html.match(/<h1[\s>]/g), page.path).toHaveLength(1);
+      const report = await validator.validateString(html, page.path);
+      expect(report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId} ${m.message}`)), page.path).toEqual([]);
+      // No number, rating, review or price the prompt did not give: placeholders ask for them.
+      expect(visibleText(html), page.path).not.toMatch(/\d|★|testimonial|rating/i);
+      // Every link between the pages resolves.
+      for (const [, href] of html.matchAll(/href="([^"#:]+)(?:#[^"]*)?"/g)) if (href !== '/' && !href.startsWith('data')) expect(files.some((f) => f.path === href.replace(/^\//, '')), `${page.path} -> ${href}`).toBe(true);
+    }
+    expect(fileOf(files, 'about.html')).toContain('href="index.html"');
+    expect(fileOf(files, 'index.html')).toContain('href="about.html"');
   });
+
+  it('writes prices in the country’s currency, and none where the country is unknown', async () => {
+    const uk = await generate('A hair salon in Leeds, haircuts for 25');
+    expect(fileOf(uk.files, 'index.html')).toContain('£25');
+    const fr = await generate('A hair salon in Lyon, haircuts for 25');
+    expect(fileOf(fr.files, 'index.html')).toContain('25 €');
+    const nowhere = await generate('A hair salon called Snip, haircuts for 25');
+    const text = visibleText(fileOf(nowhere.files, 'index.html'));
+    expect(text).toContain('25');
+    expect(text).not.toMatch(/[£$€¥]/);
+  });
+
+  it.each(KINDS.flatMap((k) => [false, true].flatMap((dark) => [null, '#fde047', '#1e3a8a', '#ffffff', '#111111'].map((primary) => [`${k.id} ${dark ? 'dark' : 'light'} ${primary ?? 'own colour'}`, k.id, dark, primary] as const))))(
+    'keeps WCAG AA contrast: %s',
+    (_what, kind, dark, primary) => {
+      const brief = { ...understand('x'), kind, dark, primary };
+      const p = palette(brief, kindById(kind));
+      for (const [fg, bg] of [[p.onPrimary, p.primary], [p.link, p.bg], [p.link, p.surface], [p.text, p.bg], [p.text, p.surface], [p.muted, p.surface], [p.muted, p.bg], [p.onHero, p.heroBg], [p.todoText, p.todoBg]] as const) {
+        expect(contrast(fg, bg), `${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+      }
+      // A button stands out from the page it is on (WCAG 1.4.11).
+      expect(contrast(p.primary, p.bg)).toBeGreaterThanOrEqual(3);
+    },
+  );
 });
 
 describe('follow-up prompts edit the site', () => {
@@ -77,14 +149,14 @@ describe('follow-up prompts edit the site', () => {
     const green = await generate('Make it green and use a dark theme', renamed.files);
     expect(JSON.parse(fileOf(green.files, '.sitewright/builtin-brief.json'))).toMatchObject({ name: 'Maison Bella', primary: '#15803d', dark: true });
 
-    const sections = await generate('Add a pricing section and remove the testimonials', green.files);
+    const sections = await generate('Add a pricing section and remove the opening hours', green.files);
     const html = fileOf(sections.files, 'index.html');
     expect(html).toContain('id="pricing"');
-    expect(html).not.toContain('id="testimonials"');
+    expect(html).not.toContain('id="hours"');
     expect(html).toContain('id="about"');
 
     const headline = await generate('Change the headline to "Bread worth waking up for"', sections.files);
-    expect(fileOf(headline.files, 'index.html')).toContain('<h1 id="hero-title">Bread worth waking up for</h1>');
+    expect(fileOf(headline.files, 'index.html')).toContain('<h1 data-sw="hero.title" id="hero-title">Bread worth waking up for</h1>');
   });
 
   it('edits a site whose brief is still the old root site.json, moving the brief out of the served files', async () => {

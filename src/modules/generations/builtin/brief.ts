@@ -1,65 +1,121 @@
 // The builtin generator's understanding of a site: what it renders, and what it keeps in
-// `.sitewright/builtin-brief.json` (builtin/notes.ts) so that a follow-up prompt can change it reliably.
-import { GENERIC, KINDS, kindById } from './kinds.ts';
+// `.sitewright/builtin-brief.json` (builtin/notes.ts) so that a follow-up prompt can change it
+// reliably. Facts (phone, email, address, opening hours, prices) are only ever the prompt's own.
 import { NAMED_COLORS, parseHex } from './colors.ts';
+import { FONT_IDS, fontIn, type FontId } from './fonts.ts';
+import { findKind, GENERIC, KINDS, SECTION_IDS, type Kind, type SectionId } from './kinds.ts';
+import { findPlace } from './places.ts';
 
-export const SECTIONS = ['services', 'about', 'testimonials', 'pricing', 'faq', 'contact'] as const;
-export type Section = (typeof SECTIONS)[number];
-export const DEFAULT_SECTIONS: Section[] = ['services', 'about', 'testimonials', 'contact'];
+export type Density = 'compact' | 'comfortable' | 'spacious';
 
 export interface Brief {
+  /** 1: made by the first builtin generator, whose pages this one cannot reproduce. */
+  version: 1 | 2;
   name: string;
   kind: string;
   place: string | null;
+  /** ISO 3166 code of the place's country; null: unknown, and then no currency is shown. */
+  country: string | null;
   /** Brand colour as #rrggbb; null: the kind's own. */
   primary: string | null;
   dark: boolean;
+  /** null: the kind's own. */
+  font: FontId | null;
+  density: Density;
   headline: string | null;
   tagline: string | null;
-  sections: Section[];
+  /** The sections of the site, in order, after the hero. */
+  sections: SectionId[];
+  /** Sections that have a page of their own (`about.html` …) instead of a place on the home page. */
+  pages: SectionId[];
+  /** What the business offers, in the prompt's own words; null: the kind's. */
+  offers: string[] | null;
+  contact: { phone: string | null; email: string | null; address: string | null };
+  /** Opening hours as the prompt gave them, one line each. */
+  hours: string[];
+  /** Prices the prompt gave. */
+  prices: { item: string; price: string }[];
+  /** Texts changed after generation (in the builder or by a prompt), by the key of their element. */
+  texts: Record<string, string>;
+  /** The project's own images the site shows (gallery, products, hero), as they were when it was rendered. */
+  images: string[];
 }
 
-const NOT_NAMES = new Set(['a', 'an', 'the', 'make', 'build', 'create', 'website', 'site', 'web', 'page', 'landing', 'please', 'i', 'we', 'my', 'our', 'for', 'need', 'want', 'new', 'modern', 'simple', 'one', 'it']);
+/** What each section is called in a prompt ("an about page", "add a gallery"). */
+export const SECTION_WORDS: Record<SectionId, RegExp> = {
+  services: /\bservices?\b|\bwhat we do\b|\btreatments\b/,
+  features: /\bfeatures?\b/,
+  menu: /\bmenus?\b|\bdrinks list\b|\bwine list\b/,
+  products: /\bproducts?\b|\bshop page\b|\bcatalog(?:ue)?\b|\brooms\b|\blistings\b/,
+  gallery: /\bgallery\b|\bportfolio\b|\bphotos\b|\bour work\b/,
+  timetable: /\btimetable\b|\bschedule\b|\bclass times\b|\bclasses\b/,
+  pricing: /\bpricing\b|\bprices\b|\bprice list\b|\brates\b|\bplans\b|\btiers\b/,
+  team: /\bteam\b|\bstaff\b|\bteachers\b|\bcoaches\b|\bour people\b/,
+  about: /\babout\b|\bour story\b/,
+  area: /\bservice area\b|\bareas? (?:we )?cover(?:ed)?\b/,
+  emergency: /\bemergency\b|\bcall[- ]outs?\b/,
+  events: /\bevents?\b|\bgigs?\b|\btour dates\b|\bwhat'?s on\b/,
+  hours: /\bopening hours\b|\bopening times\b|\bhours\b/,
+  booking: /\bbooking\b|\bbook(?:ings)? form\b|\breservations?\b|\bappointments?\b/,
+  signup: /\bsign[- ]?up\b|\bnewsletter\b|\bwaiting list\b|\bwaitlist\b|\bfree trial\b/,
+  donate: /\bdonat(?:e|ions?)\b/,
+  faq: /\bfaqs?\b|\bquestions\b/,
+  reviews: /\breviews?\b|\btestimonials?\b/,
+  contact: /\bcontact\b|\bget in touch\b|\benquir(?:y|ies)\b|\bform\b/,
+};
 
-/** Capitalised word runs (allowing 's, &, and, of, de) that can be a business or place name. */
-const NAME_RUN = /(?:[A-Z0-9][\w'’.-]*)(?:\s+(?:&|and|of|de|la|le|du|the|[A-Z0-9][\w'’.-]*))*(?<![\s&])/g;
-
-function clean(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/^[\s,.;:'"“”]+|[\s,.;:'"“”!?]+$/g, '').slice(0, 80);
-}
-
-function quoted(prompt: string): string | undefined {
-  const m = /["“]([^"”]{2,80})["”]/.exec(prompt);
-  return m ? clean(m[1]!) : undefined;
-}
-
-function findKind(text: string): string {
+/** Sections a prompt mentions, in the site's order. */
+export function sectionsMentioned(text: string): SectionId[] {
   const lower = text.toLowerCase();
-  let best: { id: string; at: number } | undefined;
-  for (const kind of KINDS) {
-    for (const word of kind.words) {
-      const at = lower.search(new RegExp(`\\b${word}`));
-      if (at >= 0 && (!best || at < best.at)) best = { id: kind.id, at };
-    }
+  return SECTION_IDS.filter((s) => SECTION_WORDS[s].test(lower));
+}
+
+/** Pages a prompt asks for: "with an about page and a menu page", "pages: about, gallery, contact". */
+export function pagesMentioned(text: string): SectionId[] {
+  const lower = text.toLowerCase();
+  const asked = new Set<SectionId>();
+  for (const m of lower.matchAll(/\b((?:[\w'-]+\s+){0,2}[\w'-]+)\s+pages?\b/g)) for (const s of sectionsMentioned(m[1]!)) asked.add(s);
+  const list = /\bpages?\s*(?::|for|with|called|named|like)\s*([^.!?\n]+)/.exec(lower);
+  if (list) for (const s of sectionsMentioned(list[1]!)) asked.add(s);
+  return SECTION_IDS.filter((s) => asked.has(s));
+}
+
+// Words that start a sentence or describe rather than name: never a business name on their own.
+const NOT_NAMES = new Set(
+  `a an the make build create design need want website web site page landing please i we my our for with new modern simple one it hi hello dark light
+  can could would you me us a business company small local family independent professional best
+  italian french thai indian chinese japanese mexican greek spanish turkish lebanese vietnamese korean british english scottish irish welsh american german portuguese
+  monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun uk us usa eu ai seo b2b b2c saas api crm faq`.split(/\s+/),
+);
+const KIND_WORDS = new Set(KINDS.flatMap((k) => [...k.words, ...(k.hints ?? [])]).flatMap((w) => w.split(/\s+/)));
+
+const clean = (text: string) =>
+  text.replace(/\s+/g, ' ').replace(/^[\s,.;:'"“”]+|[\s,.;:'"“”!?]+$/g, '').slice(0, 80);
+const titleCase = (text: string) => text.replace(/(^|[\s-])(\p{Ll})/gu, (_m, sep: string, c: string) => sep + c.toUpperCase()).replace(/\s(And|Of|The|De|La|Le)\s/g, (w) => w.toLowerCase());
+const isDescription = (words: string[]) => words.every((w) => NOT_NAMES.has(w.toLowerCase()) || KIND_WORDS.has(w.toLowerCase().replace(/(?:'s|s)$/, '')) || KIND_WORDS.has(w.toLowerCase()));
+
+/** Capitalised word runs (allowing 's, &, and, of, de …) that can be a business name. */
+const NAME_RUN = /[\p{Lu}\d][\p{L}\d'’.&-]*(?:\s+(?:(?:&|and|of|de|la|le|du|the|von|van)(?![\p{L}])|[\p{Lu}\d][\p{L}\d'’.&-]*))*(?<![\s&.])/gu;
+
+function findName(prompt: string, placeName: string | null): string | undefined {
+  const quoted = /["“]([^"”]{2,80})["”]/.exec(prompt);
+  if (quoted) return clean(quoted[1]!);
+  // "called rise and shine", "named Luna": any case, to the end of the phrase.
+  const called = /\b(?:called|named|name is|business name is|brand is)\s+(.{2,80}?)(?=\s+(?:in|at|for|with|which|that|based|located|near|who|and we|we)\b|[,.;:!?\n(]|$)/i.exec(prompt);
+  if (called && !isDescription(called[1]!.split(/\s+/))) {
+    const name = clean(called[1]!);
+    return name === name.toLowerCase() ? titleCase(name) : name;
   }
-  return best?.id ?? GENERIC.id;
-}
-
-function findPlace(prompt: string): string | null {
-  const m = /\b(?:in|based in|located in|from|near)\s+((?:[A-Z][\w'’-]*)(?:[\s-]+(?:[A-Z][\w'’-]*|upon|on|de|la|le|sur))*)/.exec(prompt);
-  return m ? clean(m[1]!) : null;
-}
-
-function findName(prompt: string, place: string | null): string | undefined {
-  const q = quoted(prompt);
-  if (q) return q;
-  const after = /\b(?:called|named|for|name is|is)\s+((?:[A-Z0-9][\w'’&.-]*)(?:\s+(?:&|and|of|[A-Z0-9][\w'’&.-]*))*)/.exec(prompt);
-  if (after && !NOT_NAMES.has(after[1]!.toLowerCase())) return clean(after[1]!);
+  const place = placeName?.toLowerCase();
   for (const m of prompt.matchAll(NAME_RUN)) {
     const words = m[0].split(/\s+/);
+    // A run that starts a sentence may start with a word like "Make" or "Website": drop those.
     while (words.length && NOT_NAMES.has(words[0]!.toLowerCase())) words.shift();
     const candidate = clean(words.join(' '));
-    if (candidate.length >= 2 && candidate !== place && !NOT_NAMES.has(candidate.toLowerCase())) return candidate;
+    if (candidate.length < 2 || !/\p{L}{2}/u.test(candidate) || isDescription(words) || candidate.toLowerCase() === place) continue;
+    // "Luna Bakery in Bristol" keeps the bakery; a run that is only the place is not a name.
+    if (place && candidate.toLowerCase().endsWith(` ${place}`) && isDescription(words.slice(0, -place.split(' ').length))) continue;
+    return candidate;
   }
   return undefined;
 }
@@ -73,49 +129,139 @@ export function findColor(prompt: string): string | undefined {
   return word ? NAMED_COLORS[word] : undefined;
 }
 
-export function sectionsMentioned(text: string): Section[] {
-  const lower = text.toLowerCase();
-  const found: Section[] = [];
-  const words: Record<Section, RegExp> = {
-    services: /\bservices?\b/, about: /\babout\b/, testimonials: /\b(testimonials?|reviews?)\b/, pricing: /\b(pricing|prices|price list|rates)\b/,
-    faq: /\b(faq|questions)\b/, contact: /\b(contact|form)\b/,
-  };
-  for (const s of SECTIONS) if (words[s].test(lower)) found.push(s);
-  return found;
+const PHONE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)[\s.-]?)?\d[\d\s.-]{5,16}\d/;
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
+
+/** Contact details the prompt gives (never invented). */
+export function contactIn(prompt: string): Brief['contact'] {
+  const phoneAt = /\b(?:phone|call|tel(?:ephone)?|mobile|whatsapp|ring)\b[^\d+(]{0,20}/i.exec(prompt);
+  const phone = phoneAt ? PHONE.exec(prompt.slice(phoneAt.index + phoneAt[0].length))?.[0] : undefined;
+  const email = EMAIL.exec(prompt)?.[0];
+  const address = /\b(?:address(?: is)?|located at|find us at|we are at|we're at)\s*:?\s+([^.;\n]{4,120}?)(?=\.\s|[;\n]|$)/i.exec(prompt)?.[1];
+  return { phone: phone?.trim() ?? null, email: email ?? null, address: address ? clean(address) : null };
 }
 
-/** A first prompt understood as a brief. */
-export function understand(prompt: string): Brief {
-  const place = findPlace(prompt);
-  const kind = findKind(prompt);
-  const name = findName(prompt, place) ?? `${place ? place + ' ' : ''}${kindById(kind).label}`;
-  const extra = sectionsMentioned(prompt).filter((s) => !DEFAULT_SECTIONS.includes(s));
-  const sections = SECTIONS.filter((s) => DEFAULT_SECTIONS.includes(s) || extra.includes(s));
+const DAY = '(?:mon|tue|wed|thu|fri|sat|sun|week|daily|every day|weekend)';
+/** Opening hours the prompt gives: "open Mon–Fri 8am–6pm, Sat 9–4", "opening hours: ...". */
+export function hoursIn(prompt: string): string[] {
+  const m = new RegExp(`\\b(?:opening hours|opening times|hours|open)\\b\\s*(?:are|is)?\\s*:?\\s*((?:${DAY}|\\d)[^.\\n]*?)(?=\\.\\s|\\n|$)`, 'i').exec(prompt);
+  if (!m || !/\d|closed|daily|every day/i.test(m[1]!)) return [];
+  return m[1]!.split(/\s*[;,]\s*(?:and\s+)?|\s+and\s+(?=\p{L}{3,}\b)/u).map((s) => clean(s)).filter((s) => s.length > 1).slice(0, 10);
+}
+
+const AMOUNT = /(?:from\s+)?(?:[£$€¥₹]\s?\d[\d,]*(?:\.\d{1,2})?|\d[\d,]*(?:[.,]\d{1,2})?\s?(?:€|£|\$|euros?|eur|gbp|usd|dollars|pounds|kr|chf))/i;
+/** Prices the prompt gives: "sourdough £4.50", "haircuts from $30", "a lesson costs 40 euros". */
+export function pricesIn(prompt: string): Brief['prices'] {
+  const out: Brief['prices'] = [];
+  const pattern = new RegExp(`([\\p{L}][\\p{L}'’ &-]{1,40}?)\\s*(?:is|are|at|for|costs?|:|-|–)?\\s*(${AMOUNT.source})`, 'giu');
+  // A bare number is a price only after a word that says so: "haircuts for 25", "a lesson costs 40".
+  const bare = /([\p{L}][\p{L}'’ &-]{1,40}?)\s+(?:costs?|for|at|are|is)\s+((?:from\s+)?\d{1,6}(?:[.,]\d{1,2})?)(?![\d%:]|\s*(?:am|pm|h|years?|min|people|guests|km|miles)\b)/giu;
+  const matches = [...prompt.matchAll(pattern), ...[...prompt.matchAll(bare)].filter((b) => !AMOUNT.test(prompt.slice(b.index, b.index + b[0].length + 8)))];
+  for (const m of matches) {
+    const item = clean(m[1]!.replace(/^(?:and|with|a|an|the|our|prices?|price list)\s+/i, '').replace(/\s+(?:is|are|at|for|costs?|from)$/i, ''));
+    if (item.length >= 2 && !/^(?:from|only|just)$/i.test(item)) out.push({ item: item[0]!.toUpperCase() + item.slice(1), price: m[2]!.trim() });
+  }
+  return out.slice(0, 30);
+}
+
+/** Services in the prompt's words: "offering X, Y and Z", "services: X, Y, Z", "specialising in X and Y". */
+export function offersIn(prompt: string): string[] | null {
+  const m = /\b(?:offering|offers?|services?(?: are| include)?\s*:|we do|we offer|speciali[sz]ing in|specialists? in|providing|provides)\s+([^.!?\n]{3,200})/i.exec(prompt);
+  if (!m) return null;
+  // The list ends where the place or the audience starts: "warm spaces in Glasgow", "… for families".
+  const items = m[1]!
+    .split(/\s+(?:in|at|near|across|around|based|for|to)\s+(?=\p{L})/u)[0]!
+    .split(/\s*,\s*|\s+and\s+|\s*&\s*/)
+    .map((s) => clean(s.replace(/^(?:and|also|a|an|the)\s+/i, '')))
+    .filter((s) => s.length >= 3 && s.split(' ').length <= 5 && !/\b(?:in|for|website|site)$/i.test(s));
+  return items.length >= 2 ? items.slice(0, 6).map((s) => s[0]!.toUpperCase() + s.slice(1)) : null;
+}
+
+export function densityIn(prompt: string): Density | undefined {
+  if (/\b(compact|denser|tighter|less (?:white ?space|space|padding))\b/i.test(prompt)) return 'compact';
+  if (/\b(spacious|airy|more (?:white ?space|space|breathing room|padding)|roomier)\b/i.test(prompt)) return 'spacious';
+  if (/\b(normal|default|regular) (?:spacing|density)\b/i.test(prompt)) return 'comfortable';
+  return undefined;
+}
+
+/** A first prompt understood as a brief. `projectName` names the site when the prompt does not. */
+export function understand(prompt: string, projectName?: string): Brief {
+  let place = findPlace(prompt);
+  const kind: Kind = findKind(prompt);
+  const given = findName(prompt, place?.name ?? null);
+  // "The Reading Nook" is a name, not a place in Reading.
+  if (given && place && given.toLowerCase().includes(place.name.toLowerCase())) place = findPlace(prompt.replace(new RegExp(given.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'), ' '));
+  const name = given ?? (projectName?.trim() || `${kind === GENERIC ? 'Our business' : kind.label}${place ? ` in ${place.name}` : ''}`);
+  // Sections the prompt asks for: after "with", "including", "sections:" … (not any word that
+  // happens to name one: a "product-analytics startup" wants no shop).
+  const asked = /\b(?:with|including|include|includes|featuring|plus|has|have|should have|sections?\s*:|pages?\s*:)\b([\s\S]*)/i.exec(prompt);
+  const mentioned = asked ? sectionsMentioned(asked[1]!) : [];
+  const pages = pagesMentioned(prompt);
+  const without = /\b(?:without|no|skip|leave out)\s+(?:an?\s+|the\s+)?([^.,;!?\n]+)/i.exec(prompt);
+  const unwanted = without ? sectionsMentioned(without[1]!) : [];
+  const contact = contactIn(prompt);
+  const hours = hoursIn(prompt);
+  const prices = pricesIn(prompt);
+  const wanted = new Set<SectionId>([...kind.sections, ...mentioned.filter((s) => s !== 'contact' || kind.sections.includes('contact')), ...pages]);
+  if (hours.length) wanted.add('hours');
+  if (!wanted.has('contact') && !wanted.has('booking') && !wanted.has('signup')) wanted.add('contact');
+  for (const s of unwanted) wanted.delete(s);
+  // The kind's own order, then what the prompt added, then the ways to get in touch last.
+  const last: SectionId[] = ['booking', 'signup', 'contact'];
+  const order = [...kind.sections.filter((s) => !last.includes(s)), ...SECTION_IDS.filter((s) => !kind.sections.includes(s) && !last.includes(s)), ...last];
   return {
+    version: 2,
     name,
-    kind,
-    place,
+    kind: kind.id,
+    place: place?.name ?? null,
+    country: place?.country ?? null,
     primary: findColor(prompt) ?? null,
     dark: /\bdark\b/i.test(prompt),
+    font: fontIn(prompt) ?? null,
+    density: densityIn(prompt) ?? 'comfortable',
     headline: null,
     tagline: null,
-    sections,
+    sections: order.filter((s) => wanted.has(s)),
+    pages: pages.filter((s) => wanted.has(s)),
+    offers: offersIn(prompt),
+    contact,
+    hours,
+    prices,
+    texts: {},
+    images: [],
   };
 }
 
+const OLD_SECTIONS: Record<string, SectionId> = { testimonials: 'reviews' };
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : null);
+
+/** A brief as stored; a first-version brief (before kinds had their own sections) is read too. */
 export function parseBrief(text: string): Brief | undefined {
   try {
-    const b = JSON.parse(text) as Partial<Brief>;
+    const b = JSON.parse(text) as Partial<Brief> & { sections?: string[] };
     if (typeof b.name !== 'string' || typeof b.kind !== 'string' || !Array.isArray(b.sections)) return undefined;
+    const sections = b.sections.map((s) => OLD_SECTIONS[s] ?? s).filter((s): s is SectionId => (SECTION_IDS as readonly string[]).includes(s));
+    const contact = (b.contact ?? {}) as Partial<Brief['contact']>;
     return {
+      version: b.version === 2 ? 2 : 1,
       name: b.name,
       kind: b.kind,
-      place: typeof b.place === 'string' ? b.place : null,
+      place: str(b.place),
+      country: str(b.country),
       primary: typeof b.primary === 'string' && parseHex(b.primary) ? b.primary : null,
       dark: b.dark === true,
-      headline: typeof b.headline === 'string' ? b.headline : null,
-      tagline: typeof b.tagline === 'string' ? b.tagline : null,
-      sections: SECTIONS.filter((s) => b.sections!.includes(s)),
+      font: FONT_IDS.includes(b.font as FontId) ? (b.font as FontId) : null,
+      density: b.density === 'compact' || b.density === 'spacious' ? b.density : 'comfortable',
+      headline: str(b.headline),
+      tagline: str(b.tagline),
+      sections: [...new Set(sections)],
+      pages: Array.isArray(b.pages) ? b.pages.filter((s) => sections.includes(s)) : [],
+      offers: Array.isArray(b.offers) ? b.offers.filter((o): o is string => typeof o === 'string').slice(0, 6) : null,
+      contact: { phone: str(contact.phone), email: str(contact.email), address: str(contact.address) },
+      hours: Array.isArray(b.hours) ? b.hours.filter((h): h is string => typeof h === 'string') : [],
+      prices: Array.isArray(b.prices) ? b.prices.filter((p) => p && typeof p.item === 'string' && typeof p.price === 'string') : [],
+      texts: b.texts && typeof b.texts === 'object' ? Object.fromEntries(Object.entries(b.texts).filter(([, v]) => typeof v === 'string')) : {},
+      images: Array.isArray(b.images) ? b.images.filter((i): i is string => typeof i === 'string') : [],
     };
   } catch {
     return undefined;

@@ -1,5 +1,10 @@
-// Follow-up prompts: the changes the builtin generator understands on a site it made.
-import { type Brief, type Section, SECTIONS, findColor, sectionsMentioned } from './brief.ts';
+// Follow-up prompts: the changes the builtin generator understands on a site it made. Each is a
+// change to the brief; the site is then rendered again from it (with the person's own text changes
+// kept, see overrides.ts).
+import { contactIn, densityIn, findColor, hoursIn, pagesMentioned, pricesIn, sectionsMentioned, type Brief } from './brief.ts';
+import { fontIn, FONTS } from './fonts.ts';
+import { kindById, SECTION_IDS, type SectionId } from './kinds.ts';
+import { findPlace } from './places.ts';
 
 export interface Edit {
   brief: Brief;
@@ -7,35 +12,57 @@ export interface Edit {
   changes: string[];
 }
 
-const text = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/^["“']|["”'.!]+$/g, '').slice(0, 120);
+const text = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/^["“']|["”'.!]+$/g, '').slice(0, 500);
+const inOrder = (brief: Brief, wanted: Set<SectionId>) => {
+  const kind = kindById(brief.kind);
+  const order = [...brief.sections, ...kind.sections, ...SECTION_IDS];
+  return [...new Set(order)].filter((s) => wanted.has(s));
+};
+
+/** The key of a section's main text, for "change the about text to “…”". */
+const MAIN_TEXT: Partial<Record<SectionId | 'hero', string>> = {
+  hero: 'hero.text', about: 'about.text', area: 'area.text', emergency: 'emergency.text', booking: 'booking.text', signup: 'signup.text', donate: 'donate.text', contact: 'contact.text', menu: 'menu.intro',
+};
 
 export function applyEdit(current: Brief, prompt: string): Edit {
-  const brief: Brief = { ...current, sections: [...current.sections] };
+  const brief: Brief = { ...current, sections: [...current.sections], pages: [...current.pages], texts: { ...current.texts }, contact: { ...current.contact }, prices: [...current.prices] };
   const changes: string[] = [];
 
   const rename = renameIn(prompt);
   if (rename) {
     brief.name = rename;
     changes.push(`renamed to ${brief.name}`);
+    delete brief.texts['about.title'];
   }
-
   const headline = headlineIn(prompt);
   if (headline) {
     brief.headline = headline;
+    delete brief.texts['hero.title'];
     changes.push('new headline');
   }
   const tagline = /\b(?:tagline|subtitle|slogan)\s*(?:to|should\s+be|:|=)?\s*["“]([^"”]+)["”]/i.exec(prompt);
   if (tagline) {
     brief.tagline = text(tagline[1]!);
+    delete brief.texts['hero.text'];
     changes.push('new tagline');
   }
+  // "change the about text to “…”", "the contact section should say “…”".
+  const sectionText = /\b(hero|intro|about|area|emergency|booking|sign[- ]?up|donate|contact|menu)\b[^"“]{0,40}?\b(?:text|paragraph|intro|section|copy|blurb)?\b[^"“]{0,30}?(?:to|say|says|read|:)\s*["“]([^"”]{1,500})["”]/i.exec(prompt);
+  if (sectionText && !tagline && !headline) {
+    const id = sectionText[1]!.toLowerCase().replace(/^intro$/, 'hero').replace(/^sign[- ]?up$/, 'signup') as SectionId | 'hero';
+    const key = MAIN_TEXT[id];
+    if (key) {
+      brief.texts[key] = text(sectionText[2]!);
+      changes.push(`new ${id === 'hero' ? 'introduction' : id} text`);
+    }
+  }
 
-  if (/\b(dark\s+(theme|mode|background|look)|make\s+it\s+dark)\b/i.test(prompt)) {
+  if (/\b(dark\s+(theme|mode|background|look|colou?rs?)|make\s+it\s+dark)\b/i.test(prompt)) {
+    if (!brief.dark) changes.push('dark theme');
     brief.dark = true;
-    changes.push('dark theme');
-  } else if (/\b(light\s+(theme|mode|background|look)|make\s+it\s+light)\b/i.test(prompt)) {
+  } else if (/\b(light\s+(theme|mode|background|look|colou?rs?)|make\s+it\s+light)\b/i.test(prompt)) {
+    if (brief.dark) changes.push('light theme');
     brief.dark = false;
-    changes.push('light theme');
   }
   // A colour only counts when the prompt is about colour, so "remove the green testimonials" is not a recolour.
   if (/\b(colou?rs?|make\s+(?:it|the\s+(?:whole\s+)?(?:site|website|page))|use|brand|primary|theme|palette)\b/i.test(prompt)) {
@@ -45,20 +72,83 @@ export function applyEdit(current: Brief, prompt: string): Edit {
       changes.push(`brand colour ${color}`);
     }
   }
+  if (/\b(font|typeface|type|lettering|serif|monospace)\b/i.test(prompt)) {
+    const font = fontIn(prompt);
+    if (font) {
+      brief.font = font;
+      changes.push(`${FONTS[font].label} font`);
+    }
+  }
+  const density = densityIn(prompt);
+  if (density && density !== brief.density) {
+    brief.density = density;
+    changes.push(`${density} layout`);
+  }
 
-  const removal = /\b(?:remove|delete|drop|hide|get\s+rid\s+of|without)\b([^.!\n]*)/i.exec(prompt);
-  const removed = removal ? sectionsMentioned(removal[1]!) : [];
-  for (const section of removed) {
-    if (brief.sections.includes(section)) changes.push(`removed ${section}`);
-    brief.sections = brief.sections.filter((s) => s !== section);
+  const place = /\b(?:moved to|move to|now in|relocated to|location to|place to|based in|located in)\b/i.test(prompt) ? findPlace(prompt) : null;
+  if (place && place.name !== brief.place) {
+    brief.place = place.name;
+    brief.country = place.country;
+    changes.push(`place: ${place.name}`);
   }
-  const addition = /\b(?:add|include|put|show|with)\b([^.!\n]*)/i.exec(prompt);
-  const added = addition ? sectionsMentioned(addition[1]!).filter((s) => !removed.includes(s)) : [];
-  for (const section of added) {
-    if (!brief.sections.includes(section)) changes.push(`added ${section}`);
-    brief.sections = SECTIONS.filter((s: Section) => brief.sections.includes(s) || s === section);
+
+  const contact = contactIn(prompt);
+  for (const field of ['phone', 'email', 'address'] as const) {
+    const value = contact[field];
+    if (value && value !== brief.contact[field]) {
+      brief.contact[field] = value;
+      changes.push(`${field} ${value}`);
+    }
   }
-  return { brief, changes };
+  const hours = hoursIn(prompt);
+  if (hours.length) {
+    brief.hours = hours;
+    if (!brief.sections.includes('hours')) brief.sections = inOrder(brief, new Set([...brief.sections, 'hours']));
+    for (let i = 0; i < 10; i++) delete brief.texts[`hours.${i}`];
+    delete brief.texts['hours.text'];
+    changes.push('opening hours');
+  }
+  const prices = pricesIn(prompt);
+  for (const p of prices) {
+    const at = brief.prices.findIndex((q) => q.item.toLowerCase() === p.item.toLowerCase());
+    if (at >= 0) brief.prices[at] = p;
+    else brief.prices.push(p);
+    changes.push(`price of ${p.item}: ${p.price}`);
+  }
+
+  // Pages and sections: "add an about page", "remove the gallery", "put the menu on the home page".
+  const removal = /\b(?:remove|delete|drop|hide|get\s+rid\s+of|without|no\s+more)\b([^.!\n]*)/i.exec(prompt);
+  const toHome = /\b(?:put|move|merge|bring)\b([^.!\n]*?)\b(?:on|onto|into|to|back\s+(?:on|to))\s+the\s+(?:home|main|front)\s*page\b/i.exec(prompt);
+  if (toHome) {
+    for (const s of sectionsMentioned(toHome[1]!)) {
+      if (brief.pages.includes(s)) changes.push(`${s} back on the home page`);
+      brief.pages = brief.pages.filter((p) => p !== s);
+    }
+  } else if (removal) {
+    for (const s of sectionsMentioned(removal[1]!)) {
+      if (brief.sections.includes(s)) changes.push(`removed ${s}`);
+      brief.sections = brief.sections.filter((x) => x !== s);
+      brief.pages = brief.pages.filter((x) => x !== s);
+    }
+  }
+  const addition = /\b(?:add|include|put|show|with|create|make|give\s+(?:it|me|us))\b([^.!\n]*)/i.exec(prompt);
+  if (addition && !toHome) {
+    const clause = addition[1]!;
+    const pages = pagesMentioned(clause).concat(/\bown page\b|\bseparate page\b/i.test(clause) ? sectionsMentioned(clause.replace(/\b(?:own|separate)\s+page\b/gi, '')) : []);
+    const removed = removal ? sectionsMentioned(removal[1]!) : [];
+    for (const s of sectionsMentioned(clause).filter((x) => !removed.includes(x))) {
+      if (!brief.sections.includes(s)) changes.push(`added ${s}`);
+      brief.sections = inOrder(brief, new Set([...brief.sections, s]));
+    }
+    for (const s of pages.filter((x) => !removed.includes(x))) {
+      if (!brief.sections.includes(s)) brief.sections = inOrder(brief, new Set([...brief.sections, s]));
+      if (!brief.pages.includes(s)) {
+        brief.pages = brief.sections.filter((x) => brief.pages.includes(x) || x === s);
+        changes.push(`${s} page`);
+      }
+    }
+  }
+  return { brief, changes: [...new Set(changes)] };
 }
 
 const RENAME =
@@ -81,5 +171,16 @@ export function headlineIn(prompt: string): string | undefined {
   return found ? text(found[1]!) : undefined;
 }
 
-export const UNDERSTOOD_EDITS =
-  'rename ("rename it to X", "call it X", "the business is now called X"), the headline or tagline in quotes ("headline: \\"...\\""), colours ("make it green", "use #1e40af", "dark theme", "light theme") and sections ("add a pricing section", "add an FAQ", "remove the testimonials"; sections: services, about, testimonials, pricing, faq, contact)';
+export const UNDERSTOOD_EDITS = [
+  'rename ("rename it to X", "call it X")',
+  'the headline or tagline in quotes ("headline: \\"...\\"")',
+  'a section\'s text in quotes ("change the about text to \\"...\\"")',
+  'colours ("make it green", "use #1e40af", "dark theme", "light theme")',
+  `fonts ("use a serif font": ${Object.values(FONTS).map((f) => f.label).join(', ')})`,
+  'spacing ("more compact", "more spacious")',
+  'contact details ("our phone number is ...", "email: ...", "address: ...")',
+  'opening hours ("open Mon–Fri 9–5, Sat 10–4")',
+  'prices ("haircuts £25")',
+  'the place ("we moved to Leeds")',
+  `sections and pages ("add a gallery", "remove the FAQ", "add an about page", "put the menu back on the home page"; sections: ${SECTION_IDS.join(', ')})`,
+].join('; ');

@@ -1,33 +1,48 @@
 // The `builtin` model: no network and no model weights. A first prompt is understood as a brief
-// (business name, kind, place, colour, sections) and rendered as a complete static site; a
-// follow-up prompt on a site it made edits that brief. The brief is kept in `.sitewright/`
-// (builtin/notes.ts), which sites never serve.
+// (business name, kind, place and country, colour, font, sections and pages, the facts it gives)
+// and rendered as a complete static site; a follow-up prompt on a site it made edits that brief and
+// renders the site again, keeping the texts the person changed in the builder. The brief is kept
+// in `.sitewright/` (builtin/notes.ts), which sites never serve.
 import type { GenerateRequest, GenerateResult, Provider, SiteFile } from '../provider.ts';
 import { GenerationError } from '../provider.ts';
 import { understand, type Brief } from './brief.ts';
 import { applyEdit, UNDERSTOOD_EDITS } from './edit.ts';
 import { editForeignHtml } from './edit-html.ts';
 import { editElement, ELEMENT_EDITS } from './element-edit.ts';
-import { kindById } from './kinds.ts';
 import { NOTES_FILE, readNotes } from './notes.ts';
-import { render404, renderCss, renderIndex } from './render.ts';
+import { handEditedPages, textsIn, withChangedTexts } from './overrides.ts';
+import { pageFile, palette, render404, renderCss, renderIndex, renderPage, siteOf } from './render.ts';
 
-/** The files builtin writes; any other file of the project is kept as it is. */
-const OWN_FILES = new Set(['index.html', 'styles.css', '404.html', NOTES_FILE]);
+const IMAGE = /\.(?:png|jpe?g|gif|webp|avif|svg)$/i;
+
+/** The pages and stylesheet builtin writes for a brief (its notes besides). */
+export function ownPaths(brief: Brief): string[] {
+  return ['index.html', ...brief.pages.map(pageFile), 'styles.css', '404.html'];
+}
 
 export function renderSite(brief: Brief): SiteFile[] {
+  const site = siteOf(brief, brief.images);
+  const colours = palette(brief, site.kind);
   return [
-    { path: 'index.html', content: renderIndex(brief) },
-    { path: 'styles.css', content: renderCss(brief) },
-    { path: '404.html', content: render404(brief) },
+    { path: 'index.html', content: renderIndex(site, colours) },
+    ...brief.pages.map((id) => ({ path: pageFile(id), content: renderPage(site, colours, id) })),
+    { path: 'styles.css', content: renderCss(site, colours) },
+    { path: '404.html', content: render404(site, colours) },
     { path: NOTES_FILE, content: JSON.stringify(brief, null, 2) + '\n' },
   ];
+}
+
+function describe(brief: Brief): string {
+  const site = siteOf(brief);
+  const pages = brief.pages.length ? ` and ${brief.pages.length + 1} pages` : '';
+  const label = site.kind.label.toLowerCase();
+  return `${/^[aeiou]/.test(label) ? 'an' : 'a'} ${label} site for ${brief.name}${brief.place && !brief.name.includes(brief.place) ? ` in ${brief.place}` : ''}: ${['hero', ...brief.sections].join(', ')}${pages}`;
 }
 
 export class BuiltinProvider implements Provider {
   readonly models = ['builtin'] as const;
 
-  async generate({ prompt, files, element, onProgress }: GenerateRequest): Promise<GenerateResult> {
+  async generate({ prompt, files, element, projectName, onProgress }: GenerateRequest): Promise<GenerateResult> {
     const report = (result: GenerateResult): GenerateResult => {
       const before = new Map(files.map((f) => [f.path, f.content]));
       for (const file of result.files) {
@@ -44,27 +59,50 @@ export class BuiltinProvider implements Provider {
       return report({ files: edited.files, summary: `Edited the site: ${edited.change}` });
     }
     const notes = readNotes(files);
-    // Old notes (a root site.json) are dropped: renderSite writes them under .sitewright/.
-    const others = files.filter((f) => !OWN_FILES.has(f.path) && !notes.paths.has(f.path));
     const current = notes.brief;
     if (!current) {
       // A site builtin did not make: the simple edits it understands are made in its HTML.
       const edited = editForeignHtml(files, prompt);
       if (edited) return report({ files: edited.files, summary: `Edited the site: ${edited.changes.join(', ')}` });
       // A first generation (or a prompt that is no edit it knows): build from the prompt, keep other files.
-      const brief = understand(prompt);
-      const kind = kindById(brief.kind);
-      onProgress?.({ message: `Planning a ${kind.label.toLowerCase()} site for ${brief.name}${brief.place ? ` in ${brief.place}` : ''}: ${['hero', ...brief.sections].join(', ')}` });
-      const summary = `Built a ${kind.label.toLowerCase()} site for ${brief.name}${brief.place ? ` in ${brief.place}` : ''} with ${['hero', ...brief.sections].join(', ')}`;
-      return report({ files: [...others, ...renderSite(brief)], summary });
+      const understood = understand(prompt, projectName);
+      const brief = { ...understood, images: imagesOf(files, understood) };
+      const made = renderSite(brief);
+      const kept = files.filter((f) => !made.some((m) => m.path === f.path) && !notes.paths.has(f.path));
+      onProgress?.({ message: `Planning ${describe(brief)}` });
+      return report({ files: [...kept, ...made], summary: `Built ${describe(brief)}` });
     }
-    const { brief, changes } = applyEdit(current, prompt);
-    if (changes.length === 0) {
-      throw new GenerationError(`The builtin model did not understand what to change. It understands: ${UNDERSTOOD_EDITS}`);
+
+    // Texts the person changed in the builder are kept; other changes by hand stop a re-render.
+    // (A site of the first builtin generator cannot be rendered as it was: it is rebuilt.)
+    const pages = ownPaths(current).filter((p) => p.endsWith('.html'));
+    const brief = current.version === 2 ? withChangedTexts(current, textsIn(files, pages), textsIn(renderSite(current), pages)) : current;
+    const handEdited = current.version === 2 ? handEditedPages(files, renderSite(brief)) : [];
+    if (handEdited.length > 0) {
+      const edited = editForeignHtml(files, prompt);
+      if (edited) return report({ files: edited.files, summary: `Edited the site: ${edited.changes.join(', ')}` });
+      throw new GenerationError(
+        `${handEdited.join(', ')} ${handEdited.length === 1 ? 'was' : 'were'} changed in the code editor, and the builtin model will not rebuild the site over those changes. It can still rename the site and change its headline; or select an element in the preview and say what it should read.`,
+      );
     }
+    const { brief: edited, changes } = applyEdit(brief, prompt);
+    if (changes.length === 0) throw new GenerationError(`The builtin model did not understand what to change. It understands: ${UNDERSTOOD_EDITS}`);
     onProgress?.({ message: `Changing: ${changes.join(', ')}` });
-    return report({ files: [...others, ...renderSite(brief)], summary: `Edited the site: ${changes.join(', ')}` });
+    const next: Brief = { ...edited, version: 2, images: imagesOf(files, edited) };
+    const made = renderSite(next);
+    const owned = new Set([...ownPaths(current), ...notes.paths]);
+    const kept = files.filter((f) => !owned.has(f.path) && !made.some((m) => m.path === f.path));
+    return report({ files: [...kept, ...made], summary: `Edited the site: ${changes.join(', ')}` });
   }
+}
+
+/** The project's own images (uploaded, not written by the generator): for galleries and products. */
+function imagesOf(files: SiteFile[], brief: Brief): string[] {
+  const own = new Set(ownPaths(brief));
+  return files
+    .filter((f) => IMAGE.test(f.path) && !own.has(f.path) && !f.path.startsWith('.') && !/(?:^|\/)(?:favicon|logo)[^/]*$/i.test(f.path))
+    .map((f) => f.path)
+    .sort();
 }
 
 function contentEquals(a: string | Buffer, b: string | Buffer): boolean {

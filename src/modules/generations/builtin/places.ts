@@ -1,0 +1,121 @@
+// Places the builtin generator recognises in a prompt, and the conventions of their country: the
+// currency prices are written in, how a phone number and a time of day are written. A place it
+// does not know keeps the name the prompt gave and no country: then no currency is shown at all.
+
+export interface Country {
+  code: string;
+  name: string;
+  /** Writes an amount: `£4`, `4 €`, `¥800`. */
+  currency: { symbol: string; before: boolean; code: string };
+  /** An example of how a phone number is written there, for the placeholder that asks for one. */
+  phoneExample: string;
+  /** 24-hour times ("09:00–17:30") or 12-hour ones ("9am–5:30pm"). */
+  clock: 12 | 24;
+}
+
+const eur = { symbol: '€', before: false, code: 'EUR' };
+export const COUNTRIES: Record<string, Country> = {
+  GB: { code: 'GB', name: 'United Kingdom', currency: { symbol: '£', before: true, code: 'GBP' }, phoneExample: '0113 496 0000', clock: 24 },
+  IE: { code: 'IE', name: 'Ireland', currency: { symbol: '€', before: true, code: 'EUR' }, phoneExample: '01 555 0100', clock: 24 },
+  US: { code: 'US', name: 'United States', currency: { symbol: '$', before: true, code: 'USD' }, phoneExample: '(555) 010-0100', clock: 12 },
+  CA: { code: 'CA', name: 'Canada', currency: { symbol: '$', before: true, code: 'CAD' }, phoneExample: '(555) 010-0100', clock: 12 },
+  AU: { code: 'AU', name: 'Australia', currency: { symbol: '$', before: true, code: 'AUD' }, phoneExample: '(02) 5550 0100', clock: 12 },
+  NZ: { code: 'NZ', name: 'New Zealand', currency: { symbol: '$', before: true, code: 'NZD' }, phoneExample: '09 555 0100', clock: 12 },
+  FR: { code: 'FR', name: 'France', currency: eur, phoneExample: '01 23 45 67 89', clock: 24 },
+  DE: { code: 'DE', name: 'Germany', currency: eur, phoneExample: '030 1234567', clock: 24 },
+  AT: { code: 'AT', name: 'Austria', currency: eur, phoneExample: '01 2345678', clock: 24 },
+  IT: { code: 'IT', name: 'Italy', currency: eur, phoneExample: '06 1234 5678', clock: 24 },
+  ES: { code: 'ES', name: 'Spain', currency: eur, phoneExample: '912 345 678', clock: 24 },
+  PT: { code: 'PT', name: 'Portugal', currency: eur, phoneExample: '21 123 4567', clock: 24 },
+  NL: { code: 'NL', name: 'the Netherlands', currency: eur, phoneExample: '020 123 4567', clock: 24 },
+  BE: { code: 'BE', name: 'Belgium', currency: eur, phoneExample: '02 123 45 67', clock: 24 },
+  CH: { code: 'CH', name: 'Switzerland', currency: { symbol: 'CHF', before: true, code: 'CHF' }, phoneExample: '044 123 45 67', clock: 24 },
+  SE: { code: 'SE', name: 'Sweden', currency: { symbol: 'kr', before: false, code: 'SEK' }, phoneExample: '08-123 456 78', clock: 24 },
+  DK: { code: 'DK', name: 'Denmark', currency: { symbol: 'kr.', before: false, code: 'DKK' }, phoneExample: '12 34 56 78', clock: 24 },
+  NO: { code: 'NO', name: 'Norway', currency: { symbol: 'kr', before: false, code: 'NOK' }, phoneExample: '22 12 34 56', clock: 24 },
+  PL: { code: 'PL', name: 'Poland', currency: { symbol: 'zł', before: false, code: 'PLN' }, phoneExample: '22 123 45 67', clock: 24 },
+  JP: { code: 'JP', name: 'Japan', currency: { symbol: '¥', before: true, code: 'JPY' }, phoneExample: '03-1234-5678', clock: 24 },
+  IN: { code: 'IN', name: 'India', currency: { symbol: '₹', before: true, code: 'INR' }, phoneExample: '022 1234 5678', clock: 12 },
+  SG: { code: 'SG', name: 'Singapore', currency: { symbol: 'S$', before: true, code: 'SGD' }, phoneExample: '6123 4567', clock: 12 },
+  ZA: { code: 'ZA', name: 'South Africa', currency: { symbol: 'R', before: true, code: 'ZAR' }, phoneExample: '021 123 4567', clock: 24 },
+  MX: { code: 'MX', name: 'Mexico', currency: { symbol: '$', before: true, code: 'MXN' }, phoneExample: '55 1234 5678', clock: 12 },
+  BR: { code: 'BR', name: 'Brazil', currency: { symbol: 'R$', before: true, code: 'BRL' }, phoneExample: '(11) 1234-5678', clock: 24 },
+};
+
+/** Cities and regions by the country they are in (lower case; the prompt's own spelling is kept). */
+const PLACES: Record<string, string[]> = {
+  GB: ['london', 'manchester', 'birmingham', 'leeds', 'bristol', 'liverpool', 'sheffield', 'newcastle', 'nottingham', 'leicester', 'brighton', 'york', 'bath', 'oxford', 'cambridge', 'edinburgh', 'glasgow', 'aberdeen', 'dundee', 'inverness', 'cardiff', 'swansea', 'belfast', 'exeter', 'plymouth', 'norwich', 'southampton', 'portsmouth', 'reading', 'cheltenham', 'harrogate', 'durham', 'canterbury', 'chester', 'coventry', 'derby', 'hull', 'bradford', 'stoke', 'wolverhampton', 'milton keynes', 'stratford-upon-avon', 'kendal', 'whitby', 'cornwall', 'devon', 'yorkshire', 'kent', 'surrey', 'sussex', 'wales', 'scotland', 'england', 'the uk', 'uk', 'united kingdom', 'great britain', 'shoreditch', 'hackney', 'camden', 'islington', 'brixton'],
+  IE: ['dublin', 'cork', 'galway', 'limerick', 'kilkenny', 'waterford', 'ireland'],
+  US: ['new york', 'nyc', 'brooklyn', 'manhattan', 'los angeles', 'san francisco', 'chicago', 'boston', 'seattle', 'austin', 'portland', 'denver', 'miami', 'atlanta', 'dallas', 'houston', 'phoenix', 'philadelphia', 'nashville', 'new orleans', 'san diego', 'washington', 'minneapolis', 'detroit', 'las vegas', 'brooklyn', 'oakland', 'texas', 'california', 'florida', 'usa', 'the us', 'united states'],
+  CA: ['toronto', 'vancouver', 'montreal', 'calgary', 'ottawa', 'edmonton', 'quebec', 'canada'],
+  AU: ['sydney', 'melbourne', 'brisbane', 'perth', 'adelaide', 'hobart', 'canberra', 'australia'],
+  NZ: ['auckland', 'wellington', 'christchurch', 'queenstown', 'new zealand'],
+  FR: ['paris', 'lyon', 'marseille', 'bordeaux', 'toulouse', 'nice', 'nantes', 'lille', 'strasbourg', 'montpellier', 'france'],
+  DE: ['berlin', 'munich', 'münchen', 'hamburg', 'cologne', 'köln', 'frankfurt', 'stuttgart', 'düsseldorf', 'leipzig', 'dresden', 'germany'],
+  AT: ['vienna', 'wien', 'salzburg', 'innsbruck', 'graz', 'austria'],
+  IT: ['rome', 'roma', 'milan', 'milano', 'florence', 'firenze', 'naples', 'napoli', 'venice', 'bologna', 'turin', 'torino', 'italy'],
+  ES: ['madrid', 'barcelona', 'valencia', 'seville', 'sevilla', 'malaga', 'málaga', 'bilbao', 'spain'],
+  PT: ['lisbon', 'lisboa', 'porto', 'portugal'],
+  NL: ['amsterdam', 'rotterdam', 'utrecht', 'the hague', 'eindhoven', 'netherlands'],
+  BE: ['brussels', 'antwerp', 'ghent', 'bruges', 'belgium'],
+  CH: ['zurich', 'zürich', 'geneva', 'basel', 'bern', 'lausanne', 'switzerland'],
+  SE: ['stockholm', 'gothenburg', 'malmö', 'sweden'],
+  DK: ['copenhagen', 'aarhus', 'denmark'],
+  NO: ['oslo', 'bergen', 'norway'],
+  PL: ['warsaw', 'krakow', 'kraków', 'gdansk', 'poland'],
+  JP: ['tokyo', 'osaka', 'kyoto', 'yokohama', 'sapporo', 'japan'],
+  IN: ['mumbai', 'delhi', 'bangalore', 'bengaluru', 'chennai', 'kolkata', 'hyderabad', 'pune', 'india'],
+  SG: ['singapore'],
+  ZA: ['cape town', 'johannesburg', 'durban', 'south africa'],
+  MX: ['mexico city', 'guadalajara', 'cancun', 'mexico'],
+  BR: ['são paulo', 'sao paulo', 'rio de janeiro', 'brazil'],
+};
+
+const COUNTRY_OF = new Map<string, string>(Object.entries(PLACES).flatMap(([code, names]) => names.map((n) => [n, code] as [string, string])));
+/** Known place names, longest first, so "new york" wins over "york". */
+const KNOWN = [...COUNTRY_OF.keys()].sort((a, b) => b.length - a.length);
+
+/** Any known place of four letters or more, as a whole word: one pattern, compiled once. */
+const ANYWHERE = new RegExp(`(?<![\\p{L}])(?:${KNOWN.filter((k) => k.length >= 4).map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}])`, 'u');
+
+export interface Place {
+  /** As a person writes it: the prompt's capitalisation, or title case when it wrote it in lower case. */
+  name: string;
+  country: string | null;
+}
+
+const titleCase = (text: string) => text.replace(/(^|[\s-])(\p{Ll})/gu, (_m, sep: string, c: string) => sep + c.toUpperCase()).replace(/\b(Upon|On|De|La|Le|Sur|The)\b(?!$)/g, (w) => w.toLowerCase());
+
+/** The place a prompt names ("in Leeds", "based in new york", "Bristol bakery"), if any. */
+export function findPlace(prompt: string): Place | null {
+  const lower = prompt.toLowerCase();
+  // A place after "in", "based in", "from", "near" … : a known one in any case, or a capitalised name.
+  const after = /\b(?:in|based in|located in|from|near|serving|around|across)\s+((?:the\s+)?[\p{L}][\p{L}'’.-]*(?:[\s-]+(?:upon|on|de|la|le|sur|[\p{Lu}][\p{L}'’.-]*))*)/gu;
+  for (const m of prompt.matchAll(after)) {
+    const words = m[1]!;
+    const known = KNOWN.find((k) => words.toLowerCase().startsWith(k) && /^(?:$|[\s,.;:!?)])/.test(words.slice(k.length)));
+    if (known) return { name: displayName(words.slice(0, known.length)), country: COUNTRY_OF.get(known)! };
+    if (/^[\p{Lu}]/u.test(words) && !/^(?:The|A|An|My|Our)$/.test(words)) return { name: words.replace(/[.,;:!?]+$/, ''), country: null };
+  }
+  // A known place anywhere else ("a Bristol bakery").
+  const anywhere = ANYWHERE.exec(lower);
+  if (anywhere) return { name: displayName(prompt.slice(anywhere.index, anywhere.index + anywhere[0].length)), country: COUNTRY_OF.get(anywhere[0])! };
+  return null;
+}
+
+function displayName(written: string): string {
+  if (/^(?:uk|usa|nyc)$/i.test(written)) return written.toUpperCase();
+  if (/^the (?:uk|us)$/i.test(written)) return written.replace(/\b(uk|us)\b/i, (w) => w.toUpperCase());
+  return written === written.toLowerCase() ? titleCase(written) : written;
+}
+
+/** An amount in the country's currency; just the number when the country is not known. */
+export function money(amount: string, country: string | null): string {
+  const c = country ? COUNTRIES[country] : undefined;
+  if (!c) return amount;
+  return c.currency.before ? `${c.currency.symbol}${amount}` : `${amount} ${c.currency.symbol}`;
+}
+
+export function countryOf(code: string | null): Country | undefined {
+  return code ? COUNTRIES[code] : undefined;
+}

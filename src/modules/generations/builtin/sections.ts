@@ -1,0 +1,293 @@
+// The sections of a builtin site. Each writes only what the kind's copy or the prompt says; a
+// fact neither gives (a phone number, a price, a dish, a team member) is a placeholder asking for
+// it. `level` is the heading level of the section's title: 2 on the home page, 1 on its own page.
+import { icon, illustration, offerIcons } from './art.ts';
+import type { SectionId } from './kinds.ts';
+import { el, escapeHtml, fill, price, sectionHref, sectionTitle, text, todo, type Site } from './site.ts';
+
+type Render = (site: Site, level: 1 | 2) => string;
+
+const heading = (site: Site, id: SectionId, level: 1 | 2) => el(site, `h${level}`, `${id}.title`, sectionTitle(site, id), `id="${id}-title"`);
+// Sections alternate their background by position (styles.css), whatever the order.
+const wrap = (id: SectionId, inner: string, width = '') =>
+  `<section id="${id}" class="section" aria-labelledby="${id}-title"><div class="container${width ? ` ${width}` : ''}">\n${inner}\n</div></section>`;
+
+const DESCRIBE = ['{x}, done carefully and explained clearly.', 'Talk to us about {x}: we will suggest what fits.', '{x}, with attention to every detail.', '{x}, planned around you.', 'Ask us about {x}.', '{x}, at a time that suits you.'];
+
+function offers(site: Site): [string, string][] {
+  const own = site.brief.offers;
+  if (!own) return site.kind.offers;
+  return own.map((o, i) => [o, DESCRIBE[i % DESCRIBE.length]!.replace('{x}', i % DESCRIBE.length === 1 || i % DESCRIBE.length === 4 ? o.toLowerCase() : o)]);
+}
+
+function cards(site: Site, id: 'services' | 'features'): string {
+  const icons = offerIcons(site.kind.motif);
+  return `<div class="grid">${offers(site)
+    .map(([title, body], i) => `
+  <article class="card">${icon(icons[i % icons.length]!)}${el(site, 'h3', `${id}.${i}.title`, title)}${el(site, 'p', `${id}.${i}.text`, body)}</article>`)
+    .join('')}
+</div>`;
+}
+
+/** Prices the prompt gave whose item matches `name` ("Full groom" ~ "full groom £45"). */
+const priceFor = (site: Site, name: string) => site.brief.prices.find((p) => p.item.toLowerCase().includes(name.toLowerCase()) || name.toLowerCase().includes(p.item.toLowerCase()));
+
+const SECTIONS: Record<SectionId, Render> = {
+  services: (site, level) => wrap('services', `${heading(site, 'services', level)}\n${cards(site, 'services')}`),
+
+  features: (site, level) => wrap('features', `${heading(site, 'features', level)}\n${cards(site, 'features')}`),
+
+  menu: (site, level) => {
+    const given = site.brief.prices;
+    // The prices the prompt gave, then a place for the rest; or, without any, a card per part of the menu.
+    const body = given.length
+      ? `<ul class="menu-list">${given.map((p, i) => `<li><span data-sw="menu.item.${i}">${text(site, `menu.item.${i}`, p.item)}</span> <span class="amount">${escapeHtml(price(site, p.price))}</span></li>`).join('')}</ul>
+${todo(site, 'p', 'menu.more', 'Add the rest of your menu, with prices')}`
+      : `<div class="grid menu">${(site.kind.menu ?? ['Menu'])
+          .map((g, i) => `
+  <article class="card">${el(site, 'h3', `menu.${i}.title`, g)}${todo(site, 'p', `menu.${i}.items`, `Add the ${g.toLowerCase()} you serve, with their prices`)}</article>`)
+          .join('')}
+</div>`;
+    return wrap('menu', `${heading(site, 'menu', level)}
+${el(site, 'p', 'menu.intro', 'Ask us about allergens: we are happy to help.', 'class="lead"')}
+${body}`);
+  },
+
+  products: (site, level) => {
+    const ranges = site.kind.products ?? ['Products'];
+    const images = site.images;
+    return wrap(
+      'products',
+      `${heading(site, 'products', level)}
+<div class="grid">${ranges
+        .map((r, i) => {
+          const given = priceFor(site, r);
+          const picture = images[i] ? `<img src="${escapeHtml(images[i]!)}" alt="" loading="lazy">` : illustration(site.kind.motif, i + 3);
+          return `
+  <article class="card product">${picture}${el(site, 'h3', `products.${i}.title`, r)}${given ? `<p class="amount">${escapeHtml(price(site, given.price))}</p>` : todo(site, 'p', `products.${i}.text`, `Add your ${r.toLowerCase()}: names, photos and prices`)}</article>`;
+        })
+        .join('')}
+</div>`,
+    );
+  },
+
+  gallery: (site, level) => {
+    const own = site.images.slice(0, 9);
+    const tiles = own.length
+      ? own.map((src, i) => `<figure class="tile"><img src="${escapeHtml(src)}" alt="${escapeHtml(altOf(src))}" loading="lazy"><figcaption data-sw="gallery.${i}.caption">${text(site, `gallery.${i}.caption`, altOf(src))}</figcaption></figure>`)
+      : [0, 1, 2, 3, 4, 5].map((i) => `<figure class="tile">${illustration(site.kind.motif, i + 1)}${todo(site, 'figcaption', `gallery.${i}.caption`, 'Replace with one of your photos')}</figure>`);
+    return wrap('gallery', `${heading(site, 'gallery', level)}\n<div class="gallery">${tiles.join('\n')}</div>`);
+  },
+
+  timetable: (site, level) => {
+    const classes = site.kind.classes ?? ['Classes'];
+    return wrap(
+      'timetable',
+      `${heading(site, 'timetable', level)}
+<div class="table-wrap"><table>
+<caption class="visually-hidden">${escapeHtml(sectionTitle(site, 'timetable'))}</caption>
+<thead><tr><th scope="col">Class</th><th scope="col">When</th><th scope="col">With</th></tr></thead>
+<tbody>${classes.map((c, i) => `<tr><th scope="row" data-sw="timetable.${i}.class">${text(site, `timetable.${i}.class`, c)}</th>${todo(site, 'td', `timetable.${i}.when`, 'Add day and time')}${todo(site, 'td', `timetable.${i}.with`, 'Add a name')}</tr>`).join('\n')}</tbody>
+</table></div>`
+    );
+  },
+
+  pricing: (site, level) => {
+    const tiers = site.kind.tiers ?? (site.brief.prices.length ? [] : ['Standard', 'Premium']);
+    const given = site.brief.prices;
+    const listed = tiers.length ? tiers : given.map((p) => p.item);
+    return wrap(
+      'pricing',
+      `${heading(site, 'pricing', level)}
+<div class="grid">${listed
+        .map((t, i) => {
+          const p = priceFor(site, t) ?? (tiers.length ? undefined : given[i]);
+          return `
+  <article class="card price${i === 1 ? ' featured' : ''}">${el(site, 'h3', `pricing.${i}.title`, t)}${p ? `<p class="amount">${escapeHtml(price(site, p.price))}</p>` : todo(site, 'p', `pricing.${i}.price`, 'Add the price')}${todo(site, 'p', `pricing.${i}.text`, 'Add what is included')}</article>`;
+        })
+        .join('')}
+</div>`
+    );
+  },
+
+  team: (site, level) =>
+    wrap(
+      'team',
+      `${heading(site, 'team', level)}
+<div class="grid team">${[0, 1, 2]
+        .map((i) => `
+  <article class="card person">${icon('users', 'avatar')}${todo(site, 'h3', `team.${i}.name`, 'Add a name')}${todo(site, 'p', `team.${i}.role`, 'Add their role and a line about them')}</article>`)
+        .join('')}
+</div>`,
+    ),
+
+  about: (site, level) =>
+    wrap(
+      'about',
+      `<div class="split"><div>
+${el(site, `h${level}`, 'about.title', `About ${site.brief.name}`, 'id="about-title"')}
+${el(site, 'p', 'about.text', site.kind.about, 'class="lead"')}
+${todo(site, 'p', 'about.story', 'Add your story: who you are, how you started and what you care about')}
+</div>
+${illustration(site.kind.motif, 9)}</div>`
+    ),
+
+  area: (site, level) =>
+    wrap(
+      'area',
+      `${heading(site, 'area', level)}
+${site.brief.place ? el(site, 'p', 'area.text', `We work in {place} and the places around it. Not sure if we cover you? Ask us.`, 'class="lead"') : todo(site, 'p', 'area.text', 'Add the towns and areas you cover', 'lead')}`,
+      'narrow',
+    ),
+
+  emergency: (site, level) => {
+    const phone = site.brief.contact.phone;
+    return wrap(
+      'emergency',
+      `<div class="callout">${icon('call', 'icon big')}<div>
+${heading(site, 'emergency', level)}
+${el(site, 'p', 'emergency.text', 'Something urgent? Call us and tell us what is happening.')}
+${phone ? `<p><a class="button" href="tel:${escapeHtml(phone.replace(/[^\d+]/g, ''))}">Call ${escapeHtml(phone)}</a></p>` : todo(site, 'p', 'emergency.phone', `Add the number to call in an emergency${site.country ? ` (for example ${site.country.phoneExample})` : ''}`)}
+</div></div>`,
+    );
+  },
+
+  events: (site, level) =>
+    wrap(
+      'events',
+      `${heading(site, 'events', level)}
+<ul class="events">${[0, 1]
+        .map((i) => `<li class="card">${icon('calendar')}${todo(site, 'p', `events.${i}`, 'Add an event: its date, name and place')}</li>`)
+        .join('')}</ul>`,
+      'narrow',
+    ),
+
+  hours: (site, level) => {
+    const lines = site.brief.hours;
+    return wrap(
+      'hours',
+      `${heading(site, 'hours', level)}
+${lines.length ? `<ul class="hours">${lines.map((l, i) => `<li data-sw="hours.${i}">${text(site, `hours.${i}`, l)}</li>`).join('')}</ul>` : todo(site, 'p', 'hours.text', 'Add your opening hours, day by day')}`,
+      'narrow',
+    );
+  },
+
+  booking: (site, level) =>
+    wrap(
+      'booking',
+      `<div class="split"><div>
+${heading(site, 'booking', level)}
+${el(site, 'p', 'booking.text', 'Tell us when suits you and we will confirm by email.', 'class="lead"')}
+</div>
+<form class="form" action="/_forms/booking" method="post">
+  ${field('booking-name', 'name', 'Name', 'autocomplete="name" required')}
+  ${field('booking-email', 'email', 'Email', 'type="email" autocomplete="email" required')}
+  ${field('booking-phone', 'phone', 'Phone (optional)', 'type="tel" autocomplete="tel"')}
+  ${field('booking-date', 'date', 'Preferred date', 'type="date" required')}
+  <div class="field"><label for="booking-message">Anything we should know?</label><textarea id="booking-message" name="message" rows="3"></textarea></div>
+  ${honeypot('booking')}
+  <button class="button" type="submit">${escapeHtml(sectionTitle(site, 'booking'))}</button>
+</form></div>`,
+    ),
+
+  signup: (site, level) =>
+    wrap(
+      'signup',
+      `<div class="callout">${icon(site.kind.motif, 'icon big')}<div>
+${heading(site, 'signup', level)}
+${el(site, 'p', 'signup.text', ['software', 'app'].includes(site.kind.id) ? 'Leave your email and we will send you access.' : 'Leave your email and we will keep you posted.')}
+<form class="inline-form" action="/_forms/signup" method="post">
+  <label for="signup-email">Email</label><input id="signup-email" name="email" type="email" autocomplete="email" required>
+  ${honeypot('signup')}
+  <button class="button" type="submit">${escapeHtml(site.kind.cta[1] === 'signup' ? site.kind.cta[0] : 'Sign up')}</button>
+</form></div></div>`
+    ),
+
+  donate: (site, level) =>
+    wrap(
+      'donate',
+      `<div class="callout">${icon('heart', 'icon big')}<div>
+${heading(site, 'donate', level)}
+${el(site, 'p', 'donate.text', 'Your time, money or skills make our work possible.')}
+${todo(site, 'p', 'donate.link', 'Add how to donate: your donation page or bank details')}
+<p><a class="button" href="${sectionHref(site, 'contact', level === 2)}">Volunteer with us</a></p>
+</div></div>`,
+    ),
+
+  faq: (site, level) => {
+    const questions = site.kind.faq ?? ['How do I get started?', 'Where are you?'];
+    return wrap(
+      'faq',
+      `${heading(site, 'faq', level)}${questions
+        .map((q, i) => `
+<details>${el(site, 'summary', `faq.${i}.q`, q)}${todo(site, 'p', `faq.${i}.a`, 'Add your answer')}</details>`)
+        .join('')}`,
+      'narrow',
+    );
+  },
+
+  reviews: (site, level) =>
+    wrap(
+      'reviews',
+      `${heading(site, 'reviews', level)}
+<div class="grid">${[0, 1]
+        .map((i) => `
+  <figure class="card quote">${todo(site, 'blockquote', `reviews.${i}.quote`, 'Add a review a customer wrote (with their permission)')}${todo(site, 'figcaption', `reviews.${i}.who`, 'Add their name')}</figure>`)
+        .join('')}
+</div>`,
+    ),
+
+  contact: (site, level) => {
+    const { phone, email, address } = site.brief.contact;
+    const example = site.country ? ` (for example ${site.country.phoneExample})` : '';
+    const facts = [
+      phone ? `<li>${icon('call')}<a href="tel:${escapeHtml(phone.replace(/[^\d+]/g, ''))}">${escapeHtml(phone)}</a></li>` : `<li>${icon('call')}${todo(site, 'span', 'contact.phone', `Add your phone number${example}`)}</li>`,
+      email ? `<li>${icon('mail')}<a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a></li>` : `<li>${icon('mail')}${todo(site, 'span', 'contact.email', 'Add your email address')}</li>`,
+      address ? `<li>${icon('pin')}<span>${escapeHtml(address)}</span></li>` : site.brief.place ? `<li>${icon('pin')}${todo(site, 'span', 'contact.address', `Add your address in ${site.brief.place}`)}</li>` : `<li>${icon('pin')}${todo(site, 'span', 'contact.address', 'Add your address')}</li>`,
+    ];
+    // An online product is reached by email: no phone or street address to ask for.
+    if (['software', 'app'].includes(site.kind.id)) facts.splice(0, 3, ...[facts[1]!, ...(phone ? [facts[0]!] : []), ...(address ? [facts[2]!] : [])]);
+    return wrap(
+      'contact',
+      `<div class="split"><div>
+${el(site, `h${level}`, 'contact.title', 'Get in touch', 'id="contact-title"')}
+${el(site, 'p', 'contact.text', 'Send us a message and we will get back to you.', 'class="lead"')}
+<ul class="contact-list">${facts.join('')}</ul>
+</div>
+<form class="form" action="/_forms/contact" method="post">
+  ${field('contact-name', 'name', 'Name', 'autocomplete="name" required')}
+  ${field('contact-email', 'email', 'Email', 'type="email" autocomplete="email" required')}
+  <div class="field"><label for="contact-message">Message</label><textarea id="contact-message" name="message" rows="5" required></textarea></div>
+  ${honeypot('contact')}
+  <button class="button" type="submit">Send message</button>
+</form></div>`
+    );
+  },
+};
+
+function field(id: string, name: string, label: string, attrs: string): string {
+  const type = /\btype=/.test(attrs) ? '' : 'type="text" ';
+  return `<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${name}" ${type}${attrs}></div>`;
+}
+
+/** The forms' spam trap: real people never see nor fill it. */
+function honeypot(form: string): string {
+  return `<div class="gotcha" aria-hidden="true"><label for="${form}-gotcha">Leave this field empty</label><input id="${form}-gotcha" name="_gotcha" type="text" tabindex="-1" autocomplete="off"></div>`;
+}
+
+function altOf(path: string): string {
+  const base = path.split('/').pop()!.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' ').trim();
+  return base ? base[0]!.toUpperCase() + base.slice(1) : 'Photo';
+}
+
+export function renderSection(site: Site, id: SectionId, level: 1 | 2 = 2): string {
+  return SECTIONS[id](site, level);
+}
+
+/** Sections the home page links to from its hero's second button. */
+export function heroSecondary(site: Site): SectionId | undefined {
+  const [, target] = site.kind.cta;
+  return site.brief.sections.find((s) => s !== target && s !== 'contact' && s !== 'hours');
+}
+
+export { fill };

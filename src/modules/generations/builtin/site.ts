@@ -1,0 +1,91 @@
+// What rendering one builtin site needs: the brief, its kind and country, the images the project
+// already has, and the helpers every section uses to write text. Every text a person may change
+// carries `data-sw="<key>"`: a change made in the builder is read back from that element
+// (overrides.ts) and kept when the site is rendered again. A fact the prompt did not give is an
+// obvious placeholder (`data-sw-todo`), highlighted in the builder and named before publishing.
+import type { Brief } from './brief.ts';
+import { kindById, type Kind, type SectionId } from './kinds.ts';
+import { countryOf, type Country } from './places.ts';
+
+export interface Site {
+  brief: Brief;
+  kind: Kind;
+  country: Country | undefined;
+  /** Images the project has (uploaded), by path: used for the gallery, products and hero. */
+  images: string[];
+}
+
+export function siteOf(brief: Brief, images: string[] = []): Site {
+  return { brief, kind: kindById(brief.kind), country: countryOf(brief.country), images };
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** {name}, {inPlace} and {place} filled in. */
+export function fill(site: Site, template: string): string {
+  const { name, place } = site.brief;
+  return template.replaceAll('{name}', name).replaceAll('{inPlace}', place ? ` in ${place}` : '').replaceAll('{place}', place ?? '');
+}
+
+/** The text of `key`: as changed by the person, else the default (with {name} … filled in), escaped. */
+export function text(site: Site, key: string, fallback: string): string {
+  return escapeHtml(site.brief.texts[key] ?? fill(site, fallback)).replace(/\r?\n/g, '<br>');
+}
+
+/** An element holding the text of `key`. */
+export function el(site: Site, tag: string, key: string, fallback: string, attrs = ''): string {
+  return `<${tag} data-sw="${key}"${attrs ? ` ${attrs}` : ''}>${text(site, key, fallback)}</${tag}>`;
+}
+
+/**
+ * A fact still to give: shown as a highlighted placeholder until the person writes it (in the
+ * builder, or with a prompt); once written it is plain text like any other.
+ */
+export function todo(site: Site, tag: string, key: string, request: string, className = ''): string {
+  // Written once the person gives the fact: exactly what the builder's text edit leaves behind.
+  if (site.brief.texts[key] !== undefined) return `<${tag} data-sw="${key}"${className ? ` class="${className}"` : ''}>${text(site, key, '')}</${tag}>`;
+  return `<${tag} data-sw="${key}" class="todo${className ? ` ${className}` : ''}" data-sw-todo>${escapeHtml(request)}</${tag}>`;
+}
+
+/** What a section is called, in the navigation and as its heading. */
+export function sectionTitle(site: Site, id: SectionId): string {
+  const k = site.kind;
+  const titles: Record<SectionId, string> = {
+    services: k.offerTitle,
+    features: 'Features',
+    menu: k.id === 'bar' ? 'Drinks' : 'Menu',
+    products: k.id === 'hotel' ? 'Rooms' : k.id === 'realestate' ? 'Properties' : 'Shop',
+    gallery: ['photographer', 'artist', 'architect', 'agency'].includes(k.id) ? 'Portfolio' : 'Gallery',
+    timetable: 'Timetable',
+    pricing: ['software', 'app'].includes(k.id) ? 'Pricing' : 'Prices',
+    team: k.team ?? 'Team',
+    about: 'About',
+    area: 'Areas we cover',
+    emergency: 'Emergencies',
+    events: k.id === 'music' ? 'Tour dates' : 'Events',
+    hours: 'Opening hours',
+    booking: k.cta[1] === 'booking' ? k.cta[0] : 'Book',
+    signup: ['software', 'app'].includes(k.id) ? 'Get started' : 'Sign up',
+    donate: 'Support us',
+    faq: 'Questions',
+    reviews: 'Reviews',
+    contact: 'Contact',
+  };
+  return titles[id];
+}
+
+/** A price as the prompt wrote it, with the country's currency when it wrote a bare number. */
+export function price(site: Site, written: string): string {
+  if (/[£$€¥₹]|\b(?:eur|gbp|usd|chf|kr)\b|euros?|pounds|dollars/i.test(written) || !site.country) return written;
+  const c = site.country.currency;
+  return c.before ? `${c.symbol}${written}` : `${written} ${c.symbol}`;
+}
+
+/** The file a page of the site is in, and the link to a section from any page. */
+export const pageFile = (id: SectionId) => `${id}.html`;
+export function sectionHref(site: Site, id: SectionId, fromHome: boolean): string {
+  if (site.brief.pages.includes(id)) return pageFile(id);
+  return fromHome ? `#${id}` : `index.html#${id}`;
+}

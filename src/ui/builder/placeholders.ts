@@ -1,0 +1,28 @@
+// Placeholders a generated site still shows (`data-sw-todo`: a phone number, prices, a photo the
+// builtin generator would not invent). The builder lists them before publishing and says how many
+// went live, so nobody publishes "Add your phone number" without knowing.
+import type { Services } from '../../modules/index.ts';
+import { isInternalPath } from '../../modules/files/paths.ts';
+
+const TODO = /<[a-z][a-z0-9]*\b[^>]*\bdata-sw-todo\b[^>]*>([^<]*)</gi;
+
+export interface Placeholders {
+  count: number;
+  /** The first few, as the site shows them ("Add your phone number"), with their page. */
+  examples: { page: string; text: string }[];
+}
+
+export async function placeholdersOf(services: Services, orgId: string, projectId: string): Promise<Placeholders> {
+  const pages = (await services.files.list(orgId, projectId)).filter((f) => /\.html?$/i.test(f.path) && !isInternalPath(f.path) && f.path !== '404.html');
+  const out: Placeholders = { count: 0, examples: [] };
+  for (const page of pages) {
+    const file = await services.files.get(orgId, projectId, page.path);
+    if (file.encoding !== 'utf8') continue;
+    for (const m of file.content.matchAll(TODO)) {
+      out.count++;
+      const text = m[1]!.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').trim();
+      if (out.examples.length < 8 && !out.examples.some((e) => e.text === text)) out.examples.push({ page: page.path, text });
+    }
+  }
+  return out;
+}
