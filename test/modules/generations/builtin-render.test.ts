@@ -1,12 +1,15 @@
 // The builtin site in a real browser (Debian's Chromium driven by playwright-core): it must lay
 // out without horizontal overflow on a phone and a desktop, with no console errors, no failed
-// requests, and a label for every form field.
+// requests, and a label for every form field; and a site of every kind, light and dark, has no
+// serious axe-core violation (colour contrast included) in the browser.
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
 import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
+import { KINDS } from '../../../src/modules/generations/builtin/kinds.ts';
 import { contentTypeFor } from '../../../src/modules/files/content.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -19,6 +22,10 @@ const PROMPTS = [
   'Landing page for "Northwind Growth Partners International", a marketing agency in Rio de Janeiro, purple',
 ];
 
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+// Every kind once, every other one dark, with the sections that hold placeholders.
+const KIND_PROMPTS = KINDS.map((k, i) => `A ${k.words[0]} in Leeds called Test Co with reviews, a FAQ and a gallery${i % 2 ? ', dark theme' : ''}`);
+
 let browser: Browser;
 let server: Server;
 let base: string;
@@ -26,7 +33,7 @@ const sites = new Map<string, Map<string, string>>();
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  for (const [i, prompt] of PROMPTS.entries()) {
+  for (const [i, prompt] of [...PROMPTS, ...KIND_PROMPTS].entries()) {
     const { files } = await new BuiltinProvider().generate({ prompt, model: 'builtin', files: [], signal: new AbortController().signal });
     sites.set(`s${i}`, new Map(files.map((f) => [f.path, String(f.content)])));
   }
@@ -77,4 +84,20 @@ describe.runIf(hasChromium)('the builtin site in Chromium', () => {
       });
     }
   }
+
+  it('has no serious accessibility violation for any kind, light or dark (axe-core, colour contrast included)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const found: string[] = [];
+    for (const [j, prompt] of KIND_PROMPTS.entries()) {
+      await page.goto(`${base}/s${PROMPTS.length + j}/`, { waitUntil: 'load' });
+      await page.addScriptTag({ path: AXE });
+      const violations = await page.evaluate(async () => {
+        const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+        return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes[0]?.html.slice(0, 120)}`);
+      });
+      for (const v of violations) found.push(`${prompt} -> ${v}`);
+    }
+    await page.close();
+    expect(found).toEqual([]);
+  }, 90_000);
 });

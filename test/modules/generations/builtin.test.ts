@@ -8,6 +8,8 @@ import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.
 import { palette } from '../../../src/modules/generations/builtin/render.ts';
 import { KINDS, kindById } from '../../../src/modules/generations/builtin/kinds.ts';
 import { HtmlValidate } from 'html-validate';
+import { parse } from 'parse5';
+import { replaceElementText } from '../../../src/modules/files/text-edit.ts';
 import { GenerationError, type SiteFile } from '../../../src/modules/generations/provider.ts';
 
 const builtin = new BuiltinProvider();
@@ -234,5 +236,80 @@ describe('follow-ups on a site builtin did not make', () => {
     const { files } = await generate('A site for Bella Bakery in Lyon', own(home));
     expect(fileOf(files, 'index.html')).toContain('Bella Bakery');
     expect(files.find((f) => f.path === 'logo.png')).toBeDefined();
+  });
+});
+
+/** The selector the builder's preview computes for the element with `data-sw="<key>"`. */
+function selectorOf(html: string, key: string): string {
+  type El = { tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: El[] };
+  const find = (node: El, path: string[]): string[] | undefined => {
+    const children = (node.childNodes ?? []).filter((c) => c.tagName);
+    for (const [i, child] of children.entries()) {
+      const here = [...path, `${child.tagName}:nth-child(${i + 1})`];
+      if (child.attrs?.some((a) => a.name === 'data-sw' && a.value === key)) return here;
+      const deeper = find(child, here);
+      if (deeper) return deeper;
+    }
+    return undefined;
+  };
+  const found = find(parse(html) as El, []);
+  if (!found) throw new Error(`no element ${key}`);
+  return ['html', ...found.slice(1)].join(' > ');
+}
+
+describe('follow-ups keep what the person did', () => {
+  const edit = (files: SiteFile[], key: string, value: string) =>
+    files.map((f) => (f.path === 'index.html' ? { ...f, content: replaceElementText(String(f.content), selectorOf(String(f.content), key), value) } : f));
+
+  it('keeps texts changed in the builder, placeholders filled in included, when the site is rendered again', async () => {
+    const first = await generate('A bakery in Bristol called Luna Bakery');
+    expect(fileOf(first.files, 'index.html')).toContain('data-sw="about.story" class="todo" data-sw-todo');
+    let files = edit(first.files, 'hero.title', 'Bread worth waking up for');
+    files = edit(files, 'about.story', 'Started by two friends in 2019.');
+    expect(fileOf(files, 'index.html')).not.toContain('data-sw="about.story" class="todo"');
+
+    const green = await generate('Make it green', files);
+    const html = fileOf(green.files, 'index.html');
+    expect(html).toContain('<h1 data-sw="hero.title" id="hero-title">Bread worth waking up for</h1>');
+    expect(html).toContain('<p data-sw="about.story">Started by two friends in 2019.</p>');
+    expect(JSON.parse(fileOf(green.files, '.sitewright/builtin-brief.json'))).toMatchObject({ primary: '#15803d', texts: { 'hero.title': 'Bread worth waking up for', 'about.story': 'Started by two friends in 2019.' } });
+    // The next edit needs nothing read back: the brief has them.
+    const serif = await generate('Use a serif font', green.files);
+    expect(fileOf(serif.files, 'index.html')).toContain('Started by two friends in 2019.');
+    expect(fileOf(serif.files, 'styles.css')).toContain('Georgia');
+  });
+
+  it('never rebuilds over a page changed in the code editor, and says what it can still do', async () => {
+    const first = await generate('A bakery in Bristol called Luna Bakery');
+    const handMade = first.files.map((f) => (f.path === 'index.html' ? { ...f, content: String(f.content).replace('</main>', '<p class="mine">My own paragraph</p></main>') } : f));
+    await expect(generate('Add a gallery', handMade)).rejects.toThrow(/index\.html was changed in the code editor/);
+    const renamed = await generate('Rename it to Sol Bakery', handMade);
+    expect(fileOf(renamed.files, 'index.html')).toContain('<p class="mine">My own paragraph</p>');
+    expect(fileOf(renamed.files, 'index.html')).toContain('Sol Bakery');
+  });
+
+  it('adds and removes pages, facts, fonts and spacing', async () => {
+    const first = await generate('A bakery in Bristol called Luna Bakery');
+    const about = await generate('Add an about page', first.files);
+    expect(about.files.map((f) => f.path)).toContain('about.html');
+    expect(fileOf(about.files, 'index.html')).toContain('href="about.html"');
+    expect(fileOf(about.files, 'index.html')).not.toContain('id="about"');
+
+    const facts = await generate('Our phone number is 0117 496 0000. Open Mon-Sat 8am-4pm. Sourdough £4', about.files);
+    const html = fileOf(facts.files, 'index.html');
+    expect(html).toContain('<a href="tel:01174960000">0117 496 0000</a>');
+    expect(html).not.toContain('Add your phone number');
+    expect(html).toContain('Mon-Sat 8am-4pm');
+    expect(html).toMatch(/Sourdough<\/span> <span class="amount">£4</);
+
+    const back = await generate('Put the about section back on the home page and make it more compact', facts.files);
+    expect(back.files.map((f) => f.path)).not.toContain('about.html');
+    expect(fileOf(back.files, 'index.html')).toContain('id="about"');
+    expect(fileOf(back.files, 'styles.css')).toContain('--section: clamp(2.25rem');
+    expect(back.summary).toContain('about back on the home page');
+    expect(back.summary).toContain('compact layout');
+
+    const moved = await generate('We moved to Lyon', back.files);
+    expect(JSON.parse(fileOf(moved.files, '.sitewright/builtin-brief.json'))).toMatchObject({ place: 'Lyon', country: 'FR' });
   });
 });
