@@ -98,6 +98,15 @@ describe('prompting in the builder', () => {
     expect(page).toContain('A bakery in Bristol with a menu');
     expect(page).toContain('AI messages today: 1 of 5');
     expect(page).toContain('Version 1');
+    // The generated site has named the project after the project, and asks for what it did not invent.
+    const index = (await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file.content as string;
+    expect(index).toContain('Luna Bakery');
+    const publishTab = visibleText((await person.get(`/app/projects/${project.id}?tab=publish`)).body);
+    expect(publishTab).toMatch(/\d+ placeholders still to fill in/);
+    expect(publishTab).toContain('Add your phone number');
+    const published = await person.postJson(`/app/projects/${project.id}/publish`);
+    expect(published.json.notice).toMatch(/placeholders are still on the site/);
+    expect(published.json.placeholders).toBeGreaterThan(0);
   });
 
   it('aims a prompt at the selected element, and refuses what the REST API refuses, as JSON', async () => {
