@@ -72,12 +72,16 @@ interface Result {
   sectionsRequested: number;
   invented: number;
   inventedFirst?: string;
+  /** Every invented fact found (BENCH_JSON). */
+  inventedAll: string[];
   wrongCurrency: string[];
   contrast: number;
   contrastDark: number | null;
   serious: string[];
   validatorErrors: number;
   validatorFirst?: string;
+  /** Every validator error (BENCH_JSON). */
+  validatorAll: string[];
   brokenLinks: string[];
   ms: number;
   error?: string;
@@ -166,11 +170,13 @@ async function check(browser: Browser, validator: HtmlValidate, p: BenchPrompt, 
     sectionsMissing: [],
     sectionsRequested: p.expect.sections?.length ?? 0,
     invented: 0,
+    inventedAll: [],
     wrongCurrency: [],
     contrast: 0,
     contrastDark: hasDarkMode ? 0 : null,
     serious: [],
     validatorErrors: 0,
+    validatorAll: [],
     brokenLinks: [],
     ms,
   };
@@ -191,6 +197,7 @@ async function check(browser: Browser, validator: HtmlValidate, p: BenchPrompt, 
         const found = inventedFacts(f.text, p.prompt, p.expect.country);
         r.invented += found.count;
         r.inventedFirst ??= found.first && (path === 'index.html' ? found.first : `${found.first} (${path})`);
+        r.inventedAll.push(...found.all.map((fact) => `${path}: ${fact}`));
         r.wrongCurrency.push(...found.wrongCurrency);
         if (path === 'index.html' && process.env.BENCH_SCREENSHOTS === '1' && SCREENSHOT_IDS.includes(p.id)) {
           await page.screenshot({ path: join(DOCS_DIR, `generated-${p.id}.png`), fullPage: true });
@@ -212,7 +219,8 @@ async function check(browser: Browser, validator: HtmlValidate, p: BenchPrompt, 
         for (const m of result.messages) {
           if (m.severity !== 2) continue;
           r.validatorErrors++;
-          r.validatorFirst ??= `${path}:${m.line} ${m.ruleId}: ${m.message}`;
+          r.validatorAll.push(`${path}:${m.line} ${m.ruleId}: ${m.message}`);
+          r.validatorFirst ??= r.validatorAll[0];
         }
       }
     }
@@ -258,7 +266,7 @@ async function check(browser: Browser, validator: HtmlValidate, p: BenchPrompt, 
 
 /** A prompt whose generation or check failed: it counts against every target. */
 function failed(p: BenchPrompt, kind: string, ms: number, error: string): Result {
-  return { id: p.id, expectedKind: p.expect.kind, detectedKind: kind, kindOk: false, pages: [], pagesMissing: [], pagesRequested: 0, nameOk: null, placeOk: null, sectionsMissing: [], sectionsRequested: 0, invented: 0, wrongCurrency: [], contrast: 0, contrastDark: null, serious: [], validatorErrors: 0, brokenLinks: [], ms, error };
+  return { id: p.id, expectedKind: p.expect.kind, detectedKind: kind, kindOk: false, pages: [], pagesMissing: [], pagesRequested: 0, nameOk: null, placeOk: null, sectionsMissing: [], sectionsRequested: 0, invented: 0, inventedAll: [], wrongCurrency: [], contrast: 0, contrastDark: null, serious: [], validatorErrors: 0, validatorAll: [], brokenLinks: [], ms, error };
 }
 
 const yes = (ok: boolean | null) => (ok === null ? '—' : ok ? 'yes' : '**no**');
@@ -299,7 +307,7 @@ function totals(results: Result[]): void {
   const times = results.map((r) => r.ms);
   const slowest = Math.max(...times);
   const met = (b: boolean) => (b ? 'met' : '**MISSED**');
-  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   log(`\nTotals over ${results.length} prompts${results.length > ok.length ? ` (${results.length - ok.length} failed to generate)` : ''}:\n`);
   log('| measure | result | target | |\n|---|---|---|---|');
   log(`| color-contrast failures (nodes; light + dark) | ${contrast} (light ${sum((r) => r.contrast)}, dark ${sum((r) => r.contrastDark ?? 0)} over ${ok.filter((r) => r.contrastDark !== null).length} sites with a dark mode) | 0 | ${met(contrast === 0)} |`);

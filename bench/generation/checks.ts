@@ -88,29 +88,34 @@ export const STYLISTIC_RULES_OFF = ['doctype-style', 'attr-quotes', 'void-style'
  */
 export const INVENTED_FACTS: { name: string; pattern: RegExp }[] = [
   // Ratings: "4.9/5", "4.8 out of 5", star glyphs, "5 stars".
-  { name: 'rating', pattern: /\b[0-5](?:[.,]\d)?\s*(?:\/|out of)\s*5\b|[★⭐]|\b[0-5](?:\.\d)?[- ]stars?\b/gi },
+  { name: 'rating', pattern: /\b[0-5](?:[.,]\d)?\s*(?:\/|out of)\s*5\b|[★⭐]+|\b[0-5](?:\.\d)?[- ]stars?\b/gi },
   // Experience and track record: "20 years", "15+ years", "since 1998", "established 2004".
   { name: 'years', pattern: /\b\d+\+?\s*years?\b|\b(?:since|established|est\.|founded(?: in)?)\s+(?:19|20)\d\d\b/gi },
   // Head counts: "500+ happy clients", "1,000 customers", "200 patients".
   { name: 'clients', pattern: /\b\d[\d,.]*\s*\+?\s*(?:happy\s+|satisfied\s+|loyal\s+)?(?:clients|customers|patients|students|members|guests)\b/gi },
-  // Testimonials attributed to a name: a quote followed by "— Name", or an attribution line "— Claire M.".
-  { name: 'testimonial', pattern: /[“"«][^”"»\n]{8,}[”"»]\s*[—–-]\s*\p{Lu}\p{L}+|^\s*[—–]\s*\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}.'’-]*)?\s*,?\s*$/gmu },
+  // Testimonials attributed to a name: a quote followed (same line or the next) by "— Name" or a
+  // line that is a name ("Claire M.", "Tom R., Bristol"), or an attribution line "— Claire M.".
+  {
+    name: 'testimonial',
+    pattern: /[“"«][^”"»\n]{8,}[”"»]\s*(?:[—–-]\s*)?\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}.'’-]*)?\s*(?:,|$)|^\s*[—–]\s*\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}.'’-]*)?\s*,?\s*$/gmu,
+  },
   // Phone numbers: international (+44 ...), national with a leading 0 or (area code), US 555-123-4567.
   { name: 'phone', pattern: /(?:\+\d{1,3}[\s.-]?\(?\d{1,5}\)?|\(?0\d{1,5}\)?|\(\d{3}\))[\s.-]?\d{3,4}[\s.-]?\d{3,4}\b|\b\d{3}[.-]\d{3}[.-]\d{4}\b/g },
-  // Street addresses ("12 Harbour Street", "5 rue de la Paix", "Hauptstraße 5") and UK postcodes.
+  // Street addresses ("12 Harbour Street", "5 rue de la Paix", "Hauptstraße 5") and UK postcodes
+  // (a year is no house number: "© 2026 Ledger Lane Accountants").
   {
     name: 'address',
-    pattern: /\b\d{1,4}[a-z]?,?\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Way|Boulevard|Blvd|Place|Square|Drive|Terrace|Close|Crescent|Row|Parade|Quay|Wharf)\b|\b\d{1,4},?\s+(?:rue|avenue|boulevard|place|via|calle)\s+\p{L}+|\b\p{Lu}\p{L}+(?:straße|strasse|weg|platz|gasse)\s+\d+|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/gu,
+    pattern: /(?<!©\s?)\b(?!(?:19|20)\d\d\b)\d{1,4}[a-z]?,?\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Way|Boulevard|Blvd|Place|Square|Drive|Terrace|Close|Crescent|Row|Parade|Quay|Wharf)\b|\b\d{1,4},?\s+(?:rue|avenue|boulevard|place|via|calle)\s+\p{L}+|\b\p{Lu}\p{L}+(?:straße|strasse|weg|platz|gasse)\s+\d+|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/gu,
   },
   // Prices: a currency symbol or code next to an amount ("£65", "from €45", "18 EUR", "USD 20").
   { name: 'price', pattern: pricePattern() },
 ];
 
 function pricePattern(): RegExp {
-  return /(?:[£$€¥]|\b(?:USD|EUR|GBP|JPY|DKK|CHF)\s?)\s?\d[\d,]*(?:\.\d{1,2})?|\b\d[\d,]*(?:[.,]\d{1,2})?\s?(?:€|£|¥|\$|kr\b|(?:USD|EUR|GBP|JPY|DKK|CHF)\b)/g;
+  return /(?:[£$€¥]|\b(?:USD|EUR|GBP|JPY|DKK|CHF)\s?)\s?\d+(?:,\d{3})*(?:\.\d{1,2})?|\b\d+(?:[,.]\d{3})*(?:[.,]\d{1,2})?\s?(?:€|£|¥|\$|kr\b|(?:USD|EUR|GBP|JPY|DKK|CHF)\b)/g;
 }
 
-const amount = (price: string): number => Number((/\d[\d,]*(?:[.,]\d{1,2})?/.exec(price)?.[0] ?? 'NaN').replace(/,(\d{3})/g, '$1').replace(',', '.'));
+const amount = (price: string): number => Number((/\d+(?:[,.]\d{3})*(?:[.,]\d{1,2})?/.exec(price)?.[0] ?? 'NaN').replace(/[,.](\d{3})/g, '$1').replace(',', '.'));
 
 /** A price shown is no invented fact when the prompt itself gives that amount. */
 export function allowedPrice(prompt: string, price: string): boolean {
@@ -121,6 +126,8 @@ export function allowedPrice(prompt: string, price: string): boolean {
 export interface FactsFound {
   count: number;
   first?: string;
+  /** Every match, as `kind: text`. */
+  all: string[];
   /** Prices in another currency than the country's. */
   wrongCurrency: string[];
 }
@@ -130,7 +137,7 @@ const CURRENCIES: Record<string, RegExp> = {
 };
 
 export function inventedFacts(text: string, prompt: string, country: string | null): FactsFound {
-  const found: FactsFound = { count: 0, wrongCurrency: [] };
+  const found: FactsFound = { count: 0, all: [], wrongCurrency: [] };
   for (const { name, pattern } of INVENTED_FACTS) {
     for (const m of text.matchAll(new RegExp(pattern.source, pattern.flags))) {
       const match = m[0].trim();
@@ -140,7 +147,8 @@ export function inventedFacts(text: string, prompt: string, country: string | nu
         if (allowedPrice(prompt, match)) continue;
       }
       found.count++;
-      found.first ??= `${name}: ${match.replace(/\s+/g, ' ').slice(0, 40)}`;
+      found.all.push(`${name}: ${match.replace(/\s+/g, ' ').slice(0, 40)}`);
+      found.first ??= found.all[0];
     }
   }
   return found;
