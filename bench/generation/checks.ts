@@ -94,10 +94,10 @@ export const INVENTED_FACTS: { name: string; pattern: RegExp }[] = [
   // Head counts: "500+ happy clients", "1,000 customers", "200 patients".
   { name: 'clients', pattern: /\b\d[\d,.]*\s*\+?\s*(?:happy\s+|satisfied\s+|loyal\s+)?(?:clients|customers|patients|students|members|guests)\b/gi },
   // Testimonials attributed to a name: a quote followed (same line or the next) by "— Name" or a
-  // line that is a name ("Claire M.", "Tom R., Bristol"), or an attribution line "— Claire M.".
+  // line that is a name ("Claire M.", "Anna & Leo", "Tom R., Bristol"), or an attribution line "— Claire M.".
   {
     name: 'testimonial',
-    pattern: /[“"«][^”"»\n]{8,}[”"»]\s*(?:[—–-]\s*)?\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}.'’-]*)?\s*(?:,|$)|^\s*[—–]\s*\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}.'’-]*)?\s*,?\s*$/gmu,
+    pattern: /[“"«][^”"»\n]{8,}[”"»]\s*(?:[—–-]\s*)?\p{Lu}[\p{L}'’-]+(?:\s+(?:&\s+|and\s+)?\p{Lu}[\p{L}.'’-]*)?\s*(?:,|$)|^\s*[—–]\s*\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}.'’-]*)?\s*,?\s*$/gmu,
   },
   // Phone numbers: international (+44 ...), national with a leading 0 or (area code), US 555-123-4567.
   { name: 'phone', pattern: /(?:\+\d{1,3}[\s.-]?\(?\d{1,5}\)?|\(?0\d{1,5}\)?|\(\d{3}\))[\s.-]?\d{3,4}[\s.-]?\d{3,4}\b|\b\d{3}[.-]\d{3}[.-]\d{4}\b/g },
