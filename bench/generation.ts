@@ -271,6 +271,7 @@ function failed(p: BenchPrompt, kind: string, ms: number, error: string): Result
 
 const yes = (ok: boolean | null) => (ok === null ? '—' : ok ? 'yes' : '**no**');
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const short = (s: string, n = 60) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
 function table(results: Result[]): void {
   log('\n| id | kind expected / detected | pages | name | place | sections | invented facts | contrast (dark) | serious axe | validator errors | links broken | ms |');
@@ -284,7 +285,7 @@ function table(results: Result[]): void {
     const sections = r.sectionsRequested === 0 ? '—' : r.sectionsMissing.length === 0 ? `${r.sectionsRequested}/${r.sectionsRequested}` : `${r.sectionsRequested - r.sectionsMissing.length}/${r.sectionsRequested} (no ${r.sectionsMissing.join(', ')})`;
     const invented = r.invented === 0 ? '0' : `${r.invented}: ${r.inventedFirst}`;
     const contrast = `${r.contrast}${r.contrastDark === null ? '' : ` (${r.contrastDark})`}`;
-    const validator = r.validatorErrors === 0 ? '0' : `${r.validatorErrors}: ${r.validatorFirst}`;
+    const validator = r.validatorErrors === 0 ? '0' : `${r.validatorErrors}: ${short(r.validatorFirst ?? '')}`;
     log(
       `| ${r.id} | ${r.expectedKind} / ${r.detectedKind}${r.kindOk ? '' : ' ✗'} | ${cell(pages)} | ${yes(r.nameOk)} | ${yes(r.placeOk)} | ${cell(sections)} | ${cell(invented)} | ${contrast} | ${r.serious.join(', ') || '0'} | ${cell(validator)} | ${r.brokenLinks.length} | ${r.ms.toFixed(1)} |`,
     );
