@@ -138,6 +138,9 @@ function detectedKind(files: { path: string; content: string | Buffer }[]): { ki
 
 async function openPage(browser: Browser, url: string, dark: boolean): Promise<{ page: Page; close: () => Promise<void> }> {
   const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: dark ? 'dark' : 'light' });
+  // The site alone: requests to other hosts (web fonts, CDNs) fail at once, as they would offline.
+  const origin = new URL(url).origin;
+  await context.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
   const page = await context.newPage();
   await page.goto(url, { waitUntil: 'load' });
   await page.evaluate(SETTLE);
@@ -250,7 +253,7 @@ async function check(browser: Browser, validator: HtmlValidate, p: BenchPrompt, 
           continue;
         }
         if (u.hash) {
-          const page = target === '/' ? 'index.html' : target.replace(/^\//, '').replace(/\/$/, '/index.html');
+          const page = target.replace(/\/$/, '/index.html').replace(/^\//, '');
           const ids = facts.get(page)?.ids;
           if (ids && !ids.includes(decodeURIComponent(u.hash.slice(1)))) r.brokenLinks.push(where);
         } else if (link.raw === '#') {
