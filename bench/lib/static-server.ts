@@ -1,5 +1,5 @@
 // A tiny static HTTP server for a directory of generated files, as a plain host would serve them:
-// `/` answers index.html, `dir/` answers dir/index.html, content types by extension, 404 (with
+// `/` answers index.html, `dir/` answers dir/index.html (`dir` redirects there), content types by extension, 404 (with
 // the site's own 404.html when it has one) for anything else. Nothing outside the directory and
 // nothing under a dot directory (`.sitewright/` holds the generator's notes) is served.
 import { createServer, type Server } from 'node:http';
@@ -35,8 +35,8 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-/** The file a request path names inside `root`, or undefined when it names none it may serve. */
-async function fileFor(root: string, urlPath: string): Promise<string | undefined> {
+/** The file a request path names inside `root`, `{ redirect }` for a directory named without its slash, or undefined when it names none it may serve. */
+async function fileFor(root: string, urlPath: string): Promise<string | { redirect: string } | undefined> {
   let path: string;
   try {
     path = decodeURIComponent(urlPath);
@@ -48,7 +48,10 @@ async function fileFor(root: string, urlPath: string): Promise<string | undefine
   const file = resolve(root, '.' + path);
   if (!file.startsWith(root + sep)) return undefined;
   try {
-    return (await stat(file)).isFile() ? file : undefined;
+    const found = await stat(file);
+    if (found.isFile()) return file;
+    if (found.isDirectory() && (await stat(join(file, 'index.html')).catch(() => undefined))?.isFile()) return { redirect: urlPath + '/' };
+    return undefined;
   } catch {
     return undefined;
   }
@@ -64,6 +67,11 @@ export async function serveDirectory(dir: string): Promise<StaticServer> {
         const notFound = await readFile(join(root, '404.html')).catch(() => undefined);
         res.writeHead(404, { 'content-type': notFound ? TYPES['.html']! : 'text/plain; charset=utf-8' });
         res.end(notFound ?? 'Not found');
+        return;
+      }
+      if (typeof file !== 'string') {
+        res.writeHead(301, { location: file.redirect });
+        res.end();
         return;
       }
       const body = await readFile(file);
