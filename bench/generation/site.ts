@@ -73,7 +73,16 @@ const SETTLE = `(async () => {
 })()`;
 const COLLECT = `(() => ({
   title: document.title,
-  text: document.body ? document.body.innerText : '',
+  // The visible text without the placeholders a generator shows for facts it would not invent
+  // ("Add your phone number (for example 0113 496 0000)"): asking for a fact is not stating one.
+  text: (() => {
+    if (!document.body) return '';
+    const asks = [...document.querySelectorAll('[data-sw-todo]')];
+    asks.forEach((e) => e.setAttribute('hidden', ''));
+    const text = document.body.innerText;
+    asks.forEach((e) => e.removeAttribute('hidden'));
+    return text;
+  })(),
   ids: [...document.querySelectorAll('[id]')].map((e) => e.id).concat([...document.querySelectorAll('a[name]')].map((e) => e.getAttribute('name'))),
   links: [...document.querySelectorAll('a[href], area[href], link[href], img[src], script[src], source[src], iframe[src], video[src], audio[src]')]
     .map((e) => ({ raw: e.getAttribute('href') ?? e.getAttribute('src'), url: e.href || e.src })),

@@ -110,7 +110,7 @@ describe('the generated site', () => {
       // No number, rating, review or price the prompt did not give: placeholders ask for them.
       expect(visibleText(html), page.path).not.toMatch(/\d|★|testimonial|rating/i);
       // Every link between the pages resolves.
-      for (const [, href] of html.matchAll(/href="([^"#:]+)(?:#[^"]*)?"/g)) if (href !== '/' && !href.startsWith('data')) expect(files.some((f) => f.path === href.replace(/^\//, '')), `${page.path} -> ${href}`).toBe(true);
+      for (const [, href = ''] of html.matchAll(/href="([^"#:]+)(?:#[^"]*)?"/g)) if (href !== '/' && !href.startsWith('data')) expect(files.some((f) => f.path === href.replace(/^\//, '')), `${page.path} -> ${href}`).toBe(true);
     }
     expect(fileOf(files, 'about.html')).toContain('href="index.html"');
     expect(fileOf(files, 'index.html')).toContain('href="about.html"');
