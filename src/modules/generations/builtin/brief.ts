@@ -75,15 +75,15 @@ export function pagesMentioned(text: string): SectionId[] {
   const lower = text.toLowerCase();
   const asked = new Set<SectionId>();
   for (const m of lower.matchAll(/\b((?:[\w'-]+\s+){0,2}[\w'-]+)\s+pages?\b/g)) for (const s of sectionsMentioned(m[1]!)) asked.add(s);
-  const list = /\bpages?\s*(?::|for|with|called|named|like)\s*([^.!?\n]+)/.exec(lower);
+  const list = /\bpages\s*(?::|for|with|called|named|like)\s*([^.!?\n]+)/.exec(lower);
   if (list) for (const s of sectionsMentioned(list[1]!)) asked.add(s);
   return SECTION_IDS.filter((s) => asked.has(s));
 }
 
 // Words that start a sentence or describe rather than name: never a business name on their own.
 const NOT_NAMES = new Set(
-  `a an the make build create design need want website web site page landing please i we my our for with new modern simple one it hi hello dark light
-  can could would you me us a business company small local family independent professional best
+  `a an the make build create design need want website web site page landing portfolio homepage online official personal please i we my our for with new modern simple one it hi hello dark light
+  can could would you me us call email visit contact book order find open show include add use get see a business company small local family independent professional best
   italian french thai indian chinese japanese mexican greek spanish turkish lebanese vietnamese korean british english scottish irish welsh american german portuguese
   monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun uk us usa eu ai seo b2b b2c saas api crm faq`.split(/\s+/),
 );
@@ -109,8 +109,9 @@ function findName(prompt: string, placeName: string | null): string | undefined 
   const place = placeName?.toLowerCase();
   for (const m of prompt.matchAll(NAME_RUN)) {
     const words = m[0].split(/\s+/);
-    // A run that starts a sentence may start with a word like "Make" or "Website": drop those.
-    while (words.length && NOT_NAMES.has(words[0]!.toLowerCase())) words.shift();
+    // A run that starts a sentence may start with a word like "Make" or "Website": drop those
+    // (but "The" of "The Velvet Hours" belongs to the name).
+    while (words.length && NOT_NAMES.has(words[0]!.toLowerCase()) && !(words[0] === 'The' && words.length > 1 && !isDescription(words.slice(1)))) words.shift();
     const candidate = clean(words.join(' '));
     if (candidate.length < 2 || !/\p{L}{2}/u.test(candidate) || isDescription(words) || candidate.toLowerCase() === place) continue;
     // "Luna Bakery in Bristol" keeps the bakery; a run that is only the place is not a name.
@@ -188,10 +189,10 @@ export function densityIn(prompt: string): Density | undefined {
 export function understand(prompt: string, projectName?: string): Brief {
   let place = findPlace(prompt);
   const kind: Kind = findKind(prompt);
-  const given = findName(prompt, place?.name ?? null);
+  const given = findName(prompt, place?.name || null);
   // "The Reading Nook" is a name, not a place in Reading.
   if (given && place && given.toLowerCase().includes(place.name.toLowerCase())) place = findPlace(prompt.replace(new RegExp(given.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'), ' '));
-  const name = given ?? (projectName?.trim() || `${kind === GENERIC ? 'Our business' : kind.label}${place ? ` in ${place.name}` : ''}`);
+  const name = given ?? (projectName?.trim() || `${kind === GENERIC ? 'Our business' : kind.label}${place?.name ? ` in ${place.name}` : ''}`);
   // Sections the prompt asks for: after "with", "including", "sections:" … (not any word that
   // happens to name one: a "product-analytics startup" wants no shop).
   const asked = /\b(?:with|including|include|includes|featuring|plus|has|have|should have|sections?\s*:|pages?\s*:)\b([\s\S]*)/i.exec(prompt);
@@ -213,7 +214,7 @@ export function understand(prompt: string, projectName?: string): Brief {
     version: 2,
     name,
     kind: kind.id,
-    place: place?.name ?? null,
+    place: place?.name || null,
     country: place?.country ?? null,
     primary: findColor(prompt) ?? null,
     dark: /\bdark\b/i.test(prompt),

@@ -86,7 +86,7 @@ export function applyEdit(current: Brief, prompt: string): Edit {
   }
 
   const place = /\b(?:moved to|move to|now in|relocated to|location to|place to|based in|located in)\b/i.test(prompt) ? findPlace(prompt) : null;
-  if (place && place.name !== brief.place) {
+  if (place?.name && place.name !== brief.place) {
     brief.place = place.name;
     brief.country = place.country;
     changes.push(`place: ${place.name}`);

@@ -44,7 +44,7 @@ export const COUNTRIES: Record<string, Country> = {
 
 /** Cities and regions by the country they are in (lower case; the prompt's own spelling is kept). */
 const PLACES: Record<string, string[]> = {
-  GB: ['london', 'manchester', 'birmingham', 'leeds', 'bristol', 'liverpool', 'sheffield', 'newcastle', 'nottingham', 'leicester', 'brighton', 'york', 'bath', 'oxford', 'cambridge', 'edinburgh', 'glasgow', 'aberdeen', 'dundee', 'inverness', 'cardiff', 'swansea', 'belfast', 'exeter', 'plymouth', 'norwich', 'southampton', 'portsmouth', 'reading', 'cheltenham', 'harrogate', 'durham', 'canterbury', 'chester', 'coventry', 'derby', 'hull', 'bradford', 'stoke', 'wolverhampton', 'milton keynes', 'stratford-upon-avon', 'kendal', 'whitby', 'cornwall', 'devon', 'yorkshire', 'kent', 'surrey', 'sussex', 'wales', 'scotland', 'england', 'the uk', 'uk', 'united kingdom', 'great britain', 'shoreditch', 'hackney', 'camden', 'islington', 'brixton'],
+  GB: ['london', 'newcastle upon tyne', 'manchester', 'birmingham', 'leeds', 'bristol', 'liverpool', 'sheffield', 'newcastle', 'nottingham', 'leicester', 'brighton', 'york', 'bath', 'oxford', 'cambridge', 'edinburgh', 'glasgow', 'aberdeen', 'dundee', 'inverness', 'cardiff', 'swansea', 'belfast', 'exeter', 'plymouth', 'norwich', 'southampton', 'portsmouth', 'reading', 'cheltenham', 'harrogate', 'durham', 'canterbury', 'chester', 'coventry', 'derby', 'hull', 'bradford', 'stoke', 'wolverhampton', 'milton keynes', 'stratford-upon-avon', 'kendal', 'whitby', 'cornwall', 'devon', 'yorkshire', 'kent', 'surrey', 'sussex', 'wales', 'scotland', 'england', 'the uk', 'uk', 'united kingdom', 'great britain', 'shoreditch', 'hackney', 'camden', 'islington', 'brixton'],
   IE: ['dublin', 'cork', 'galway', 'limerick', 'kilkenny', 'waterford', 'ireland'],
   US: ['new york', 'nyc', 'brooklyn', 'manhattan', 'los angeles', 'san francisco', 'chicago', 'boston', 'seattle', 'austin', 'portland', 'denver', 'miami', 'atlanta', 'dallas', 'houston', 'phoenix', 'philadelphia', 'nashville', 'new orleans', 'san diego', 'washington', 'minneapolis', 'detroit', 'las vegas', 'brooklyn', 'oakland', 'texas', 'california', 'florida', 'usa', 'the us', 'united states'],
   CA: ['toronto', 'vancouver', 'montreal', 'calgary', 'ottawa', 'edmonton', 'quebec', 'canada'],
@@ -72,6 +72,8 @@ const PLACES: Record<string, string[]> = {
 };
 
 const COUNTRY_OF = new Map<string, string>(Object.entries(PLACES).flatMap(([code, names]) => names.map((n) => [n, code] as [string, string])));
+/** Names of whole countries (and the UK's nations), as opposed to cities and regions. */
+const COUNTRY_NAMES = new Set(['the uk', 'uk', 'united kingdom', 'great britain', 'england', 'scotland', 'wales', 'ireland', 'usa', 'the us', 'united states', 'canada', 'australia', 'new zealand', 'france', 'germany', 'austria', 'italy', 'spain', 'portugal', 'netherlands', 'belgium', 'switzerland', 'sweden', 'denmark', 'norway', 'poland', 'japan', 'india', 'singapore', 'south africa', 'mexico', 'brazil']);
 /** Known place names, longest first, so "new york" wins over "york". */
 const KNOWN = [...COUNTRY_OF.keys()].sort((a, b) => b.length - a.length);
 
@@ -90,11 +92,14 @@ const titleCase = (text: string) => text.replace(/(^|[\s-])(\p{Ll})/gu, (_m, sep
 export function findPlace(prompt: string): Place | null {
   const lower = prompt.toLowerCase();
   // A place after "in", "based in", "from", "near" … : a known one in any case, or a capitalised name.
-  const after = /\b(?:in|based in|located in|from|near|serving|around|across)\s+((?:the\s+)?[\p{L}][\p{L}'’.-]*(?:[\s-]+(?:upon|on|de|la|le|sur|[\p{Lu}][\p{L}'’.-]*))*)/gu;
+  const after = /\b(?:in|based in|located in|from|near|serving|around|across|at)\s+((?:the\s+)?[\p{L}][\p{L}'’.-]*(?:[\s-]+(?:(?:upon|on|de|la|le|sur|the|of|en|am|an|im)[\s-]+)*[\p{Lu}][\p{L}'’.-]*)*)/gu;
   for (const m of prompt.matchAll(after)) {
     const words = m[1]!;
     const known = KNOWN.find((k) => words.toLowerCase().startsWith(k) && /^(?:$|[\s,.;:!?)])/.test(words.slice(k.length)));
+    // "shipped anywhere in the UK": a country the business serves, not where it is.
+    if (known && COUNTRY_NAMES.has(known) && /\b(?:anywhere|across|throughout|all over|everywhere)\s+(?:in\s+)?$/i.test(prompt.slice(0, m.index + m[0].length - words.length))) return { name: '', country: COUNTRY_OF.get(known)! };
     if (known) return { name: displayName(words.slice(0, known.length)), country: COUNTRY_OF.get(known)! };
+    if (m[0].startsWith('at') && !/^[\p{Lu}]/u.test(words)) continue;
     if (/^[\p{Lu}]/u.test(words) && !/^(?:The|A|An|My|Our)$/.test(words)) return { name: words.replace(/[.,;:!?]+$/, ''), country: null };
   }
   // A known place anywhere else ("a Bristol bakery").
