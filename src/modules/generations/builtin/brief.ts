@@ -113,7 +113,7 @@ function findName(prompt: string, placeName: string | null): string | undefined 
     // (but "The" of "The Velvet Hours" belongs to the name).
     while (words.length && NOT_NAMES.has(words[0]!.toLowerCase()) && !(words[0] === 'The' && words.length > 1 && !isDescription(words.slice(1)))) words.shift();
     const candidate = clean(words.join(' '));
-    if (candidate.length < 2 || !/\p{L}{2}/u.test(candidate) || isDescription(words) || candidate.toLowerCase() === place) continue;
+    if (candidate.length < 2 || !/\p{L}{2}/u.test(candidate) || isDescription(words) || (place && place.split(/[\s-]+/).includes(candidate.toLowerCase()))) continue;
     // "Luna Bakery in Bristol" keeps the bakery; a run that is only the place is not a name.
     if (place && candidate.toLowerCase().endsWith(` ${place}`) && isDescription(words.slice(0, -place.split(' ').length))) continue;
     return candidate;
