@@ -26,7 +26,9 @@ export function escapeHtml(value: string): string {
 /** {name}, {inPlace} and {place} filled in. */
 export function fill(site: Site, template: string): string {
   const { name, place } = site.brief;
-  return template.replaceAll('{name}', name).replaceAll('{inPlace}', place ? ` in ${place}` : '').replaceAll('{place}', place ?? '');
+  // "Bakery in York" needs no second "in York".
+  const inPlace = place && !name.includes(place) ? ` in ${place}` : '';
+  return template.replaceAll('{name}', name).replaceAll('{inPlace}', inPlace).replaceAll('{place}', place ?? '');
 }
 
 /** The text of `key`: as changed by the person, else the default (with {name} … filled in), escaped. */
