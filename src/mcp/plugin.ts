@@ -6,7 +6,6 @@
 // share one quota), and lets a tool call through only with a valid token allowed to make it:
 // without one the answer is HTTP 401 with the WWW-Authenticate challenge clients discover
 // authorization from; with a read-only key on a writing tool, 403 insufficient_scope.
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { hostHeaderValidation } from '@modelcontextprotocol/fastify';
 import { createMcpHandler, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
@@ -132,7 +131,9 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
         });
         reply.status(response.status);
         response.headers.forEach((value, name) => void reply.header(name, value));
-        return reply.send(response.body ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream) : null);
+        // Stateless, an answer ends with its request's result and no tool of ours sends progress
+        // on the way: it is sent whole, which costs far less than bridging the web stream.
+        return reply.send(response.body ? await response.text() : null);
       },
     });
   };
