@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 import { applyChanges, checkIndex, parseAnswer } from './answer.ts';
 import { AnswerScanner, type StreamedEntry } from './answer-stream.ts';
 import { GenerationError, type GenerateRequest, type GenerateResult, type ProgressStep, type Provider, type SiteFile } from './provider.ts';
-import { checkSiteProblems, formatProblem, problemKey, type Problem } from './quality.ts';
+import { checkSiteProblems, formatProblem, problemKey, type Problem, type ValidationCache } from './quality.ts';
 
 export { ANSWER_LIMITS, parseAnswer } from './answer.ts';
 
@@ -77,8 +77,9 @@ export class OpenAiProvider implements Provider {
     messages.push({ role: 'user', content: prompt });
 
     // Problems the site already had are not the model's to answer for: only new ones fail it.
-    const before = editing ? countKeys(checkSiteProblems(files)) : new Map<string, number>();
-    const evaluate = (answer: string, base: SiteFile[]) => this.evaluate(answer, base, context.unseen, before, report);
+    const cache: ValidationCache = new Map();
+    const before = editing ? countKeys(checkSiteProblems(files, cache)) : new Map<string, number>();
+    const evaluate = (answer: string, base: SiteFile[]) => this.evaluate(answer, base, { unseen: context.unseen, before, cache, report });
 
     report({ message: `Asking ${model}` });
     const first = await this.complete(model, messages, signal, report);
@@ -96,7 +97,7 @@ export class OpenAiProvider implements Provider {
   }
 
   /** The answer applied to `base`, with the problems of the result. */
-  private evaluate(answer: string, base: SiteFile[], unseen: SiteFile[], before: Map<string, number>, report: (step: ProgressStep) => void): Outcome {
+  private evaluate(answer: string, base: SiteFile[], { unseen, before, cache, report }: { unseen: SiteFile[]; before: Map<string, number>; cache: ValidationCache; report: (step: ProgressStep) => void }): Outcome {
     const parsed = parseAnswer(answer);
     let files: SiteFile[];
     if (parsed.kind === 'files') {
@@ -111,7 +112,7 @@ export class OpenAiProvider implements Provider {
     }
     checkIndex(files);
     report({ message: 'Checking the site' });
-    const problems = newProblems(checkSiteProblems(files), before).map(formatProblem);
+    const problems = newProblems(checkSiteProblems(files, cache), before).map(formatProblem);
     return { files, summary: parsed.summary, problems, applied: true };
   }
 

@@ -4,7 +4,7 @@
 // stylesheets) resolves to a file of the site the way the site server resolves it. Pure and
 // synchronous, so anything may call it (the OpenAI-compatible provider, the benchmark on the
 // builtin generator's sites).
-import { HtmlValidate, type RuleConfig } from 'html-validate';
+import { HtmlValidate, StaticConfigLoader, type RuleConfig } from 'html-validate';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import type { SiteFile } from './provider.ts';
 
@@ -51,18 +51,25 @@ const RELAXED: RuleConfig = {
 };
 
 let validator: HtmlValidate | undefined;
-const htmlValidate = () => (validator ??= new HtmlValidate({ extends: ['html-validate:recommended'], rules: RELAXED }));
+const htmlValidate = () => (validator ??= new HtmlValidate(new StaticConfigLoader({ extends: ['html-validate:recommended'], rules: RELAXED })));
 
 const isHtml = (path: string) => /\.html?$/i.test(path);
 
+/**
+ * Validator findings by page path and content: checking a site again after a few files changed
+ * (an edit, a repair) validates only those; a link's target depends on the whole site and is always
+ * checked again.
+ */
+export type ValidationCache = Map<string, Problem[]>;
+
 /** Every problem of the site, page by page (empty when it passes). */
-export function checkSiteProblems(files: SiteFile[]): Problem[] {
+export function checkSiteProblems(files: SiteFile[], cache?: ValidationCache): Problem[] {
   const paths = new Set(files.map((f) => f.path));
   const problems: Problem[] = [];
   if (!paths.has('index.html')) problems.push({ path: 'index.html', rule: 'missing', message: 'the site has no index.html' });
   for (const file of files) {
     if (typeof file.content !== 'string') continue;
-    if (isHtml(file.path)) problems.push(...checkPage(file.path, file.content, paths));
+    if (isHtml(file.path)) problems.push(...checkPage(file.path, file.content, paths, cache));
     else if (/\.css$/i.test(file.path)) problems.push(...checkStylesheet(file.path, file.content, paths));
   }
   return problems;
@@ -81,12 +88,20 @@ export function formatProblem(p: Problem): string {
 /** What identifies a problem regardless of where in its file it moved (line numbers shift with edits). */
 export const problemKey = (p: Problem) => `${p.path}\u0000${p.rule}\u0000${p.message}`;
 
-function checkPage(path: string, html: string, paths: Set<string>): Problem[] {
-  const problems: Problem[] = [];
-  const report = htmlValidate().validateStringSync(html, path);
-  for (const result of report.results) {
-    for (const m of result.messages) problems.push({ path, rule: m.ruleId, message: m.message, line: m.line, column: m.column });
+function validate(path: string, html: string, cache: ValidationCache | undefined): Problem[] {
+  const key = `${path}\u0000${html}`;
+  const known = cache?.get(key);
+  if (known) return known;
+  const found: Problem[] = [];
+  for (const result of htmlValidate().validateStringSync(html, path).results) {
+    for (const m of result.messages) found.push({ path, rule: m.ruleId, message: m.message, line: m.line, column: m.column });
   }
+  cache?.set(key, found);
+  return found;
+}
+
+function checkPage(path: string, html: string, paths: Set<string>, cache: ValidationCache | undefined): Problem[] {
+  const problems = [...validate(path, html, cache)];
   const document = parse(html, { sourceCodeLocationInfo: true });
   let titles = 0;
   let titleText = '';
