@@ -91,7 +91,7 @@ export class OpenAiProvider implements Provider {
     const second = await this.complete(model, messages, signal, report);
     const repaired = evaluate(second, outcome.applied ? outcome.files : files);
     if (repaired.problems.length === 0) return { files: repaired.files, summary: repaired.summary };
-    const shown = repaired.problems.slice(0, FAILURE_LIST);
+    const shown = repaired.problems.slice(0, FAILURE_LIST).map((p) => (p.length > 300 ? `${p.slice(0, 300)}…` : p));
     const more = repaired.problems.length - shown.length;
     throw new GenerationError(`The generated site still fails the quality check after a repair (${repaired.problems.length} problem${repaired.problems.length === 1 ? '' : 's'}): ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`);
   }
