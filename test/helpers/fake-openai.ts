@@ -92,7 +92,7 @@ export class FakeOpenAi {
       if (reply.holdAt !== undefined && sent < reply.holdAt && sent + piece.length >= reply.holdAt) {
         await write(event({ content: piece }, null));
         sent += piece.length;
-        await this.hold();
+        await this.hold(res);
         continue;
       }
       // Several events per write, and a turn of the event loop now and then, as a network would.
@@ -110,14 +110,18 @@ export class FakeOpenAi {
     res.end('data: [DONE]\n\n');
   }
 
-  private async hold(): Promise<void> {
+  /** Pauses until release(), a second, or the client going away. */
+  private async hold(res: ServerResponse): Promise<void> {
     this.held = true;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 1_000);
-      this.releaseHold = () => {
+      const done = () => {
         clearTimeout(timer);
+        res.off('close', done);
         resolve();
       };
+      const timer = setTimeout(done, 1_000);
+      res.on('close', done);
+      this.releaseHold = done;
     });
     this.held = false;
     this.releaseHold = undefined;

@@ -159,6 +159,9 @@ export class OpenAiProvider implements Provider {
     } finally {
       clearTimeout(quiet);
     }
+    // The client ends the stream quietly when it is aborted: that is no answer either.
+    if (signal.aborted) throw describeFailure(undefined, this.settings.timeoutMs, signal);
+    if (idle.signal.aborted) throw new GenerationError(`The model’s answer broke off after ${length} characters: nothing arrived for AI_TIMEOUT (${this.settings.timeoutMs / 1000} s)`, true);
     if (refusal) throw new GenerationError(`The model refused: ${refusal.slice(0, 300)}`);
     if (finish === 'length') throw new GenerationError('The model’s answer was cut off (finish_reason "length"): the site was too large for the model’s output limit');
     if (finish === null) throw new GenerationError(`The model’s answer broke off after ${length} characters: the stream ended before the model finished`, true);

@@ -139,6 +139,26 @@ describe('streamed answers', () => {
     expect(seen.map((s) => s.message)).toEqual(['Asking gpt-4o-mini']);
   });
 
+  it('gives up on a stream that goes quiet for AI_TIMEOUT (retryable)', async () => {
+    fake.reply({ kind: 'answer', content: GOOD_SITE, holdAt: 40 }); // held for a second; AI_TIMEOUT is 0.5 s
+    const started = Date.now();
+    const error = await failure(run());
+    expect(error.message).toMatch(/^The model’s answer broke off after \d+ characters: nothing arrived for AI_TIMEOUT \(0\.5 s\)$/);
+    expect(error.retryable).toBe(true);
+    expect(Date.now() - started).toBeLessThan(950);
+    fake.release(); // the fake's side of the abandoned stream
+  });
+
+  it('stops a streaming answer when the job is aborted, with the job’s reason', async () => {
+    fake.reply({ kind: 'answer', content: GOOD_SITE, holdAt: 40 });
+    const controller = new AbortController();
+    const pending = run([], controller.signal);
+    while (!fake.held) await new Promise((r) => setTimeout(r, 5));
+    controller.abort(new GenerationError('The generation took longer than GENERATION_TIMEOUT', true));
+    const error = await failure(pending);
+    expect(error.message).toBe('The generation took longer than GENERATION_TIMEOUT');
+  });
+
   it('fails clearly on a complete but invalid JSON answer, and on one cut at the output limit', async () => {
     fake.reply({ kind: 'answer', content: '{"files": [{"path": "index.html", "content": "<h1>x</h1>"}] "summary": "x"}' });
     const invalid = await failure(run());
