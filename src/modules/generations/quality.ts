@@ -37,12 +37,15 @@ const RELAXED: RuleConfig = {
   'attribute-empty-style': 'off', // `alt` and `alt=""` are equivalent
   'no-implicit-close': 'off', // an unclosed <p> or <li> closed by its successor is valid HTML
   'no-implicit-button-type': 'off', // type="submit" is the defined default; outside a form it is harmless
+  'no-implicit-input-type': 'off', // type="text" is the defined default
   'no-redundant-role': 'off', // <nav role="navigation"> repeats the implicit role: redundant, not wrong
   'no-redundant-for': 'off', // a label both wrapping and naming its input: redundant, not wrong
   'prefer-tbody': 'off', // the parser inserts <tbody>; writing it is a matter of style
   'tel-non-breaking': 'off', // typographic advice on phone numbers
   'script-type': 'off', // type="text/javascript" is obsolete but harmless
   'no-raw-characters': ['error', { relaxed: true }], // a plain `&` that cannot start a character reference is valid HTML5
+  'valid-id': ['error', { relaxed: true }], // HTML5 allows any id without spaces (`_gotcha`); the strict mode is about CSS selector taste
+  'aria-label-misuse': ['error', { allowAnyNamable: true }], // naming a <ul> or <section> is allowed by ARIA; prohibited uses still fail
   // From `html-validate:document`, which `recommended` leaves out because it also checks fragments:
   // these are whole pages.
   'missing-doctype': 'error', // without one the browser renders in quirks mode

@@ -1,5 +1,6 @@
 // The quality gate on its own: what a correct modern site passes, and each kind of problem it finds.
 import { describe, expect, it } from 'vitest';
+import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
 import { checkSite, checkSiteProblems, internalTarget } from '../../../src/modules/generations/quality.ts';
 import { page } from '../../helpers/fake-openai.ts';
 
@@ -28,6 +29,15 @@ const site = () => [
 describe('quality gate', () => {
   it('passes a correct site written in any of the valid styles (lower-case doctype, inline style, self-closed void and SVG elements, a raw &)', () => {
     expect(checkSite(site())).toEqual([]);
+  });
+
+  it('passes the sites of the builtin generator', async () => {
+    const builtin = new BuiltinProvider();
+    const signal = new AbortController().signal;
+    const first = await builtin.generate({ prompt: 'A bakery called "Sunrise Bread" in Lisbon with pricing and an FAQ', model: 'builtin', files: [], signal });
+    expect(checkSite(first.files)).toEqual([]);
+    const dark = await builtin.generate({ prompt: 'dark theme, add a pricing section', model: 'builtin', files: first.files, signal });
+    expect(checkSite(dark.files)).toEqual([]);
   });
 
   it('reports html-validate errors with their place and rule', () => {
