@@ -77,8 +77,10 @@ export class OpenAiProvider implements Provider {
     messages.push({ role: 'user', content: prompt });
 
     // Problems the site already had are not the model's to answer for: only new ones fail it.
+    // Found once an answer is there to compare (the findings of unchanged pages are then reused).
     const cache: ValidationCache = new Map();
-    const before = editing ? countKeys(checkSiteProblems(files, cache)) : new Map<string, number>();
+    let problemsBefore: Map<string, number> | undefined;
+    const before = () => (problemsBefore ??= countKeys(editing ? checkSiteProblems(files, cache) : []));
     const evaluate = (answer: string, base: SiteFile[]) => this.evaluate(answer, base, { unseen: context.unseen, before, cache, report });
 
     report({ message: `Asking ${model}` });
@@ -97,7 +99,7 @@ export class OpenAiProvider implements Provider {
   }
 
   /** The answer applied to `base`, with the problems of the result. */
-  private evaluate(answer: string, base: SiteFile[], { unseen, before, cache, report }: { unseen: SiteFile[]; before: Map<string, number>; cache: ValidationCache; report: (step: ProgressStep) => void }): Outcome {
+  private evaluate(answer: string, base: SiteFile[], { unseen, before, cache, report }: { unseen: SiteFile[]; before: () => Map<string, number>; cache: ValidationCache; report: (step: ProgressStep) => void }): Outcome {
     const parsed = parseAnswer(answer);
     let files: SiteFile[];
     if (parsed.kind === 'files') {
@@ -112,7 +114,7 @@ export class OpenAiProvider implements Provider {
     }
     checkIndex(files);
     report({ message: 'Checking the site' });
-    const problems = newProblems(checkSiteProblems(files, cache), before).map(formatProblem);
+    const problems = newProblems(checkSiteProblems(files, cache), before()).map(formatProblem);
     return { files, summary: parsed.summary, problems, applied: true };
   }
 
