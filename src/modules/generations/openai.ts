@@ -95,7 +95,8 @@ export class OpenAiProvider implements Provider {
     if (repaired.problems.length === 0) return { files: repaired.files, summary: repaired.summary };
     const shown = repaired.problems.slice(0, FAILURE_LIST).map((p) => (p.length > 300 ? `${p.slice(0, 300)}…` : p));
     const more = repaired.problems.length - shown.length;
-    throw new GenerationError(`The generated site still fails the quality check after a repair (${repaired.problems.length} problem${repaired.problems.length === 1 ? '' : 's'}): ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`);
+    const what = repaired.applied ? 'The generated site still fails the quality check' : 'The model’s answer still cannot be applied';
+    throw new GenerationError(`${what} after a repair (${repaired.problems.length} problem${repaired.problems.length === 1 ? '' : 's'}): ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`);
   }
 
   /** The answer applied to `base`, with the problems of the result. */

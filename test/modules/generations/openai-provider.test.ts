@@ -341,6 +341,39 @@ describe('generation through the API with an OpenAI-compatible model', () => {
     expect(files).toEqual(['css/site.css', 'index.html']);
   });
 
+  it('records each streamed file, the check and the repair as progress; a site that fails twice is refused, not retried, files untouched', async () => {
+    const c = await createClient(api);
+    const p = await createProject(api, { client_email: c.email, name: 'Moon' });
+    const events = async (id: string) => {
+      const text = (await api.get(`/api/v1/projects/${p.id}/generations/${id}/events`)).text;
+      return text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as { kind: string; message: string; path: string | null });
+    };
+    fake.reply({ kind: 'answer', content: GOOD_SITE });
+    const ok = await finished(p.id, (await api.post(`/api/v1/projects/${p.id}/generate`, { prompt: 'Moon Cafe', model: 'gpt-4o-mini' })).body.generation.id);
+    expect(ok.status).toBe('succeeded');
+    const steps = (await events(ok.id)).filter((e) => e.kind === 'step');
+    expect(steps.map((e) => [e.message, e.path])).toEqual([
+      ['Asking gpt-4o-mini', null],
+      ['Writing index.html', 'index.html'],
+      ['Writing css/site.css', 'css/site.css'],
+      ['Checking the site', null],
+    ]);
+
+    const noH1 = JSON.stringify({ changes: [{ path: 'index.html', edits: [{ search: '<h1>Moon Cafe</h1>', replace: '<p>Moon Cafe</p>' }] }] });
+    // The repair applies to the site the first answer made (its <p>), and still has no <h1>.
+    const stillNoH1 = JSON.stringify({ changes: [{ path: 'index.html', edits: [{ search: '<p>Moon Cafe</p>', replace: '<h2>Moon Cafe</h2>' }] }] });
+    fake.reply({ kind: 'answer', content: noH1 }, { kind: 'answer', content: stillNoH1 });
+    const bad = await finished(p.id, (await api.post(`/api/v1/projects/${p.id}/generate`, { prompt: 'No heading', model: 'gpt-4o-mini' })).body.generation.id);
+    expect(bad).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(bad.error).toBe('The generated site still fails the quality check after a repair (1 problem): index.html: the page has 0 <h1> elements; it needs exactly one (h1)');
+    expect((await events(bad.id)).map((e) => e.message)).toContain('Asking gpt-4o-mini to repair: 1 problem');
+    expect((await api.get(`/api/v1/projects/${p.id}/files/index.html`)).body.file.content).toContain('<h1>Moon Cafe</h1>');
+
+    fake.reply({ kind: 'answer', content: noH1.replace('<h1>', '<h3>') }, { kind: 'answer', content: noH1.replace('<h1>', '<h4>') });
+    const unapplied = await finished(p.id, (await api.post(`/api/v1/projects/${p.id}/generate`, { prompt: 'No heading', model: 'gpt-4o-mini' })).body.generation.id);
+    expect(unapplied.error).toBe('The model’s answer still cannot be applied after a repair (1 problem): index.html: the search text was not found: "<h4>Moon Cafe</h1>"');
+  });
+
   it('aims a prompt at a selected element: the model receives its page, selector and HTML', async () => {
     const c = await createClient(api);
     const p = await createProject(api, { client_email: c.email, name: 'Moon' });
