@@ -116,6 +116,15 @@ describe('the generated site', () => {
     expect(fileOf(files, 'index.html')).toContain('href="about.html"');
   });
 
+  it('shows the project’s own images in the gallery and keeps them', async () => {
+    const photo = { path: 'photos/wedding-cake.jpg', content: Buffer.from([0xff, 0xd8, 0xff]) };
+    const { files } = await generate('A bakery in Bristol with a gallery', [photo]);
+    const html = fileOf(files, 'index.html');
+    expect(html).toContain('<img src="photos/wedding-cake.jpg" alt="Wedding cake" loading="lazy">');
+    expect(html).not.toContain('Replace with one of your photos');
+    expect(files).toContainEqual(photo);
+  });
+
   it('writes prices in the country’s currency, and none where the country is unknown', async () => {
     const uk = await generate('A hair salon in Leeds, haircuts for 25');
     expect(fileOf(uk.files, 'index.html')).toContain('£25');
