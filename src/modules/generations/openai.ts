@@ -62,12 +62,14 @@ export class OpenAiProvider implements Provider {
     this.client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl, timeout: settings.timeoutMs, maxRetries: 0 });
   }
 
-  async generate({ prompt, element, model, files, signal, onProgress }: GenerateRequest): Promise<GenerateResult> {
+  async generate({ prompt, element, model, files, projectName, signal, onProgress }: GenerateRequest): Promise<GenerateResult> {
     const report = onProgress ?? (() => {});
     const editing = files.length > 0;
     const context = currentFiles(files);
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'system', content: editing ? SYSTEM_EDIT : SYSTEM_NEW }];
     if (editing) messages.push({ role: 'user', content: context.message });
+    // The site's name when the request gives none (the builtin model does the same).
+    if (!editing && projectName) messages.push({ role: 'user', content: `The project is called ${JSON.stringify(projectName)}: use that as the site's name unless the next request names the business.` });
     if (element) {
       messages.push({
         role: 'user',

@@ -28,6 +28,14 @@ describe('OpenAI-compatible provider', () => {
     expect(request.body.messages.at(-1)).toEqual({ role: 'user', content: 'A site for Moon Cafe' });
   });
 
+  it('names the project to the model for a first site, so an unnamed business gets the project’s name', async () => {
+    fake.reply({ kind: 'answer', content: GOOD_SITE });
+    await provider(500).generate({ prompt: 'a dog grooming business in york', projectName: 'Pawfect Grooming', model: 'gpt-4o-mini', files: [], signal: new AbortController().signal });
+    const messages = fake.requests.at(-1)!.body.messages as { role: string; content: string }[];
+    expect(messages.at(-2)!.content).toContain('The project is called "Pawfect Grooming": use that as the site\'s name unless the next request names the business.');
+    expect(messages.at(-1)).toEqual({ role: 'user', content: 'a dog grooming business in york' });
+  });
+
   it('sends the current text files for an edit and keeps binary files', async () => {
     fake.reply({ kind: 'answer', content: GOOD_SITE });
     const logo = Buffer.from([1, 2, 3]);
