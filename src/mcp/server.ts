@@ -5,7 +5,7 @@
 import { McpServer, type AuthInfo } from '@modelcontextprotocol/server';
 import { DomainError } from '../modules/common/errors.ts';
 import type { Services } from '../modules/index.ts';
-import { runScoped, TOOLS, type McpCaller } from './tools.ts';
+import { runScoped, TOOL_BY_NAME, TOOLS, type McpCaller } from './tools.ts';
 
 export const SERVER_INFO = { name: 'sitewright', title: 'Sitewright', version: '0.1.0' };
 
@@ -29,8 +29,11 @@ export function createMcpServer(services: Services, authInfo: AuthInfo | undefin
       'Sitewright builds, hosts and measures websites for an agency’s clients. Typical flow: list_clients or create_client, create_project for the client, generate_site with a prompt, poll get_generation until it succeeded, get_preview_link to show it, publish_project to put it live. create_build_link hands a person a link that does all of this for them.',
   });
   const caller = callerOf(authInfo);
+  // A call of a tool that does not exist gets the SDK's own answer ("Tool x not found"): that
+  // needs the tools to be there.
+  const wanted = only?.some((name) => TOOL_BY_NAME.has(name)) ? only : undefined;
   for (const tool of TOOLS) {
-    if (only && !only.includes(tool.name)) continue;
+    if (wanted && !wanted.includes(tool.name)) continue;
     const registered = server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...tool.annotations } },

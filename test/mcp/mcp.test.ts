@@ -90,6 +90,9 @@ describe.each([
     const hidden = await call(client, 'get_project', { project_id: foreign.id });
     expect(hidden).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Project not found' }] });
     expect((await call(client, 'get_project', { project_id: 'nope' })).isError).toBe(true);
+    // A tool that does not exist: the SDK's own answer, whatever tools a request's server holds.
+    const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} }).then((r) => JSON.stringify(r), (e: Error) => e.message);
+    expect(unknown).toMatch(/Tool no_such_tool not found/);
     await client.close();
   });
 
