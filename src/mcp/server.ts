@@ -31,7 +31,7 @@ export function createMcpServer(services: Services, authInfo: AuthInfo | undefin
   const caller = callerOf(authInfo);
   // A call of a tool that does not exist gets the SDK's own answer ("Tool x not found"): that
   // needs the tools to be there.
-  const wanted = only?.some((name) => TOOL_BY_NAME.has(name)) ? only : undefined;
+  const wanted = only?.every((name) => TOOL_BY_NAME.has(name)) ? only : undefined;
   for (const tool of TOOLS) {
     if (wanted && !wanted.includes(tool.name)) continue;
     const registered = server.registerTool(
