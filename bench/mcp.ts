@@ -14,6 +14,7 @@ import { APP_DIR, SERVER_CMD, productEnv } from './lib/product.ts';
 import { freePort, startServer } from './lib/processes.ts';
 import { runWrk, WRK_DIR } from './lib/wrk.ts';
 import { benchDatabases } from './api/databases.ts';
+import { sdkFloorUs } from './mcp/sdk-floor.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const log = (line: string) => console.log(line);
@@ -75,6 +76,9 @@ async function main(): Promise<number> {
   const tokenRatio = results[3]!.cpuUsPerRequest / results[2]!.cpuUsPerRequest;
   log(`\nMCP / REST server CPU per call: ${toolRatio.toFixed(2)}x (target: at most 2x)`);
   log(`OAuth token / API key on the same call: ${tokenRatio.toFixed(2)}x (target: at most 1x, within noise)`);
+  // What the SDK alone costs per stateless call (a tool that does nothing, no HTTP): the floor.
+  const floor = await sdkFloorUs();
+  log(`The MCP SDK alone, a no-op tools/call in process: ${floor.toFixed(0)} µs CPU = ${(floor / results[0]!.cpuUsPerRequest).toFixed(2)}x the whole REST call`);
   return results.every((r) => r.errors === 0) && toolRatio <= 2 && tokenRatio <= 1.1 ? 0 : 1;
 }
 
