@@ -63,6 +63,14 @@ describe('understanding a first prompt', () => {
     expect(understand('A site for Tidewater, offering kayak tours, paddleboard hire and river safaris in Cornwall')).toMatchObject({ kind: 'business', offers: ['Kayak tours', 'Paddleboard hire', 'River safaris'], country: 'GB' });
   });
 
+  it('turns what the prompt lists into the site’s offers, whatever the kind, and not its pages or forms', () => {
+    expect(understand('A website for Luna Bakery in Bristol. Show our sourdough, pastries and celebration cakes, and our opening hours.').offers).toEqual(['Sourdough', 'Pastries', 'Celebration cakes']);
+    expect(understand('Northside Motors, a car garage in Newcastle: MOT testing, servicing and repairs for all makes.').offers).toEqual(['MOT testing', 'Servicing', 'Repairs']);
+    expect(understand('Sakura Sushi, a sushi restaurant in Osaka with an omakase counter and a lunch set.').offers).toEqual(['Omakase counter', 'Lunch set']);
+    expect(understand('Italian restaurant in Manchester called Trattoria Rosa, with a menu page and a booking form.').offers).toBeNull();
+    expect(understand('A website for our wedding: Emma & James are getting married at Kelburn Castle.').offers).toBeNull();
+  });
+
   it('makes the pages the prompt asks for', () => {
     expect(understand('An Italian restaurant in Manchester with an about page and a menu page').pages).toEqual(['menu', 'about']);
     expect(understand('A law firm in Leeds. Pages: about, team and contact').pages).toEqual(['team', 'about', 'contact']);

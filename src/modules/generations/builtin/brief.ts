@@ -165,17 +165,24 @@ export function pricesIn(prompt: string): Brief['prices'] {
   return out.slice(0, 30);
 }
 
-/** Services in the prompt's words: "offering X, Y and Z", "services: X, Y, Z", "specialising in X and Y". */
+/**
+ * What the business offers, in the prompt's words: the first list of two or more ("X, Y and Z")
+ * after a word that introduces one ("offering", "specialising in", "serving", "doing", "with",
+ * "show our", a colon …). Items that name a part of the site ("a menu page", "a booking form") or
+ * run long are not offers.
+ */
 export function offersIn(prompt: string): string[] | null {
-  const m = /\b(?:offering|offers?|services?(?: are| include)?\s*:|we do|we offer|speciali[sz]ing in|specialists? in|providing|provides)\s+([^.!?\n]{3,200})/i.exec(prompt);
-  if (!m) return null;
-  // The list ends where the place or the audience starts: "warm spaces in Glasgow", "… for families".
-  const items = m[1]!
-    .split(/\s+(?:in|at|near|across|around|based|for|to)\s+(?=\p{L})/u)[0]!
-    .split(/\s*,\s*|\s+and\s+|\s*&\s*/)
-    .map((s) => clean(s.replace(/^(?:and|also|a|an|the)\s+/i, '')))
-    .filter((s) => s.length >= 3 && s.split(' ').length <= 5 && !/\b(?:in|for|website|site)$/i.test(s));
-  return items.length >= 2 ? items.slice(0, 6).map((s) => s[0]!.toUpperCase() + s.slice(1)) : null;
+  const intro = /(?:\b(?:offering|offers?|services?(?: are| include)?\s*:|we do|we offer|we treat|speciali[sz]ing in|specialists? in|providing|provides|serving|selling|making|doing|designing|show(?:case)?(?: our| off)?|with|helping [^.,:;!?]{0,40}? with)\s+|:\s*)([^.!?\n]{3,200})/gi;
+  for (const m of prompt.matchAll(intro)) {
+    // The list ends where the place or the audience starts: "warm spaces in Glasgow", "… for families".
+    const items = m[1]!
+      .split(/\s+(?:in|at|near|across|around|based|for|to|with)\s+(?=\p{L})/u)[0]!
+      .split(/\s*,\s*|\s+and\s+|\s*&\s*/)
+      .map((s) => clean(s.replace(/^(?:and|also|a|an|the|our|some)\s+/i, '')))
+      .filter((s) => s.length >= 3 && s.split(' ').length <= 4 && !/\b(?:in|for|website|site|page|form|theme|font|colou?r|design)s?$/i.test(s) && sectionsMentioned(s).length === 0 && !/^(?:dark|light|shipped|delivered|based|located)\b/i.test(s) && !/\b(?:are|is|was|were|will|be|getting|we|our|us)\b/i.test(s));
+    if (items.length >= 2) return items.slice(0, 6).map((s) => s[0]!.toUpperCase() + s.slice(1));
+  }
+  return null;
 }
 
 export function densityIn(prompt: string): Density | undefined {

@@ -12,12 +12,15 @@ const heading = (site: Site, id: SectionId, level: 1 | 2) => el(site, `h${level}
 const wrap = (id: SectionId, inner: string, width = '') =>
   `<section id="${id}" class="section" aria-labelledby="${id}-title"><div class="container${width ? ` ${width}` : ''}">\n${inner}\n</div></section>`;
 
-const DESCRIBE = ['{x}, done carefully and explained clearly.', 'Talk to us about {x}: we will suggest what fits.', '{x}, with attention to every detail.', '{x}, planned around you.', 'Ask us about {x}.', '{x}, at a time that suits you.'];
+// Lines that claim nothing about the business (no years, no prices, no promises of a time).
+const DESCRIBE = ['{X}, done with care.', 'Ask us about {x}: we will tell you what suits you.', '{X}, with attention to detail.', 'Tell us what you need and we will talk {x} through with you.'];
 
 function offers(site: Site): [string, string][] {
   const own = site.brief.offers;
   if (!own) return site.kind.offers;
-  return own.map((o, i) => [o, DESCRIBE[i % DESCRIBE.length]!.replace('{x}', i % DESCRIBE.length === 1 || i % DESCRIBE.length === 4 ? o.toLowerCase() : o)]);
+  // A name keeps its capitals ("MOT testing", "GCSE maths"); other words are lower-cased mid-sentence.
+  const lower = (o: string) => (/^[\p{Lu}\d]{2,}/u.test(o) ? o : o[0]!.toLowerCase() + o.slice(1));
+  return own.map((o, i) => [o, DESCRIBE[i % DESCRIBE.length]!.replace('{X}', o).replace('{x}', lower(o))]);
 }
 
 function cards(site: Site, id: 'services' | 'features'): string {
