@@ -3,6 +3,7 @@
 // went live, so nobody publishes "Add your phone number" without knowing.
 import type { Services } from '../../modules/index.ts';
 import { isInternalPath } from '../../modules/files/paths.ts';
+import { unescapeHtml } from '../../lib/html.ts';
 
 const TODO = /<[a-z][a-z0-9]*\b[^>]*\bdata-sw-todo\b[^>]*>([^<]*)</gi;
 
@@ -20,7 +21,7 @@ export async function placeholdersOf(services: Services, orgId: string, projectI
     if (file.encoding !== 'utf8') continue;
     for (const m of file.content.matchAll(TODO)) {
       out.count++;
-      const text = m[1]!.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').trim();
+      const text = unescapeHtml(m[1]!).trim();
       if (out.examples.length < 8 && !out.examples.some((e) => e.text === text)) out.examples.push({ page: page.path, text });
     }
   }

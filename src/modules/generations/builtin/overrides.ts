@@ -34,7 +34,7 @@ export function withChangedTexts(brief: Brief, current: Map<string, string>, ren
 }
 
 /** A page as compared: the footer's year is not a change, nor how a character is escaped. */
-const comparable = (html: string) => unescapeHtml(html.replace(/© \d{4} /g, '© ').replace(/&#39;/g, "'"));
+const comparable = (html: string) => unescapeHtml(html.replace(/© \d{4} /g, '© '));
 
 /** The pages whose HTML differs from what the brief renders (changed by hand). */
 export function handEditedPages(files: SiteFile[], rendered: SiteFile[]): string[] {
