@@ -3,7 +3,7 @@
 // file answers the site's own 404.html with status 404 when it has one. A site without a 404.html
 // is taken for a single-page app: an extension-less path falls back to `/index.html` (200), so
 // that its client-side routes load. A site with one is a set of pages, where `/nope` must say so.
-import { normalisePath } from '../modules/files/paths.ts';
+import { siteFileCandidates } from '../modules/files/paths.ts';
 
 const NOT_FOUND_PATH = '404.html';
 const SPA_ENTRY = 'index.html';
@@ -29,22 +29,11 @@ export async function findSiteFile<F>(urlPath: string, lookup: (path: string) =>
 
 /** The files that may answer a URL path; `route`: an extension-less path, which a single-page app routes. */
 function candidatePaths(urlPath: string): { paths: string[]; route: boolean } {
-  const none = { paths: [], route: false };
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath.split('?')[0]!);
   } catch {
-    return none;
+    return { paths: [], route: false };
   }
-  const trimmed = decoded.replace(/^\/+/, '');
-  if (trimmed === '') return { paths: ['index.html'], route: false };
-  let path: string;
-  try {
-    path = normalisePath(trimmed.endsWith('/') ? trimmed + 'index.html' : trimmed);
-  } catch {
-    return none;
-  }
-  const last = path.split('/').at(-1)!;
-  if (last.includes('.')) return { paths: [path], route: false };
-  return { paths: [`${path}/index.html`], route: true };
+  return siteFileCandidates(decoded);
 }

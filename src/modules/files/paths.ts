@@ -43,3 +43,23 @@ export function normalisePath(raw: string): string {
   }
   return path;
 }
+
+/**
+ * The files that may answer a decoded URL path (leading slashes allowed), as a site serves it: `/`
+ * and `dir/` their index.html, a path whose last segment has an extension that file, any other
+ * (`route`: what a single-page app routes) `path/index.html`. None for a path no file can have.
+ * Shared by the site server (edge/site-paths.ts) and the generated sites' link check.
+ */
+export function siteFileCandidates(decodedPath: string): { paths: string[]; route: boolean } {
+  const trimmed = decodedPath.replace(/^\/+/, '');
+  if (trimmed === '') return { paths: ['index.html'], route: false };
+  let path: string;
+  try {
+    path = normalisePath(trimmed.endsWith('/') ? trimmed + 'index.html' : trimmed);
+  } catch {
+    return { paths: [], route: false };
+  }
+  const last = path.split('/').at(-1)!;
+  if (last.includes('.')) return { paths: [path], route: false };
+  return { paths: [`${path}/index.html`], route: true };
+}

@@ -7,6 +7,7 @@
 import { HtmlValidate, StaticConfigLoader, type RuleConfig } from 'html-validate';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import type { SiteFile } from './provider.ts';
+import { siteFileCandidates } from '../files/paths.ts';
 
 type Node = DefaultTreeAdapterMap['childNode'] | DefaultTreeAdapterMap['document'];
 type ElementNode = DefaultTreeAdapterMap['element'];
@@ -184,10 +185,7 @@ export function internalTarget(ref: string, fromPath: string): string | null {
   return pathname.replace(/^\/+/, '');
 }
 
-/** Whether the site server would answer `target` with a file of the site (see edge/site-paths.ts). */
+/** Whether the site server would answer `target` with a file of the site (the rule it serves by). */
 function resolves(target: string, paths: Set<string>): boolean {
-  if (target === '' || target.endsWith('/')) return paths.has(`${target}index.html`);
-  if (paths.has(target)) return true;
-  const last = target.split('/').at(-1)!;
-  return !last.includes('.') && paths.has(`${target}/index.html`);
+  return siteFileCandidates(target).paths.some((path) => paths.has(path));
 }
