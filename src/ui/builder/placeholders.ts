@@ -5,7 +5,7 @@ import type { Services } from '../../modules/index.ts';
 import { isInternalPath } from '../../modules/files/paths.ts';
 import { unescapeHtml } from '../../lib/html.ts';
 
-const TODO = /<[a-z][a-z0-9]*\b[^>]*\bdata-sw-todo\b[^>]*>([^<]*)</gi;
+const PLACEHOLDER = /<[a-z][a-z0-9]*\b[^>]*\bdata-sw-todo\b[^>]*>([^<]*)</gi;
 
 export interface Placeholders {
   count: number;
@@ -19,7 +19,7 @@ export async function placeholdersOf(services: Services, orgId: string, projectI
   for (const page of pages) {
     const file = await services.files.get(orgId, projectId, page.path);
     if (file.encoding !== 'utf8') continue;
-    for (const m of file.content.matchAll(TODO)) {
+    for (const m of file.content.matchAll(PLACEHOLDER)) {
       out.count++;
       const text = unescapeHtml(m[1]!).trim();
       if (out.examples.length < 8 && !out.examples.some((e) => e.text === text)) out.examples.push({ page: page.path, text });

@@ -4,7 +4,7 @@
 import { NAMED_COLORS, parseHex } from './colors.ts';
 import { FONT_IDS, fontIn, type FontId } from './fonts.ts';
 import { findKind, GENERIC, KINDS, SECTION_IDS, type Kind, type SectionId } from './kinds.ts';
-import { findPlace } from './places.ts';
+import { findPlace, titleCase } from './places.ts';
 
 export type Density = 'compact' | 'comfortable' | 'spacious';
 
@@ -91,7 +91,6 @@ const KIND_WORDS = new Set(KINDS.flatMap((k) => [...k.words, ...(k.hints ?? [])]
 
 const clean = (text: string) =>
   text.replace(/\s+/g, ' ').replace(/^[\s,.;:'"“”]+|[\s,.;:'"“”!?]+$/g, '').slice(0, 80);
-const titleCase = (text: string) => text.replace(/(^|[\s-])(\p{Ll})/gu, (_m, sep: string, c: string) => sep + c.toUpperCase()).replace(/\s(And|Of|The|De|La|Le)\s/g, (w) => w.toLowerCase());
 const isDescription = (words: string[]) => words.every((w) => NOT_NAMES.has(w.toLowerCase()) || KIND_WORDS.has(w.toLowerCase().replace(/(?:'s|s)$/, '')) || KIND_WORDS.has(w.toLowerCase()));
 
 /** Capitalised word runs (allowing 's, &, and, of, de …) that can be a business name. */

@@ -11,7 +11,8 @@ import { editForeignHtml } from './edit-html.ts';
 import { editElement, ELEMENT_EDITS } from './element-edit.ts';
 import { NOTES_FILE, readNotes } from './notes.ts';
 import { handEditedPages, textsIn, withChangedTexts } from './overrides.ts';
-import { pageFile, palette, render404, renderCss, renderIndex, renderPage, siteOf } from './render.ts';
+import { palette, render404, renderCss, renderIndex, renderPage } from './render.ts';
+import { pageFile, siteOf } from './site.ts';
 
 const IMAGE = /\.(?:png|jpe?g|gif|webp|avif|svg)$/i;
 

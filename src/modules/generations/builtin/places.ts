@@ -86,7 +86,9 @@ export interface Place {
   country: string | null;
 }
 
-const titleCase = (text: string) => text.replace(/(^|[\s-])(\p{Ll})/gu, (_m, sep: string, c: string) => sep + c.toUpperCase()).replace(/\b(Upon|On|De|La|Le|Sur|The)\b(?!$)/g, (w) => w.toLowerCase());
+/** A name written in lower case, as a person writes it: "Newcastle upon Tyne", "Rise and Shine". */
+export const titleCase = (text: string) =>
+  text.replace(/(^|[\s-])(\p{Ll})/gu, (_m, sep: string, c: string) => sep + c.toUpperCase()).replace(/([\s-])(And|Of|The|De|La|Le|Du|Upon|On|Sur)(?=[\s-])/g, (w) => w.toLowerCase());
 
 /** The place a prompt names ("in Leeds", "based in new york", "Bristol bakery"), if any. */
 export function findPlace(prompt: string): Place | null {

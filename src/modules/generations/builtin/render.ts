@@ -9,9 +9,8 @@ import { contrast, ensureContrast, shade, tint } from './colors.ts';
 import { FONTS } from './fonts.ts';
 import type { Kind, SectionId } from './kinds.ts';
 import { heroSecondary, renderSection } from './sections.ts';
-import { el, escapeHtml, fill, pageFile, sectionHref, sectionTitle, siteOf, text, type Site } from './site.ts';
+import { el, escapeHtml, fill, sectionHref, sectionTitle, text, type Site } from './site.ts';
 
-export { escapeHtml };
 
 export interface Palette {
   bg: string;
@@ -235,4 +234,3 @@ input, textarea { font: inherit; color: var(--text); background: var(--bg); bord
 `;
 }
 
-export { siteOf, pageFile };

@@ -3,7 +3,7 @@
 // it. `level` is the heading level of the section's title: 2 on the home page, 1 on its own page.
 import { icon, illustration, offerIcons } from './art.ts';
 import type { SectionId } from './kinds.ts';
-import { el, escapeHtml, fill, price, sectionHref, sectionTitle, text, todo, type Site } from './site.ts';
+import { el, escapeHtml, price, sectionHref, sectionTitle, text, todo, type Site } from './site.ts';
 
 type Render = (site: Site, level: 1 | 2) => string;
 
@@ -293,4 +293,3 @@ export function heroSecondary(site: Site): SectionId | undefined {
   return site.brief.sections.find((s) => s !== target && s !== 'contact' && s !== 'hours');
 }
 
-export { fill };
