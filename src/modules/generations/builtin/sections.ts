@@ -1,7 +1,7 @@
 // The sections of a builtin site. Each writes only what the kind's copy or the prompt says; a
 // fact neither gives (a phone number, a price, a dish, a team member) is a placeholder asking for
 // it. `level` is the heading level of the section's title: 2 on the home page, 1 on its own page.
-import { icon, illustration, offerIcons } from './art.ts';
+import { icon, illustration, offerIcons, type IconId } from './art.ts';
 import type { SectionId } from './kinds.ts';
 import { el, escapeHtml, price, sectionHref, sectionTitle, text, todo, type Site } from './site.ts';
 
@@ -150,7 +150,7 @@ ${site.brief.place ? el(site, 'p', 'area.text', `We work in {place} and the plac
       `<div class="callout">${icon('call', 'icon big')}<div>
 ${heading(site, 'emergency', level)}
 ${el(site, 'p', 'emergency.text', 'Something urgent? Call us and tell us what is happening.')}
-${phone ? `<p><a class="button" href="tel:${escapeHtml(phone.replace(/[^\d+]/g, ''))}">Call ${escapeHtml(phone)}</a></p>` : todo(site, 'p', 'emergency.phone', `Add the number to call in an emergency${site.country ? ` (for example ${site.country.phoneExample})` : ''}`)}
+${phone ? `<p>${telLink(phone, `Call ${phone}`, 'button')}</p>` : todo(site, 'p', 'emergency.phone', `Add the number to call in an emergency${site.country ? ` (for example ${site.country.phoneExample})` : ''}`)}
 </div></div>`,
     );
   },
@@ -243,13 +243,13 @@ ${todo(site, 'p', 'donate.link', 'Add how to donate: your donation page or bank 
   contact: (site, level) => {
     const { phone, email, address } = site.brief.contact;
     const example = site.country ? ` (for example ${site.country.phoneExample})` : '';
-    const facts = [
-      phone ? `<li>${icon('call')}<a href="tel:${escapeHtml(phone.replace(/[^\d+]/g, ''))}">${escapeHtml(phone)}</a></li>` : `<li>${icon('call')}${todo(site, 'span', 'contact.phone', `Add your phone number${example}`)}</li>`,
-      email ? `<li>${icon('mail')}<a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a></li>` : `<li>${icon('mail')}${todo(site, 'span', 'contact.email', 'Add your email address')}</li>`,
-      address ? `<li>${icon('pin')}<span>${escapeHtml(address)}</span></li>` : site.brief.place ? `<li>${icon('pin')}${todo(site, 'span', 'contact.address', `Add your address in ${site.brief.place}`)}</li>` : `<li>${icon('pin')}${todo(site, 'span', 'contact.address', 'Add your address')}</li>`,
-    ];
+    const item = (name: IconId, body: string) => `<li>${icon(name)}${body}</li>`;
+    const phoneItem = item('call', phone ? telLink(phone) : todo(site, 'span', 'contact.phone', `Add your phone number${example}`));
+    const emailItem = item('mail', email ? `<a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a>` : todo(site, 'span', 'contact.email', 'Add your email address'));
+    const addressItem = item('pin', address ? `<span>${escapeHtml(address)}</span>` : todo(site, 'span', 'contact.address', `Add your address${site.brief.place ? ` in ${site.brief.place}` : ''}`));
     // An online product is reached by email: no phone or street address to ask for.
-    if (['software', 'app'].includes(site.kind.id)) facts.splice(0, 3, ...[facts[1]!, ...(phone ? [facts[0]!] : []), ...(address ? [facts[2]!] : [])]);
+    const online = ['software', 'app'].includes(site.kind.id);
+    const facts = online ? [emailItem, ...(phone ? [phoneItem] : []), ...(address ? [addressItem] : [])] : [phoneItem, emailItem, addressItem];
     return wrap(
       'contact',
       `<div class="split"><div>
@@ -267,6 +267,11 @@ ${el(site, 'p', 'contact.text', 'Send us a message and we will get back to you.'
     );
   },
 };
+
+/** A phone number as a link that dials it. */
+function telLink(phone: string, label = phone, className = ''): string {
+  return `<a${className ? ` class="${className}"` : ''} href="tel:${escapeHtml(phone.replace(/[^\d+]/g, ''))}">${escapeHtml(label)}</a>`;
+}
 
 function field(id: string, name: string, label: string, attrs: string): string {
   const type = /\btype=/.test(attrs) ? '' : 'type="text" ';
