@@ -1,6 +1,7 @@
 -- Requests of `npm run bench:mcp`: the same read of one project, as a REST call or as an MCP tool
 -- call (get_project), or the projects list (list), with the credential given by -H. Arguments
--- after `--`: mode (rest, mcp or list), project id.
+-- after `--`: mode (rest, mcp, mcp-sdk or list), project id. mcp-sdk is the same tool call with
+-- an empty _meta, which the server hands to the SDK's own handler (src/mcp/tool-call.ts).
 dofile("report.lua")
 
 local mode, project
@@ -18,7 +19,9 @@ function request()
     return wrk.format("GET", "/api/v1/projects?limit=1")
   end
   id = id + 1
-  local body = '{"jsonrpc":"2.0","id":' .. id .. ',"method":"tools/call","params":{"name":"get_project","arguments":{"project_id":"' .. project .. '"}}}'
+  local meta = ""
+  if mode == "mcp-sdk" then meta = ',"_meta":{}' end
+  local body = '{"jsonrpc":"2.0","id":' .. id .. ',"method":"tools/call","params":{"name":"get_project","arguments":{"project_id":"' .. project .. '"}' .. meta .. '}}'
   -- wrk.format replaces the -H headers when given a table: the key is copied in.
   local headers = {
     ["Content-Type"] = "application/json",

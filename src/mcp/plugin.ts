@@ -1,6 +1,7 @@
 // The MCP server over Streamable HTTP at /api/mcp, its manifest at /.well-known/mcp and the
 // protected-resource metadata (RFC 9728) of /api/mcp. Stateless: the SDK's handler serves every
-// request with a fresh server (server.ts), for clients of the 2025 revisions and the current one.
+// request with a fresh server (server.ts), for clients of the 2025 revisions and the current one,
+// except a single tool call of the 2025 revisions, answered as the SDK would (tool-call.ts).
 // Before the SDK sees a request this gate checks its Host and Origin (DNS-rebinding protection),
 // counts it against the caller's rate limit (the API's own: a key's tool calls and REST calls
 // share one quota), and lets a tool call through only with a valid token allowed to make it:
@@ -13,6 +14,7 @@ import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
 import { createMcpServer, SERVER_INFO } from './server.ts';
+import { answerToolCall, SSE_HEADERS, sseFrame, toolCallOf } from './tool-call.ts';
 import { TOOL_BY_NAME, TOOLS, type McpCaller } from './tools.ts';
 
 export const MCP_PATH = '/api/mcp';
@@ -36,7 +38,7 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
   const resource = `${publicUrl.origin}${MCP_PATH}`;
   const metadataUrl = `${publicUrl.origin}${METADATA_PATH}`;
   const origins = new Set([publicUrl.origin, ...deps.allowedOrigins]);
-  const handler = createMcpHandler(({ authInfo }) => createMcpServer(services, authInfo, authInfo?.extra?.tools as string[] | undefined), { legacy: 'stateless', maxRequestBodySize: MAX_BODY });
+  const handler = createMcpHandler(({ authInfo }) => createMcpServer(services, authInfo?.extra?.tools as string[] | undefined), { legacy: 'stateless', maxRequestBodySize: MAX_BODY });
 
   const challenge = (extra = '') => `Bearer resource_metadata="${metadataUrl}", scope="mcp"${extra}`;
   const refuse = (reply: FastifyReply, status: number, id: JsonRpc['id'], message: string, code = -32001) =>
@@ -123,6 +125,9 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
             }
           }
         }
+        // One tool call of the 2025 revisions is answered here, as the SDK would (tool-call.ts).
+        const call = caller && toolCallOf(request.method, request.headers, request.body);
+        if (call) return reply.status(200).headers(SSE_HEADERS).send(sseFrame(call.id, await answerToolCall(call, services, caller)));
         // A request made of tool calls only is served by a server with just those tools.
         const tools = calls.length > 0 && calls.length === messages.length ? calls.map((call) => String(call.params?.name ?? '')) : undefined;
         const response = await handler.fetch(toWebRequest(request, resource), {

@@ -1,0 +1,158 @@
+// One tool call of the 2025 revisions is answered without an SDK server (src/mcp/tool-call.ts).
+// These tests hold that answer to the SDK's: the same call is posted twice over real HTTP, once as
+// an agent sends it (answered by tool-call.ts) and once with an empty `_meta`, which leaves the
+// call the same to the protocol but takes it through the SDK's handler; status, headers and body
+// must be the same bytes, for every tool, with good arguments, bad ones and another organization's
+// ids. And which requests take that path at all: only a plain tools/call of the 2025 era.
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolCallOf } from '../../src/mcp/tool-call.ts';
+import { TOOLS } from '../../src/mcp/tools.ts';
+import { useTestApi } from '../helpers/app.ts';
+import { createClient, createProject, createTemplate } from '../helpers/fixtures.ts';
+
+const api = useTestApi({ SITES_DOMAIN: 'sites.test', RATE_LIMIT_QUOTA: '100000' });
+let base = '';
+beforeAll(async () => {
+  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await api.app.close();
+});
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+const call = (name: string, args: unknown, id: string | number = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+async function post(body: unknown, key: string) {
+  const res = await fetch(`${base}/api/mcp`, { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  const text = await res.text();
+  const headers = Object.fromEntries(['content-type', 'cache-control', 'x-accel-buffering'].map((name) => [name, res.headers.get(name)]));
+  return { status: res.status, headers, text };
+}
+
+/** The answer through tool-call.ts and the SDK's answer to the same call. */
+async function bothWays(name: string, args: unknown, key = api.key, id: string | number = 1) {
+  const direct = await post(call(name, args, id), key);
+  const viaSdk = await post({ ...call(name, args, id), params: { name, arguments: args, _meta: {} } }, key);
+  return { direct, viaSdk };
+}
+
+describe('a tool call answered without an SDK server', () => {
+  it('answers every tool as the SDK does: good arguments, bad ones, unknown ids, another organization’s', async () => {
+    const owner = await createClient(api);
+    const project = await createProject(api, { client_email: owner.email, name: 'Moon Cafe' });
+    await createTemplate(api, { is_public: true });
+    const other = await api.newOrg();
+    const foreign = await createProject(api, { client_email: (await createClient(api, {}, other.key)).email, name: 'Theirs' }, other.key);
+    const missing = '01a21501-4d68-7598-9df0-312a96db0eac';
+
+    let compared = 0;
+    const toolsCompared = new Set<string>();
+    for (const tool of TOOLS) {
+      const keys = Object.keys(tool.input.shape);
+      const cases: unknown[] = [
+        {},
+        undefined,
+        // A wrong type for every argument: an object is none of strings, numbers, enums or lists.
+        Object.fromEntries(keys.map((key) => [key, { wrong: true }])),
+        { ...Object.fromEntries(keys.filter((k) => k.endsWith('_id')).map((k) => [k, foreign.id])), project_id: foreign.id },
+        { ...Object.fromEntries(keys.filter((k) => k.endsWith('_id')).map((k) => [k, missing])), project_id: missing },
+        { project_id: 'not-a-uuid', limit: 500 },
+      ];
+      if (tool.annotations.readOnlyHint) cases.push({ project_id: project.id }, { project_id: project.id, unknown_argument: 'ignored', limit: 1 });
+      for (const args of cases) {
+        const { direct, viaSdk } = await bothWays(tool.name, args);
+        const answer = JSON.parse(direct.text.replace(/^event: message\ndata: /, ''));
+        // A writing tool that succeeded made something new each time: the two answers differ.
+        if (!tool.annotations.readOnlyHint && !answer.result?.isError) continue;
+        expect(direct, `${tool.name} ${JSON.stringify(args)}`).toEqual(viaSdk);
+        compared++;
+        toolsCompared.add(tool.name);
+      }
+    }
+    expect(toolsCompared).toEqual(new Set(TOOLS.map((t) => t.name)));
+    expect(compared).toBeGreaterThan(TOOLS.length * 5);
+  });
+
+  it('answers writing tools that succeed in the SDK’s shape: the same keys, in the same order, of the same types', async () => {
+    const owner = await createClient(api);
+    const project = await createProject(api, { client_email: owner.email, name: 'Star Bakery' });
+    await api.put(`/api/v1/projects/${project.id}/files/index.html`, { content: '<h1>Star</h1>' });
+    let n = 0;
+    const writes: [string, () => Record<string, unknown>][] = [
+      ['create_project', () => ({ client_email: owner.email, name: `Site ${++n}` })],
+      ['update_project', () => ({ project_id: project.id, tags: ['bakery', `t${++n}`] })],
+      ['create_client', () => ({ email: `shape-${++n}-${process.pid}@example.com` })],
+      ['generate_site', () => ({ project_id: project.id, prompt: `A bakery in Leeds ${++n}` })],
+      ['publish_project', () => ({ project_id: project.id })],
+      ['unpublish_project', () => ({ project_id: project.id })],
+      ['add_domain', () => ({ project_id: project.id, domain: `www.star-${++n}.example.com` })],
+      ['create_build_link', () => ({ prompt: 'A bakery' })],
+    ];
+    // Every leaf replaced by its type: what differs between two successful writes is values.
+    const shape = (value: unknown): unknown =>
+      Array.isArray(value) ? value.map(shape) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)])) : value === null ? 'null' : typeof value;
+    const answerOf = (text: string) => {
+      const answer = JSON.parse(text.replace(/^event: message\ndata: /, ''));
+      return { ...answer, result: { ...answer.result, content: answer.result.content.map((c: { text: string }) => ({ ...c, text: shape(JSON.parse(c.text)) })) } };
+    };
+    for (const [name, args] of writes) {
+      const direct = await post(call(name, args()), api.key);
+      const viaSdk = await post({ ...call(name, {}), params: { name, arguments: args(), _meta: {} } }, api.key);
+      expect(answerOf(direct.text).result.isError, `${name}: ${direct.text}`).toBeUndefined();
+      expect(JSON.stringify(shape(answerOf(direct.text))), name).toBe(JSON.stringify(shape(answerOf(viaSdk.text))));
+      expect({ ...direct, text: '' }).toEqual({ ...viaSdk, text: '' });
+    }
+  });
+
+  it('answers under the caller’s own id, string or number, as an SSE message event', async () => {
+    for (const id of ['req-1', 0, 42]) {
+      const { direct, viaSdk } = await bothWays('list_projects', { limit: 1 }, api.key, id);
+      expect(direct).toEqual(viaSdk);
+      expect(direct.status).toBe(200);
+      expect(direct.headers['content-type']).toBe('text/event-stream');
+      expect(direct.text).toMatch(new RegExp(`^event: message\\ndata: \\{"result":.*"jsonrpc":"2\\.0","id":${JSON.stringify(id)}\\}\\n\\n$`));
+    }
+  });
+
+  it('keeps concurrent calls apart: each answer is its own call’s', async () => {
+    const owner = await createClient(api);
+    const projects = await Promise.all(['One', 'Two', 'Three', 'Four'].map((name) => createProject(api, { client_email: owner.email, name })));
+    const answers = await Promise.all(projects.map((p) => post(call('get_project', { project_id: p.id }, 1), api.key)));
+    answers.forEach((answer, i) => expect(JSON.parse(answer.text.slice('event: message\ndata: '.length)).result.structuredContent.project.name).toBe(projects[i].name));
+  });
+});
+
+describe('which requests it answers', () => {
+  const ok = call('get_project', { project_id: 'x' });
+  it('a single tools/call of a tool that exists, of the 2025 era, with the headers the SDK asks for', () => {
+    expect(toolCallOf('POST', HEADERS, ok)).toMatchObject({ id: 1, tool: { name: 'get_project' }, args: { project_id: 'x' } });
+    expect(toolCallOf('POST', { ...HEADERS, 'mcp-protocol-version': undefined }, ok)).toBeDefined();
+    expect(toolCallOf('POST', { ...HEADERS, 'mcp-protocol-version': '2025-11-25' }, ok)).toBeDefined();
+    expect(toolCallOf('POST', { ...HEADERS, 'content-type': 'application/json; charset=utf-8' }, ok)).toBeDefined();
+    expect(toolCallOf('POST', HEADERS, { ...ok, params: { name: 'list_projects' } })).toMatchObject({ args: undefined });
+  });
+
+  it('leaves everything else to the SDK', () => {
+    const others: [string, string, Record<string, string | undefined>, unknown][] = [
+      ['GET', 'another HTTP method', HEADERS, ok],
+      ['POST', 'a batch', HEADERS, [ok]],
+      ['POST', 'a notification', HEADERS, { jsonrpc: '2.0', method: 'notifications/initialized' }],
+      ['POST', 'another method', HEADERS, { ...ok, method: 'tools/list' }],
+      ['POST', 'a tool that does not exist', HEADERS, call('no_such_tool', {})],
+      ['POST', '_meta (a progress token)', HEADERS, { ...ok, params: { ...ok.params, _meta: { progressToken: 1 } } }],
+      ['POST', 'another params key', HEADERS, { ...ok, params: { ...ok.params, task: {} } }],
+      ['POST', 'arguments that are not an object', HEADERS, call('get_project', ['x'])],
+      ['POST', 'an id that is not an integer', HEADERS, { ...ok, id: 1.5 }],
+      ['POST', 'no id', HEADERS, { jsonrpc: '2.0', method: 'tools/call', params: ok.params, x: 1 }],
+      ['POST', 'another JSON-RPC version', HEADERS, { ...ok, jsonrpc: '1.0' }],
+      ['POST', 'an Accept without SSE', { ...HEADERS, accept: 'application/json' }, ok],
+      ['POST', 'another content type', { ...HEADERS, 'content-type': 'text/plain' }, ok],
+      ['POST', 'the 2026 revision', { ...HEADERS, 'mcp-protocol-version': '2026-07-28' }, ok],
+      ['POST', 'an unknown revision', { ...HEADERS, 'mcp-protocol-version': '1999-01-01' }, ok],
+      ['POST', 'the 2026 method header', { ...HEADERS, 'mcp-method': 'tools/call' }, ok],
+    ];
+    for (const [method, what, headers, body] of others) expect(toolCallOf(method, headers, body), what).toBeUndefined();
+  });
+});
