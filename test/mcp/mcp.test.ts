@@ -1,5 +1,5 @@
-// The MCP server over real HTTP with the SDK's own client, for the 2025-06-18 revision and the
-// current one: the handshake and the tool list without a token; every tool with an API key (happy
+// The MCP server over real HTTP with the SDK's own client, for the 2025-06-18 and 2025-11-25
+// revisions and the current one (2026-07-28, which the client finds by server/discover): the handshake and the tool list without a token; every tool with an API key (happy
 // path, a validation error, another organization's id, a read-only key on a writing tool); the
 // 401 challenge, the manifest and the protected-resource metadata; Origin checks; the shared quota.
 import { createHash } from 'node:crypto';
@@ -20,21 +20,24 @@ afterAll(async () => {
   await api.app.close();
 });
 
-async function connect(key: string | null, versions?: string[]) {
+/** A client of the given revisions; `modern` lets it negotiate the 2026 revision (server/discover). */
+async function connect(key: string | null, versions?: string[], modern = false) {
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), key ? { requestInit: { headers: { authorization: `Bearer ${key}` } } } : {});
-  const client = new Client({ name: 'sitewright-test', version: '1.0.0' }, versions ? { supportedProtocolVersions: versions } : {});
+  const client = new Client({ name: 'sitewright-test', version: '1.0.0' }, { ...(versions ? { supportedProtocolVersions: versions } : {}), ...(modern ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
   await client.connect(transport);
+  expect(client.getNegotiatedProtocolVersion()).toBe(modern ? '2026-07-28' : (versions?.[0] ?? '2025-11-25'));
   return client;
 }
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as any;
 
 describe.each([
-  ['2025-06-18', ['2025-06-18']],
-  ['the current revision', undefined],
-])('MCP at /api/mcp, %s', (_label, versions) => {
+  ['2025-06-18', ['2025-06-18'], false],
+  ['2025-11-25 (the SDK client’s default)', undefined, false],
+  ['2026-07-28 (the current revision, negotiated by discovery)', undefined, true],
+])('MCP at /api/mcp, %s', (_label, versions, modern) => {
   it('answers the handshake and lists the tools without a token; a tool call without one is a 401 challenge', async () => {
-    const client = await connect(null, versions);
+    const client = await connect(null, versions, modern);
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['list_projects', 'get_project', 'create_project', 'update_project', 'list_clients', 'create_client', 'list_templates', 'generate_site', 'get_generation', 'publish_project', 'unpublish_project', 'get_preview_link', 'list_domains', 'add_domain', 'verify_domain', 'remove_domain', 'get_analytics', 'list_form_submissions', 'create_build_link']));
@@ -49,7 +52,7 @@ describe.each([
   });
 
   it('runs every tool with a key, in the key’s organization, with the REST API’s rules', async () => {
-    const client = await connect(api.key, versions);
+    const client = await connect(api.key, versions, modern);
     const owner = await createClient(api);
     const created = await call(client, 'create_project', { client_email: owner.email, name: 'Moon Cafe' });
     expect(created.isError).toBeFalsy();
@@ -97,7 +100,7 @@ describe.each([
   });
 
   it('refuses a writing tool to a read-only key (403 insufficient_scope) and lets it read', async () => {
-    const client = await connect(api.readKey, versions);
+    const client = await connect(api.readKey, versions, modern);
     expect((await call(client, 'list_projects', {})).isError).toBeFalsy();
     await expect(client.callTool({ name: 'create_client', arguments: { email: 'ro@example.com' } })).rejects.toThrow();
     await client.close();
