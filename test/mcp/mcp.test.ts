@@ -1,7 +1,8 @@
 // The MCP server over real HTTP with the SDK's own client, for the 2025-06-18 and 2025-11-25
-// revisions and the current one (2026-07-28, which the client finds by server/discover): the handshake and the tool list without a token; every tool with an API key (happy
-// path, a validation error, another organization's id, a read-only key on a writing tool); the
-// 401 challenge, the manifest and the protected-resource metadata; Origin checks; the shared quota.
+// revisions and the current one (2026-07-28, which the client finds by server/discover): the
+// handshake and the tool list without a token; every tool with an API key (happy path, a
+// validation error, another organization's id, a read-only key on a writing tool); the 401
+// challenge, the manifest and the protected-resource metadata; Origin checks; the shared quota.
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
