@@ -103,7 +103,7 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
       bodyLimit: MAX_BODY,
       handler: async (request, reply) => {
         const origin = request.headers.origin;
-        if (origin !== undefined && !origins.has(origin)) return refuse(reply, 403, null, `Origin ${origin.slice(0, 200)} may not call this endpoint`, -32000);
+        if (origin !== undefined && !origins.has(origin) && !sameOrigin(origin, request.headers.host)) return refuse(reply, 403, null, `Origin ${origin.slice(0, 200)} may not call this endpoint`, -32000);
         const messages = ([] as JsonRpc[]).concat((request.body as JsonRpc | JsonRpc[] | undefined) ?? []);
         const calls = messages.filter((m) => m && m.method === 'tools/call');
         const caller = await authenticate(request);
@@ -142,6 +142,15 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
       },
     });
   };
+}
+
+/**
+ * A page of the origin the request was sent to (its Host, already checked to be the service's or
+ * a loopback name): the service's own page, e.g. on http://localhost:3000 when run locally. A
+ * page elsewhere, another port of localhost included, is another origin.
+ */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
 }
 
 /**

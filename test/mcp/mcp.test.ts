@@ -129,6 +129,10 @@ describe('the HTTP side of /api/mcp', () => {
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
     expect((await rpc(list, { origin: 'https://evil.example' })).status).toBe(403);
     expect((await rpc(list, { origin: new URL(api.ctx.config.publicUrl).origin })).status).not.toBe(403);
+    // A page of the very origin the request goes to (here loopback) is the service's own; another
+    // port of the same host is another origin.
+    expect((await rpc(list, { origin: base })).status).not.toBe(403);
+    expect((await rpc(list, { origin: `http://127.0.0.1:${Number(new URL(base).port) + 1}` })).status).toBe(403);
     // A DNS-rebinding page reaches the server under its own name: refused by Host.
     const rebound = await new Promise<number>((resolve, reject) => {
       const req = request(`${base}/api/mcp`, { method: 'POST', headers: { host: 'attacker.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
