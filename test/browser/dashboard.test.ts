@@ -152,6 +152,41 @@ describe.runIf(existsSync(CHROMIUM))('the dashboard and the portal in Chromium',
     const [delivery] = await receiver.waitFor('/hooks', 1, 10_000);
     expect(JSON.parse(delivery!.body)).toMatchObject({ type: 'client.updated', data: { client: { status: 'active' }, previous_attributes: { status: 'invited' } } });
 
+    // A colleague, invited as an admin, joins in a browser of their own and sees the agency's work.
+    await page.goto(base + '/settings/members');
+    await page.getByLabel('Email').fill('sam@acme.test');
+    await page.getByLabel('Role', { exact: true }).selectOption('admin');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('sam@acme.test');
+    await check(page);
+    const [invite] = await smtp.waitFor('sam@acme.test');
+    expect(invite!.text).toContain('as an admin');
+    const memberLink = /(http:\/\/127\.0\.0\.1:\d+\/invitations\/[A-Za-z0-9_-]+)/.exec(invite!.text)![1]!;
+    const colleagueContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    const colleague = await colleagueContext.newPage();
+    await colleague.goto(memberLink);
+    await check(colleague);
+    expect(await colleague.locator('main').textContent()).toContain('Join Acme Agency');
+    await colleague.getByLabel('Your name').fill(`Sam Admin${XSS[0]}`.trim());
+    await colleague.getByLabel('Choose a password').fill(PASSWORD);
+    await colleague.getByRole('button', { name: 'Create my account' }).click();
+    await colleague.waitForURL(base + '/');
+    await expect.poll(() => colleague.locator('.notice').textContent()).toContain('You joined Acme Agency');
+    await colleague.goto(base + '/clients');
+    expect(await colleague.locator('main').textContent()).toContain('jane@bakery.test');
+    await colleague.goto(base + '/settings/members');
+    await check(colleague);
+    expect(await colleague.locator('main').textContent()).toContain('owner@acme.test');
+    // Used once: the link now says so, and the owner's page lists Sam as an admin.
+    await colleague.goto(memberLink);
+    await check(colleague);
+    expect(await colleague.locator('h1').textContent()).toBe('Invitation');
+    expect(await colleague.locator('main h2').textContent()).toContain('cannot be used');
+    expect(await colleague.getByRole('link', { name: 'Go to your dashboard' }).count()).toBe(1);
+    await colleagueContext.close();
+    await page.goto(base + '/settings/members');
+    await expect.poll(() => page.locator('main').textContent()).toContain('Sam Admin');
+
     // Revoking the key: the API refuses it at the next request.
     await page.goto(base + '/settings/keys');
     page.once('dialog', (d) => void d.accept());

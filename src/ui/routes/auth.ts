@@ -114,14 +114,14 @@ export function authRoutes(deps: RouteDeps): FastifyPluginAsync {
 
     app.get<{ Params: { token: string } }>('/invitations/:token', async (request, reply) => {
       const invitation = await members.describeInvitation(request.params.token);
-      const data = { title: invitation ? `Join ${invitation.orgName}` : 'Invitation', invitation, token: request.params.token, form: {}, minPassword: MIN_PASSWORD_LENGTH };
+      const data = { title: invitation?.usable ? `Join ${invitation.orgName}` : 'Invitation', invitation, token: request.params.token, form: {}, minPassword: MIN_PASSWORD_LENGTH };
       return render(request, reply, 'invitation', data, invitation?.usable ? 200 : 410);
     });
     app.post<{ Params: { token: string }; Body: Form }>('/invitations/:token', async (request, reply) => {
       const { token } = request.params;
       const form = request.body ?? {};
       const invitation = await members.describeInvitation(token);
-      const data = { title: invitation ? `Join ${invitation.orgName}` : 'Invitation', invitation, token, form: { name: text(form, 'name') }, minPassword: MIN_PASSWORD_LENGTH };
+      const data = { title: invitation?.usable ? `Join ${invitation.orgName}` : 'Invitation', invitation, token, form: { name: text(form, 'name') }, minPassword: MIN_PASSWORD_LENGTH };
       if (!invitation?.usable) return render(request, reply, 'invitation', data, 410);
       try {
         if (invitation.kind === 'client') {
