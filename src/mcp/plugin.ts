@@ -7,7 +7,7 @@
 // share one quota), and lets a tool call through only with a valid token allowed to make it:
 // without one the answer is HTTP 401 with the WWW-Authenticate challenge clients discover
 // authorization from; with a read-only key on a writing tool, 403 insufficient_scope.
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { hostHeaderValidation } from '@modelcontextprotocol/fastify';
 import { createMcpHandler, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { Config } from '../config.ts';
@@ -29,6 +29,15 @@ export interface McpDeps {
   /** Origins (besides PUBLIC_URL's) whose pages may call the endpoint from a browser. */
   allowedOrigins: string[];
 }
+
+/** Bodies Fastify refuses before the handler, as the SDK's transport words them. */
+const BODY_ERRORS: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [-32700, 'Parse error: Invalid JSON'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [-32700, 'Parse error: Invalid JSON'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [-32000, 'Unsupported Media Type: Content-Type must be application/json'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [-32000, `Payload Too Large: Request body must not exceed ${MAX_BODY} bytes`],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [-32000, 'Bad Request: Content-Length does not match the body'],
+};
 
 type JsonRpc = { jsonrpc?: string; id?: string | number | null; method?: string; params?: { name?: string } };
 
@@ -63,6 +72,16 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
 
   return async (app) => {
     app.addHook('onRequest', hostHeaderValidation([publicUrl.hostname, 'localhost', '127.0.0.1', '[::1]']));
+    // A body Fastify could not read never reaches the handler: answered as JSON-RPC errors, with
+    // the SDK's own codes and words, as an MCP client expects (not the API's {"error"}).
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      if (status === 500) request.log.error({ err: error }, 'MCP request failed');
+      if (status === 413) reply.header('connection', 'close'); // the rest of the body is not read
+      const known = BODY_ERRORS[error.code] ?? (error instanceof SyntaxError && status === 400 ? BODY_ERRORS.FST_ERR_CTP_INVALID_JSON_BODY : undefined);
+      const [code, message] = known ?? (status === 500 ? [-32603, 'Internal server error'] : [-32000, error.message]);
+      return refuse(reply, status, null, message, code);
+    });
 
     app.get('/.well-known/mcp', async (_request, reply) =>
       reply.header('cache-control', 'public, max-age=300').send({

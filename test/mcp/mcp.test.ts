@@ -125,6 +125,22 @@ describe('the HTTP side of /api/mcp', () => {
     expect(write.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
   });
 
+  it('answers a body it cannot read with a JSON-RPC error, as the SDK words it', async () => {
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${base}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${api.key}`, ...headers }, body });
+    for (const body of ['{"jsonrpc":"2.0","id":1,"method":', '']) {
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON' } });
+    }
+    const large = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_projects', arguments: { q: 'x'.repeat(1_100_000) } } }));
+    expect(large.status).toBe(413);
+    expect(await large.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/^Payload Too Large/) } });
+    const text = await post('hello', { 'content-type': 'text/plain' });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+  });
+
   it('refuses a browser origin it does not know and a host that is not the service’s', async () => {
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
     expect((await rpc(list, { origin: 'https://evil.example' })).status).toBe(403);
