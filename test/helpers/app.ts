@@ -1,6 +1,7 @@
 // The test harness: one app and database per test file, a fresh organization with keys per
 // test, and every response checked against the served OpenAPI document.
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createContainer, type Container } from '../../src/container.ts';
@@ -144,4 +145,20 @@ export function useTestApi(env: Record<string, string> = {}, opts: HarnessOption
       return typeof value === 'function' ? value.bind(holder.api) : value;
     },
   });
+}
+
+/**
+ * Serves the harness's app on a loopback port for the file's tests, for clients that need real
+ * HTTP (an SDK, a browser, another process). `url` is set once the port is open.
+ */
+export function useLoopback(api: TestApi): { url: string } {
+  const server = { url: '' };
+  beforeAll(async () => {
+    await api.app.listen({ port: 0, host: '127.0.0.1' });
+    server.url = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await api.app.close();
+  });
+  return server;
 }

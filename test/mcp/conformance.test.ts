@@ -7,11 +7,10 @@
 // which Sitewright does not have.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useLoopback, useTestApi } from '../helpers/app.ts';
 
 const SUITE = '@modelcontextprotocol/conformance@0.1.16';
 const NODE_22 = '22.23.3';
@@ -20,14 +19,7 @@ const CACHE = join(process.cwd(), 'node_modules', '.cache', 'mcp-conformance');
 const run = promisify(execFile);
 
 const api = useTestApi();
-let base = '';
-beforeAll(async () => {
-  await api.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await api.app.close();
-});
+const server = useLoopback(api);
 
 /** A Node that runs the suite: this one from 22 on, else Node 22 from the npm registry. */
 async function suiteNode(): Promise<string> {
@@ -48,7 +40,7 @@ describe('the official MCP conformance suite', () => {
     const node = await suiteNode();
     const cli = join(CACHE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
     for (const scenario of SCENARIOS) {
-      const { stdout } = await run(node, [cli, 'server', '--url', `${base}/api/mcp`, '--scenario', scenario], { timeout: 60_000 }).catch((error: { stdout?: string; message: string }) => {
+      const { stdout } = await run(node, [cli, 'server', '--url', `${server.url}/api/mcp`, '--scenario', scenario], { timeout: 60_000 }).catch((error: { stdout?: string; message: string }) => {
         throw new Error(`${scenario}: ${error.stdout ?? ''} ${error.message}`);
       });
       const result = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(stdout);

@@ -5,25 +5,17 @@
 // challenge, the manifest and the protected-resource metadata; Origin checks; the shared quota.
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useLoopback, useTestApi } from '../helpers/app.ts';
 import { createClient, createProject, createTemplate } from '../helpers/fixtures.ts';
 
 const api = useTestApi({ SITES_DOMAIN: 'sites.test', RATE_LIMIT_QUOTA: '1000' });
-let base = '';
-beforeAll(async () => {
-  await api.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await api.app.close();
-});
+const server = useLoopback(api);
 
 /** A client of the given revisions; `modern` lets it negotiate the 2026 revision (server/discover). */
 async function connect(key: string | null, versions?: string[], modern = false) {
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), key ? { requestInit: { headers: { authorization: `Bearer ${key}` } } } : {});
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), key ? { requestInit: { headers: { authorization: `Bearer ${key}` } } } : {});
   const client = new Client({ name: 'sitewright-test', version: '1.0.0' }, { ...(versions ? { supportedProtocolVersions: versions } : {}), ...(modern ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
   await client.connect(transport);
   expect(client.getNegotiatedProtocolVersion()).toBe(modern ? '2026-07-28' : (versions?.[0] ?? '2025-11-25'));
@@ -110,7 +102,7 @@ describe.each([
 
 describe('the HTTP side of /api/mcp', () => {
   const rpc = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${base}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers }, body: JSON.stringify(body) });
+    fetch(`${server.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers }, body: JSON.stringify(body) });
 
   it('challenges a tool call without a valid token, and names the scope a read-only key lacks', async () => {
     const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_projects', arguments: {} } };
@@ -127,7 +119,7 @@ describe('the HTTP side of /api/mcp', () => {
 
   it('answers a body it cannot read with a JSON-RPC error, as the SDK words it', async () => {
     const post = (body: string, headers: Record<string, string> = {}) =>
-      fetch(`${base}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${api.key}`, ...headers }, body });
+      fetch(`${server.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${api.key}`, ...headers }, body });
     for (const body of ['{"jsonrpc":"2.0","id":1,"method":', '']) {
       const res = await post(body);
       expect(res.status).toBe(400);
@@ -147,11 +139,11 @@ describe('the HTTP side of /api/mcp', () => {
     expect((await rpc(list, { origin: new URL(api.ctx.config.publicUrl).origin })).status).not.toBe(403);
     // A page of the very origin the request goes to (here loopback) is the service's own; another
     // port of the same host is another origin.
-    expect((await rpc(list, { origin: base })).status).not.toBe(403);
-    expect((await rpc(list, { origin: `http://127.0.0.1:${Number(new URL(base).port) + 1}` })).status).toBe(403);
+    expect((await rpc(list, { origin: server.url })).status).not.toBe(403);
+    expect((await rpc(list, { origin: `http://127.0.0.1:${Number(new URL(server.url).port) + 1}` })).status).toBe(403);
     // A DNS-rebinding page reaches the server under its own name: refused by Host.
     const rebound = await new Promise<number>((resolve, reject) => {
-      const req = request(`${base}/api/mcp`, { method: 'POST', headers: { host: 'attacker.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+      const req = request(`${server.url}/api/mcp`, { method: 'POST', headers: { host: 'attacker.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
         res.resume();
         resolve(res.statusCode!);
       });
@@ -162,11 +154,11 @@ describe('the HTTP side of /api/mcp', () => {
   });
 
   it('serves the manifest and the protected-resource metadata without a token', async () => {
-    const manifest = await (await fetch(`${base}/.well-known/mcp`)).json();
+    const manifest = await (await fetch(`${server.url}/.well-known/mcp`)).json();
     expect(manifest).toMatchObject({ name: 'sitewright', endpoint: `${api.ctx.config.publicUrl}/api/mcp`, transport: 'streamable-http' });
     expect(manifest.protocol_versions).toEqual(expect.arrayContaining(['2025-06-18', '2025-11-25']));
     expect(manifest.tools.map((t: any) => t.name)).toContain('generate_site');
-    const metadata = await (await fetch(`${base}/.well-known/oauth-protected-resource/api/mcp`)).json();
+    const metadata = await (await fetch(`${server.url}/.well-known/oauth-protected-resource/api/mcp`)).json();
     expect(metadata).toMatchObject({ resource: `${api.ctx.config.publicUrl}/api/mcp`, scopes_supported: ['mcp'], bearer_methods_supported: ['header'] });
   });
 });
@@ -198,11 +190,11 @@ describe('an OAuth grant of a client’s own account', () => {
     expect((await call(client, 'get_analytics', {})).isError).toBe(true);
     await client.close();
     // As a connector token: the same projects on GET /api/v1/projects, and nothing else of the API.
-    const res = await fetch(`${base}/api/v1/projects`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const res = await fetch(`${server.url}/api/v1/projects`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect((await res.json()).projects.map((p: any) => p.id)).toEqual([own.id]);
-    expect((await fetch(`${base}/api/v1/projects/${own.id}`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
+    expect((await fetch(`${server.url}/api/v1/projects/${own.id}`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
     // A suspended client: its grant ends.
     await api.request('PATCH', `/api/v1/clients/${mine.id}`, { status: 'suspended' });
-    expect((await fetch(`${base}/api/v1/projects`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
+    expect((await fetch(`${server.url}/api/v1/projects`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
   });
 });

@@ -4,28 +4,20 @@
 // call the same to the protocol but takes it through the SDK's handler; status, headers and body
 // must be the same bytes, for every tool, with good arguments, bad ones and another organization's
 // ids. And which requests take that path at all: only a plain tools/call of the 2025 era.
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toolCallOf } from '../../src/mcp/tool-call.ts';
 import { TOOLS } from '../../src/mcp/tools.ts';
-import { useTestApi } from '../helpers/app.ts';
+import { useLoopback, useTestApi } from '../helpers/app.ts';
 import { createClient, createProject, createTemplate } from '../helpers/fixtures.ts';
 
 const api = useTestApi({ SITES_DOMAIN: 'sites.test', RATE_LIMIT_QUOTA: '100000' });
-let base = '';
-beforeAll(async () => {
-  await api.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await api.app.close();
-});
+const server = useLoopback(api);
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
 const call = (name: string, args: unknown, id: string | number = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 async function post(body: unknown, key: string) {
-  const res = await fetch(`${base}/api/mcp`, { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}/api/mcp`, { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
   const text = await res.text();
   const headers = Object.fromEntries(['content-type', 'cache-control', 'x-accel-buffering'].map((name) => [name, res.headers.get(name)]));
   return { status: res.status, headers, text };
