@@ -36,8 +36,8 @@ export interface ToolCall {
 
 /**
  * The tool call this path answers, or undefined for every request the SDK's handler must see:
- * another method, a batch, a notification, an id or params of another shape, `_meta` (a progress
- * token, whose answer is a stream, or the 2026 revision's envelope), a tool that does not exist
+ * another method, a batch, a notification, an id or params of another shape, `_meta` with more
+ * than a progress token (the 2026 revision's envelope among them), a tool that does not exist
  * (the SDK's own error), the 2026 revision's headers, or headers the SDK's transport refuses (406,
  * 415, 400: it answers those, with its messages). A request of the 2026 revision names it in the
  * MCP-Protocol-Version header or in `_meta`, so what passes here is of the 2025 era.
@@ -47,7 +47,8 @@ export function toolCallOf(method: string, headers: HttpHeaders, body: unknown):
   const { jsonrpc, id, method: rpcMethod, params } = body;
   if (jsonrpc !== '2.0' || rpcMethod !== 'tools/call' || Object.keys(body).length !== 4) return undefined;
   if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
-  if (!isPlainObject(params) || typeof params.name !== 'string' || !Object.keys(params).every((key) => key === 'name' || key === 'arguments')) return undefined;
+  if (!isPlainObject(params) || typeof params.name !== 'string' || !Object.keys(params).every((key) => key === 'name' || key === 'arguments' || key === '_meta')) return undefined;
+  if (params._meta !== undefined && !onlyProgressToken(params._meta)) return undefined;
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
   const tool = TOOL_BY_NAME.get(params.name);
   if (!tool) return undefined;
@@ -58,6 +59,17 @@ export function toolCallOf(method: string, headers: HttpHeaders, body: unknown):
   if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
   if (headers['mcp-method'] !== undefined || headers['mcp-name'] !== undefined) return undefined;
   return { id, tool, args: params.arguments };
+}
+
+/**
+ * `_meta` holding a progress token and nothing else. Clients send one to hear of a long call's
+ * progress; no tool of ours reports any, so the SDK's answer is the result alone, as here. Any
+ * other key (the 2026 revision's envelope among them) goes to the SDK.
+ */
+function onlyProgressToken(meta: unknown): boolean {
+  if (!isPlainObject(meta)) return false;
+  const keys = Object.keys(meta);
+  return keys.length === 1 && keys[0] === 'progressToken' && (typeof meta.progressToken === 'string' || Number.isSafeInteger(meta.progressToken));
 }
 
 /** The SDK's text for a schema's issues: `path: message`, joined by commas. */

@@ -1,7 +1,7 @@
 // One tool call of the 2025 revisions is answered without an SDK server (src/mcp/tool-call.ts).
 // These tests hold that answer to the SDK's: the same call is posted twice over real HTTP, once as
-// an agent sends it (answered by tool-call.ts) and once with an empty `_meta`, which leaves the
-// call the same to the protocol but takes it through the SDK's handler; status, headers and body
+// an agent sends it (answered by tool-call.ts) and once with a `_meta` key of no meaning to the
+// protocol, which takes it through the SDK's handler; status, headers and body
 // must be the same bytes, for every tool, with good arguments, bad ones and another organization's
 // ids. And which requests take that path at all: only a plain tools/call of the 2025 era.
 import { describe, expect, it } from 'vitest';
@@ -23,10 +23,13 @@ async function post(body: unknown, key: string) {
   return { status: res.status, headers, text };
 }
 
+/** A `_meta` that tool-call.ts leaves to the SDK's handler, and that changes nothing of the answer. */
+const SDK_ROUTE = { 'test.sitewright/route': 'sdk' };
+
 /** The answer through tool-call.ts and the SDK's answer to the same call. */
 async function bothWays(name: string, args: unknown, key = api.key, id: string | number = 1) {
   const direct = await post(call(name, args, id), key);
-  const viaSdk = await post({ ...call(name, args, id), params: { name, arguments: args, _meta: {} } }, key);
+  const viaSdk = await post({ ...call(name, args, id), params: { name, arguments: args, _meta: SDK_ROUTE } }, key);
   return { direct, viaSdk };
 }
 
@@ -91,10 +94,18 @@ describe('a tool call answered without an SDK server', () => {
     };
     for (const [name, args] of writes) {
       const direct = await post(call(name, args()), api.key);
-      const viaSdk = await post({ ...call(name, {}), params: { name, arguments: args(), _meta: {} } }, api.key);
+      const viaSdk = await post({ ...call(name, {}), params: { name, arguments: args(), _meta: SDK_ROUTE } }, api.key);
       expect(answerOf(direct.text).result.isError, `${name}: ${direct.text}`).toBeUndefined();
       expect(JSON.stringify(shape(answerOf(direct.text))), name).toBe(JSON.stringify(shape(answerOf(viaSdk.text))));
       expect({ ...direct, text: '' }).toEqual({ ...viaSdk, text: '' });
+    }
+  });
+
+  it('answers a call with a progress token as the SDK does: the result alone (no tool reports progress)', async () => {
+    for (const progressToken of ['p-1', 7]) {
+      const direct = await post({ ...call('list_projects', { limit: 1 }), params: { name: 'list_projects', arguments: { limit: 1 }, _meta: { progressToken } } }, api.key);
+      const viaSdk = await post({ ...call('list_projects', { limit: 1 }), params: { name: 'list_projects', arguments: { limit: 1 }, _meta: { ...SDK_ROUTE, progressToken } } }, api.key);
+      expect(direct).toEqual(viaSdk);
     }
   });
 
@@ -124,6 +135,7 @@ describe('which requests it answers', () => {
     expect(toolCallOf('POST', { ...HEADERS, 'mcp-protocol-version': '2025-11-25' }, ok)).toBeDefined();
     expect(toolCallOf('POST', { ...HEADERS, 'content-type': 'application/json; charset=utf-8' }, ok)).toBeDefined();
     expect(toolCallOf('POST', HEADERS, { ...ok, params: { name: 'list_projects' } })).toMatchObject({ args: undefined });
+    expect(toolCallOf('POST', HEADERS, { ...ok, params: { ...ok.params, _meta: { progressToken: 'p' } } })).toBeDefined();
   });
 
   it('leaves everything else to the SDK', () => {
@@ -133,7 +145,8 @@ describe('which requests it answers', () => {
       ['POST', 'a notification', HEADERS, { jsonrpc: '2.0', method: 'notifications/initialized' }],
       ['POST', 'another method', HEADERS, { ...ok, method: 'tools/list' }],
       ['POST', 'a tool that does not exist', HEADERS, call('no_such_tool', {})],
-      ['POST', '_meta (a progress token)', HEADERS, { ...ok, params: { ...ok.params, _meta: { progressToken: 1 } } }],
+      ['POST', '_meta with more than a progress token', HEADERS, { ...ok, params: { ...ok.params, _meta: { progressToken: 1, 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } }],
+      ['POST', 'a progress token that is not a string or an integer', HEADERS, { ...ok, params: { ...ok.params, _meta: { progressToken: 1.5 } } }],
       ['POST', 'another params key', HEADERS, { ...ok, params: { ...ok.params, task: {} } }],
       ['POST', 'arguments that are not an object', HEADERS, call('get_project', ['x'])],
       ['POST', 'an id that is not an integer', HEADERS, { ...ok, id: 1.5 }],
