@@ -16,6 +16,7 @@ const SUITE = '@modelcontextprotocol/conformance@0.1.16';
 const NODE_22 = '22.23.3';
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
 const CACHE = join(process.cwd(), 'node_modules', '.cache', 'mcp-conformance');
+const CLI = join(CACHE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const run = promisify(execFile);
 
 const api = useTestApi();
@@ -25,9 +26,8 @@ const server = useLoopback(api);
 async function suiteNode(): Promise<string> {
   const major = Number(process.versions.node.split('.')[0]);
   const nodePackage = `node-${process.platform}-${process.arch}`;
-  const cli = join(CACHE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
   const binary = major >= 22 ? process.execPath : join(CACHE, 'node_modules', nodePackage, 'bin', 'node');
-  if (!existsSync(cli) || !existsSync(binary)) {
+  if (!existsSync(CLI) || !existsSync(binary)) {
     mkdirSync(CACHE, { recursive: true });
     const packages = [SUITE, ...(major >= 22 ? [] : [`${nodePackage}@${NODE_22}`])];
     await run('npm', ['install', '--prefix', CACHE, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', ...packages], { timeout: 240_000 });
@@ -38,9 +38,8 @@ async function suiteNode(): Promise<string> {
 describe('the official MCP conformance suite', () => {
   it('passes every scenario that applies to a product’s server', { timeout: 300_000 }, async () => {
     const node = await suiteNode();
-    const cli = join(CACHE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
     for (const scenario of SCENARIOS) {
-      const { stdout } = await run(node, [cli, 'server', '--url', `${server.url}/api/mcp`, '--scenario', scenario], { timeout: 60_000 }).catch((error: { stdout?: string; message: string }) => {
+      const { stdout } = await run(node, [CLI, 'server', '--url', `${server.url}/api/mcp`, '--scenario', scenario], { timeout: 60_000 }).catch((error: { stdout?: string; message: string }) => {
         throw new Error(`${scenario}: ${error.stdout ?? ''} ${error.message}`);
       });
       const result = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(stdout);
