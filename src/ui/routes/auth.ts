@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidInputError, NotAllowedError } from '../../modules/common/errors.ts';
 import { MIN_PASSWORD_LENGTH } from '../../modules/accounts/passwords.ts';
+import type { InvitationView } from '../../modules/accounts/members.ts';
 import { text, optional, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { clearSessionCookie, requireSignedIn, setSessionCookie } from '../session.ts';
@@ -13,6 +14,11 @@ export function safeNext(next: unknown): string {
   if (typeof next !== 'string' || !next.startsWith('/')) return '/';
   const url = new URL(next, 'http://x.invalid');
   return url.host === 'x.invalid' ? url.pathname + url.search : '/';
+}
+
+/** The invitation page's data: titled by the organization while the link can be used. */
+function invitationPage(invitation: InvitationView | undefined, token: string, form: Record<string, string>) {
+  return { title: invitation?.usable ? `Join ${invitation.orgName}` : 'Invitation', invitation, token, form, minPassword: MIN_PASSWORD_LENGTH };
 }
 
 export function authRoutes(deps: RouteDeps): FastifyPluginAsync {
@@ -114,14 +120,14 @@ export function authRoutes(deps: RouteDeps): FastifyPluginAsync {
 
     app.get<{ Params: { token: string } }>('/invitations/:token', async (request, reply) => {
       const invitation = await members.describeInvitation(request.params.token);
-      const data = { title: invitation?.usable ? `Join ${invitation.orgName}` : 'Invitation', invitation, token: request.params.token, form: {}, minPassword: MIN_PASSWORD_LENGTH };
+      const data = invitationPage(invitation, request.params.token, {});
       return render(request, reply, 'invitation', data, invitation?.usable ? 200 : 410);
     });
     app.post<{ Params: { token: string }; Body: Form }>('/invitations/:token', async (request, reply) => {
       const { token } = request.params;
       const form = request.body ?? {};
       const invitation = await members.describeInvitation(token);
-      const data = { title: invitation?.usable ? `Join ${invitation.orgName}` : 'Invitation', invitation, token, form: { name: text(form, 'name') }, minPassword: MIN_PASSWORD_LENGTH };
+      const data = invitationPage(invitation, token, { name: text(form, 'name') });
       if (!invitation?.usable) return render(request, reply, 'invitation', data, 410);
       try {
         if (invitation.kind === 'client') {
