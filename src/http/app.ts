@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRep
 import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
+import { registerBodyBlocks } from './body-blocks.ts';
 import { registerApiGuard, API_PREFIX, type Identify, type ConnectorCheck } from './api-guard.ts';
 import { parserErrorHandler, routerErrorHandler } from './framework-errors.ts';
 import { registerErrorHandling } from './error-handler.ts';
@@ -61,6 +62,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     done();
   });
   registerErrorHandling(app, opts.siblings?.notFound);
+  registerBodyBlocks(app);
   // OAuth access tokens of the MCP resource, accepted as connector tokens on GET /api/v1/projects.
   const mcpResource = `${new URL(config.publicUrl).origin}/api/mcp`;
   const connector: ConnectorCheck = async (token) => {
