@@ -8,7 +8,7 @@
 // only until the next collection, and the heap never grows with the body. Once a large body is
 // done with, a collection is asked for, so that its blocks go back to the system at once.
 import { pipeline, Transform, type TransformCallback } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preParsingHookHandler } from 'fastify';
 import { collectSoon } from './collect-soon.ts';
 
 const BLOCK_BYTES = 1024 * 1024;
@@ -58,19 +58,27 @@ class BlockGatherer extends Transform {
   }
 }
 
-/** Every route's body parser reads large bodies (over 64 KiB by Content-Length, or chunked) through a BlockGatherer. */
+/** Reads a large body (over 64 KiB by Content-Length, or chunked) through a BlockGatherer. */
+const gatherLargeBodies: preParsingHookHandler = (request, reply, payload, done) => {
+  const declared = Number(request.headers['content-length']);
+  const chunked = request.headers['transfer-encoding'] !== undefined;
+  if (!chunked && !(declared > SMALL_BODY_BYTES)) return done(null, payload);
+  // pipeline, not pipe: a request that breaks off errors the gatherer too, and the parser answers.
+  const gatherer = new BlockGatherer(chunked || !Number.isFinite(declared) ? Infinity : declared);
+  // Once the response has gone the body is garbage. (A body refused as too large never ends:
+  // its request is dropped with the connection, without a 'close' of its own.)
+  reply.raw.once('close', () => {
+    if (gatherer.gathered > LARGE_BODY_BYTES) collectSoon();
+  });
+  done(null, pipeline(payload, gatherer, () => {}));
+};
+
+/** Every route registered from now on that takes a body (any method but GET and HEAD, whose bodies Fastify never parses) gathers large ones into blocks. */
 export function registerBodyBlocks(app: FastifyInstance): void {
-  app.addHook('preParsing', (request, reply, payload, done) => {
-    const declared = Number(request.headers['content-length']);
-    const chunked = request.headers['transfer-encoding'] !== undefined;
-    if (!chunked && !(declared > SMALL_BODY_BYTES)) return done(null, payload);
-    // pipeline, not pipe: a request that breaks off errors the gatherer too, and the parser answers.
-    const gatherer = new BlockGatherer(chunked || !Number.isFinite(declared) ? Infinity : declared);
-    // Once the response has gone the body is garbage. (A body refused as too large never ends:
-    // its request is dropped with the connection, without a 'close' of its own.)
-    reply.raw.once('close', () => {
-      if (gatherer.gathered > LARGE_BODY_BYTES) collectSoon();
-    });
-    done(null, pipeline(payload, gatherer, () => {}));
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((method) => method === 'GET' || method === 'HEAD')) return;
+    const own = route.preParsing;
+    route.preParsing = [gatherLargeBodies, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
   });
 }
