@@ -98,7 +98,7 @@ describe('POST /clients/{id}/invite', () => {
     expect((await api.request('POST', `/api/v1/clients/${later.id}/invite`)).status).toBe(200);
     const token = tokenIn((await smtp.waitFor(later.email))[0]!.text)!;
     await api.ctx.services.accounts.createUser({ email: later.email, password: 'a long enough password', name: null });
-    await expect(api.ctx.services.portal.accept(token, 'another long password', 'Ann')).rejects.toThrow(`${later.email} already has a Sitewright account`);
+    await expect(api.ctx.services.portal.accept(token, 'another long password', 'Ann')).rejects.toThrow(`${later.email} already has an account here: ask the agency to invite another email address`);
     expect((await api.get(`/api/v1/clients/${later.id}`)).body.client.status).toBe('invited');
   });
 
