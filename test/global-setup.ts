@@ -15,8 +15,8 @@ export default function setup(): void {
       : 'Database: SQLite. PostgreSQL suites skipped: set TEST_DATABASE_URL=postgres://... to run the suite on PostgreSQL',
     process.env.REDIS_URL ? 'Redis: REDIS_URL set, Redis suites run' : 'Redis suites skipped: set REDIS_URL=redis://... to run them',
     existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')
-      ? 'Chromium found: the browser rendering test runs'
-      : 'Browser rendering test skipped: install Chromium (apt-get install chromium) or set CHROMIUM_PATH',
+      ? 'Chromium found: the browser suites run'
+      : 'Browser suites skipped: install Chromium (apt-get install chromium) or set CHROMIUM_PATH',
   ];
   process.stdout.write(lines.map((l) => `[sitewright tests] ${l}\n`).join(''));
 }

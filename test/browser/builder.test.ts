@@ -5,9 +5,7 @@
 // preview is selected and its text edited in place; an earlier version is restored; the site is
 // published, opened, published again and rolled back; the same at tablet width. axe-core checks
 // every state. UPDATE_SCREENSHOTS=1 writes them to docs/.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createContainer, type Container } from '../../src/container.ts';
@@ -17,10 +15,8 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { testConfig } from '../helpers/app.ts';
 import { FakeOpenAi } from '../helpers/fake-openai.ts';
 import { freePort } from '../helpers/server-process.ts';
+import { checkPage as check, hasChromium, launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1';
 const PASSWORD = 'a long enough password';
 
 let db: TestDatabase;
@@ -33,7 +29,7 @@ let base: string;
 let port: number;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
+  if (!hasChromium) return;
   fake = await new FakeOpenAi().start();
   db = await createTestDatabase();
   port = await freePort();
@@ -46,7 +42,7 @@ beforeAll(async () => {
   await app.listen({ port, host: '127.0.0.1' });
   worker = new GenerationWorker(ctx.database, ctx.providers, ctx.config);
   worker.start();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -57,16 +53,6 @@ afterAll(async () => {
   await db?.drop();
   await fake?.stop();
 });
-
-async function check(page: Page, shot?: string): Promise<void> {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  });
-  expect(violations, page.url()).toEqual([]);
-  if (shot && SHOTS) await page.screenshot({ path: `docs/${shot}.png`, fullPage: false });
-}
 
 /** An agency with one client, its owner signed in to the dashboard in a fresh browser context. */
 async function signedInAgency(width: number, height: number) {
@@ -87,7 +73,7 @@ async function signedInAgency(width: number, height: number) {
 
 const preview = (page: Page) => page.frameLocator('#preview');
 
-describe.runIf(existsSync(CHROMIUM))('the builder in Chromium', () => {
+describe.runIf(hasChromium)('the builder in Chromium', () => {
   it.each([
     ['desktop', 1280, 800, ''],
     ['tablet', 820, 1180, '-tablet'],
@@ -228,7 +214,7 @@ describe.runIf(existsSync(CHROMIUM))('the builder in Chromium', () => {
   }, 60_000);
 });
 
-describe.runIf(existsSync(CHROMIUM))('the build link in Chromium', () => {
+describe.runIf(hasChromium)('the build link in Chromium', () => {
   const LONG = `A website for Harbour Yoga in Brighton. ${'Morning flow, evening yin and teacher training. '.repeat(500)}`.slice(0, 20_000).trim();
 
   it('a signed-out visitor signs up through the link and lands in the builder with the whole prompt', async () => {

@@ -4,9 +4,7 @@
 // client.updated) and sees only its project in the portal; a key is revoked; the overview chart
 // renders. axe-core checks every page; script payloads typed into forms never run.
 // UPDATE_SCREENSHOTS=1 writes the main pages to docs/.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createContainer, type Container } from '../../src/container.ts';
@@ -17,10 +15,8 @@ import { testConfig } from '../helpers/app.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { SmtpSink } from '../helpers/smtp.ts';
 import { freePort } from '../helpers/server-process.ts';
+import { checkPage, hasChromium, launchChromium, SHOTS } from '../helpers/browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1';
 // Typed into every text field; a screenshot run types plain text instead, for pictures a customer can read.
 const XSS = SHOTS ? [' ', ' '] : [' <script>window.__xss=1</script>', ' "><img src=x onerror="window.__xss=1">'];
 const PASSWORD = 'a long enough password';
@@ -35,7 +31,7 @@ let receiver: Receiver;
 let base: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
+  if (!hasChromium) return;
   smtp = await SmtpSink.start();
   receiver = await Receiver.start();
   db = await createTestDatabase();
@@ -48,7 +44,7 @@ beforeAll(async () => {
   await app.listen({ port, host: '127.0.0.1' });
   dispatcher = createDispatcher(ctx.database, ctx.config);
   dispatcher.start();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -63,17 +59,11 @@ afterAll(async () => {
 
 /** axe-core on the page: no serious or critical violations; and no script payload ever ran. */
 async function check(page: Page, shot?: string): Promise<void> {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  });
-  expect(violations, page.url()).toEqual([]);
+  await checkPage(page, shot);
   expect(await page.evaluate(() => (window as any).__xss), page.url()).toBeUndefined();
-  if (shot && SHOTS) await page.screenshot({ path: `docs/${shot}.png`, fullPage: false });
 }
 
-describe.runIf(existsSync(CHROMIUM))('the dashboard and the portal in Chromium', () => {
+describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
   it('set-up, key, client, invitation, portal, revocation', async () => {
     // bypassCSP lets the test inject axe-core; the pages themselves run under their CSP.
     const agency = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });

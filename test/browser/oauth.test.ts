@@ -3,12 +3,10 @@
 // with PKCE S256 and a resource, consent by a signed-in person in Chromium, the code for tokens,
 // tool calls and the projects connector with the access token, refresh with rotation, a replayed
 // refresh token revoking the grant, revocation, the Connected apps page; and every refusal.
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import * as oauth from 'oauth4webapi';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -17,10 +15,8 @@ import { buildServer } from '../../src/main.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { testConfig } from '../helpers/app.ts';
 import { freePort } from '../helpers/server-process.ts';
+import { checkPage as check, hasChromium, launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1';
 const PASSWORD = 'a long enough password';
 const insecure = { [oauth.allowInsecureRequests]: true };
 
@@ -35,7 +31,7 @@ let lastCallback: URL | undefined;
 let orgId: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
+  if (!hasChromium) return;
   db = await createTestDatabase();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -54,7 +50,7 @@ beforeAll(async () => {
   await ctx.services.accounts.createMember({ email: 'nora@northwind.test', password: PASSWORD, name: 'Nora', orgId, role: 'owner' });
   const client = await ctx.services.clients.create(orgId, { email: 'luna@bakery.test', name: 'Luna' });
   await ctx.services.projects.create(orgId, { client_email: client.email, name: 'Luna Bakery' });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -64,16 +60,6 @@ afterAll(async () => {
   await db?.drop();
   await new Promise((resolve) => callback?.close(resolve));
 });
-
-async function check(page: Page, shot?: string) {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => v.id);
-  });
-  expect(violations, page.url()).toEqual([]);
-  if (shot && SHOTS) await page.screenshot({ path: `docs/${shot}.png` });
-}
 
 /** What an MCP client does first: a tool call, its 401, and the metadata it points to. */
 async function discover() {
@@ -119,7 +105,7 @@ function authorizeUrl(as: oauth.AuthorizationServer, client: oauth.Client, chall
   return url;
 }
 
-describe.runIf(existsSync(CHROMIUM))('OAuth 2.1 for AI clients', () => {
+describe.runIf(hasChromium)('OAuth 2.1 for AI clients', () => {
   it('discovers, registers, consents, exchanges, calls tools, refreshes, catches a replay, revokes', async () => {
     const { as, resource } = await discover();
     const client = await register(as);

@@ -2,27 +2,21 @@
 // out without horizontal overflow on a phone and a desktop, with no console errors, no failed
 // requests, and a label for every form field; and a site of every kind, light and dark, has no
 // serious axe-core violation (colour contrast included) in the browser.
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequire } from 'node:module';
 import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
 import { KINDS } from '../../../src/modules/generations/builtin/kinds.ts';
 import { contentTypeFor } from '../../../src/modules/files/content.ts';
+import { hasChromium, launchChromium, seriousViolations } from '../../helpers/browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// Like the PostgreSQL and Redis suites, this one runs where its dependency is installed (CI
-// installs Debian's chromium; test/global-setup.ts says when it is skipped).
-const hasChromium = existsSync(CHROMIUM);
 const PROMPTS = [
   "A website for Bella's Bakery in Lyon",
   'Acme Plumbing, emergency plumber in Leeds. Dark theme, add pricing and an FAQ',
   'Landing page for "Northwind Growth Partners International", a marketing agency in Rio de Janeiro, purple',
 ];
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 // Every kind once, every other one dark, with the sections that hold placeholders.
 const KIND_PROMPTS = KINDS.map((k, i) => `A ${k.words[0]} in Leeds called Test Co with reviews, a FAQ and a gallery${i % 2 ? ', dark theme' : ''}`);
 
@@ -45,10 +39,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium(['--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']);
 }, 60_000);
 
 afterAll(async () => {
@@ -90,12 +81,7 @@ describe.runIf(hasChromium)('the builtin site in Chromium', () => {
     const found: string[] = [];
     for (const [j, prompt] of KIND_PROMPTS.entries()) {
       await page.goto(`${base}/s${PROMPTS.length + j}/`, { waitUntil: 'load' });
-      await page.addScriptTag({ path: AXE });
-      const violations = await page.evaluate(async () => {
-        const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-        return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes[0]?.html.slice(0, 120)}`);
-      });
-      for (const v of violations) found.push(`${prompt} -> ${v}`);
+      for (const v of await seriousViolations(page)) found.push(`${prompt} -> ${v}`);
     }
     await page.close();
     expect(found).toEqual([]);
