@@ -38,6 +38,8 @@ beforeAll(async () => {
       '/agent.json': JSON.stringify({ client_id: self, client_name: 'Doc <b>Agent</b>', client_uri: 'https://agent.example', redirect_uris: [callback], token_endpoint_auth_method: 'none' }),
       '/impostor.json': JSON.stringify({ client_id: `${docsOrigin}/agent.json`, client_name: 'Impostor', redirect_uris: [callback] }),
       '/broken.json': '{"client_id":',
+      '/null.json': 'null',
+      '/nul-name.json': JSON.stringify({ client_id: self, client_name: 'Agent\u0000', redirect_uris: [callback] }),
     };
     const body = bodies[req.url ?? ''];
     if (!body) return void res.writeHead(404).end();
@@ -132,11 +134,13 @@ describe('a client named by its metadata document (https URL as client_id)', () 
     expect(fetched.filter((u) => u === '/agent.json')).toHaveLength(1);
   }, 30_000);
 
-  it('refuses a document that names another client, is not JSON, or is not there, with a clear page', async () => {
+  it('refuses a document that names another client, is not a JSON object, holds a NUL or is not there, with a clear page', async () => {
     const challenge = createHash('sha256').update(randomBytes(32)).digest('base64url');
     const cases: [string, string][] = [
       ['/impostor.json', 'names another client_id'],
       ['/broken.json', 'is not JSON'],
+      ['/null.json', 'is not a JSON object'],
+      ['/nul-name.json', 'client_name must not contain NUL characters'],
       ['/missing.json', 'answered 404'],
     ];
     for (const [path, message] of cases) {

@@ -31,6 +31,8 @@ function checkRedirectUris(value: unknown): string[] {
   if (!Array.isArray(value) || value.length === 0 || value.length > 10) throw new OAuthRequestError('invalid_redirect_uri', 'redirect_uris must list 1 to 10 URIs');
   return value.map((uri) => {
     if (typeof uri !== 'string' || uri.length > 2000) throw new OAuthRequestError('invalid_redirect_uri', 'each redirect URI must be a string of at most 2000 characters');
+    // The URL parser would drop or encode them, and the URI is matched (and sent back) as written.
+    if (/[\u0000-\u0020\u007f]/.test(uri)) throw new OAuthRequestError('invalid_redirect_uri', 'a redirect URI must not contain spaces or control characters');
     let url: URL;
     try {
       url = new URL(uri);
@@ -42,6 +44,18 @@ function checkRedirectUris(value: unknown): string[] {
     if (url.protocol !== 'https:' && !loopbackHttp) throw new OAuthRequestError('invalid_redirect_uri', 'redirect URIs must be https, or http on a loopback address');
     return uri;
   });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A text field of client metadata, if it is a string. NUL is refused: no name needs one, and PostgreSQL text cannot hold it. */
+function metadataText(metadata: Record<string, unknown>, field: string, code: string): string | undefined {
+  const value = metadata[field];
+  if (typeof value !== 'string') return undefined;
+  if (value.includes('\u0000')) throw new OAuthRequestError(code, `${field} must not contain NUL characters`);
+  return value;
 }
 
 /** A redirect URI the client registered: exactly, or a loopback one with any port (RFC 8252 7.3). */
@@ -88,10 +102,11 @@ export class OAuthClients {
 
   async register(metadata: Record<string, unknown>): Promise<OAuthClient & { raw: Record<string, unknown> }> {
     const redirectUris = checkRedirectUris(metadata.redirect_uris);
-    const name = typeof metadata.client_name === 'string' && metadata.client_name.trim() ? metadata.client_name.trim().slice(0, 100) : 'An unnamed application';
+    const name = metadataText(metadata, 'client_name', 'invalid_client_metadata')?.trim().slice(0, 100) || 'An unnamed application';
+    const clientUri = metadataText(metadata, 'client_uri', 'invalid_client_metadata')?.slice(0, 2000) ?? null;
     const method = metadata.token_endpoint_auth_method ?? 'none';
     if (method !== 'none') throw new OAuthRequestError('invalid_client_metadata', 'only public clients are supported: token_endpoint_auth_method must be "none" (PKCE protects the code)');
-    const client: OAuthClient = { clientId: `swc_${newToken()}`, kind: 'dcr', name, redirectUris, clientUri: typeof metadata.client_uri === 'string' ? metadata.client_uri.slice(0, 2000) : null };
+    const client: OAuthClient = { clientId: `swc_${newToken()}`, kind: 'dcr', name, redirectUris, clientUri };
     await this.database.db
       .insertInto('oauth_clients')
       .values({ client_id: client.clientId, kind: 'dcr', name, redirect_uris: JSON.stringify(redirectUris), client_uri: client.clientUri, created_at: new Date().toISOString(), fetched_at: null })
@@ -129,16 +144,18 @@ export class OAuthClients {
       req.on('error', (error) => reject(error instanceof OAuthRequestError ? error : new OAuthRequestError('invalid_client', `the client metadata document could not be fetched: ${error.message}`)));
       req.end();
     });
-    let document: Record<string, unknown>;
+    let document: unknown;
     try {
-      document = JSON.parse(body) as Record<string, unknown>;
+      document = JSON.parse(body);
     } catch {
       throw new OAuthRequestError('invalid_client', 'the client metadata document is not JSON');
     }
+    if (!isObject(document)) throw new OAuthRequestError('invalid_client', 'the client metadata document is not a JSON object');
     if (document.client_id !== clientId) throw new OAuthRequestError('invalid_client', 'the client metadata document names another client_id');
     const redirectUris = checkRedirectUris(document.redirect_uris);
-    const name = typeof document.client_name === 'string' && document.client_name.trim() ? document.client_name.trim().slice(0, 100) : url.host;
-    const row = { client_id: clientId, kind: 'cimd' as const, name, redirect_uris: JSON.stringify(redirectUris), client_uri: typeof document.client_uri === 'string' ? document.client_uri.slice(0, 2000) : null, created_at: new Date().toISOString(), fetched_at: new Date().toISOString() };
+    const name = metadataText(document, 'client_name', 'invalid_client')?.trim().slice(0, 100) || url.host;
+    const clientUri = metadataText(document, 'client_uri', 'invalid_client')?.slice(0, 2000) ?? null;
+    const row = { client_id: clientId, kind: 'cimd' as const, name, redirect_uris: JSON.stringify(redirectUris), client_uri: clientUri, created_at: new Date().toISOString(), fetched_at: new Date().toISOString() };
     // Refreshed in place: the client's grants stay.
     const updated = await this.database.db.updateTable('oauth_clients').set({ name, redirect_uris: row.redirect_uris, client_uri: row.client_uri, fetched_at: row.fetched_at }).where('client_id', '=', clientId).executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) await this.database.db.insertInto('oauth_clients').values(row).execute();
