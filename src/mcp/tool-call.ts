@@ -1,4 +1,4 @@
-// A tool call of the 2025 revisions, answered without building an MCP server for it.
+// A plain tool call, answered without building an MCP server for it.
 //
 // The SDK's stateless handler builds a server, a transport, a web Request/Response pair and an
 // SSE stream for every request, and its protocol layer classifies and validates each message with
@@ -6,16 +6,29 @@
 // read itself; even one server kept per process, fed through an in-process transport, cost 3x the
 // REST call (bench/README.md). The SDK's own word for serving 2025-era traffic another way is to
 // route it in front of its handler (createMcpHandler's `legacy` option); this does so for the
-// request agents make most, one `tools/call`, and leaves every other request to the SDK.
+// request agents make most, one `tools/call`, and leaves every other request to the SDK. The
+// 2026 revision's tool call is answered here too, once the SDK's own classifier has accepted its
+// per-request envelope and headers.
 //
-// The answer is the one the SDK's server gives (its tools/call handler of the 2025 era, version
-// pinned in package.json): the arguments are validated against the tool's schema with the same
-// error text, the tool runs through the same function (server.ts toolResult), the structured
-// result is validated against the output schema, and the answer is framed as one SSE `message`
-// event. test/mcp/tool-call.test.ts holds the two answers equal, byte for byte, for every tool.
-import { SUPPORTED_PROTOCOL_VERSIONS, isJsonContentType, type CallToolResult, type JSONRPCRequest } from '@modelcontextprotocol/server';
+// The answer is the one the SDK's server gives (its tools/call handler, version pinned in
+// package.json): the arguments are validated against the tool's schema with the same error
+// text, the tool runs through the same function (server.ts toolResult), the structured result is
+// validated against the output schema; a 2025 answer is framed as one SSE `message` event, a 2026
+// one is plain JSON with `resultType` and the server's identity in `_meta`.
+// test/mcp/tool-call.test.ts holds the two answers equal, byte for byte, for every tool.
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  classifyInboundRequest,
+  isJsonContentType,
+  type CallToolResult,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/server';
 import type { Services } from '../modules/index.ts';
-import { failure, toolResult } from './server.ts';
+import { SERVER_INFO, failure, toolResult } from './server.ts';
 import { TOOL_BY_NAME, type McpCaller, type ToolDefinition } from './tools.ts';
 
 /** The headers the SDK's stateless transport answers a POST with (SSE). */
@@ -28,19 +41,27 @@ const header = (headers: HttpHeaders, name: string) => {
 };
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** The 2026 revision, whose tool calls carry their protocol version, client and capabilities in `_meta`. */
+export const MODERN_REVISION = '2026-07-28';
+const LEGACY_REVISIONS = SUPPORTED_PROTOCOL_VERSIONS.filter((version) => version < MODERN_REVISION);
+const ENVELOPE_KEYS = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY];
+
 export interface ToolCall {
   id: string | number;
   tool: ToolDefinition;
   args: unknown;
+  /** `legacy`: the 2025 revisions (an SSE answer); `modern`: the 2026 one (a JSON answer). */
+  era: 'legacy' | 'modern';
 }
 
 /**
  * The tool call this path answers, or undefined for every request the SDK's handler must see:
- * another method, a batch, a notification, an id or params of another shape, `_meta` with more
- * than a progress token (the 2026 revision's envelope among them), a tool that does not exist
- * (the SDK's own error), the 2026 revision's headers, or headers the SDK's transport refuses (406,
- * 415, 400: it answers those, with its messages). A request of the 2026 revision names it in the
- * MCP-Protocol-Version header or in `_meta`, so what passes here is of the 2025 era.
+ * another method, a batch, a notification, an id or params of another shape, a tool that does not
+ * exist (the SDK's own error), or headers the SDK's transport refuses (406, 415, 400: it answers
+ * those, with its messages). Of the 2025 era: `_meta` holds at most a progress token, and no 2026
+ * header is sent. Of the 2026 revision: the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers
+ * name it, the call and the tool exactly, and `_meta` is the envelope alone, which the SDK's own
+ * classifier accepts; anything more (a progress token, trace context) goes to the SDK.
  */
 export function toolCallOf(method: string, headers: HttpHeaders, body: unknown): ToolCall | undefined {
   if (method !== 'POST' || !isPlainObject(body)) return undefined;
@@ -48,7 +69,6 @@ export function toolCallOf(method: string, headers: HttpHeaders, body: unknown):
   if (jsonrpc !== '2.0' || rpcMethod !== 'tools/call' || Object.keys(body).length !== 4) return undefined;
   if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
   if (!isPlainObject(params) || typeof params.name !== 'string' || !Object.keys(params).every((key) => key === 'name' || key === 'arguments' || key === '_meta')) return undefined;
-  if (params._meta !== undefined && !onlyProgressToken(params._meta)) return undefined;
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
   const tool = TOOL_BY_NAME.get(params.name);
   if (!tool) return undefined;
@@ -56,9 +76,21 @@ export function toolCallOf(method: string, headers: HttpHeaders, body: unknown):
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   if (!isJsonContentType(header(headers, 'content-type') ?? null)) return undefined;
   const version = header(headers, 'mcp-protocol-version');
-  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  if (version === MODERN_REVISION) return isModernCall(headers, body, params) ? { id, tool, args: params.arguments, era: 'modern' } : undefined;
+  if (params._meta !== undefined && !onlyProgressToken(params._meta)) return undefined;
+  if (version !== undefined && !LEGACY_REVISIONS.includes(version)) return undefined;
   if (headers['mcp-method'] !== undefined || headers['mcp-name'] !== undefined) return undefined;
-  return { id, tool, args: params.arguments };
+  return { id, tool, args: params.arguments, era: 'legacy' };
+}
+
+/** A 2026 tools/call whose headers name it exactly and whose `_meta` is the envelope alone, accepted by the SDK's classifier. */
+function isModernCall(headers: HttpHeaders, body: Record<string, unknown>, params: Record<string, unknown>): boolean {
+  if (header(headers, 'mcp-method') !== 'tools/call' || header(headers, 'mcp-name') !== params.name) return false;
+  const meta = params._meta;
+  if (!isPlainObject(meta) || Object.keys(meta).length !== ENVELOPE_KEYS.length || !ENVELOPE_KEYS.every((key) => key in meta)) return false;
+  if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return false;
+  const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: MODERN_REVISION, mcpMethodHeader: 'tools/call', mcpNameHeader: params.name as string, body });
+  return route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === MODERN_REVISION;
 }
 
 /**
@@ -93,7 +125,12 @@ export async function answerToolCall(call: ToolCall, services: Services, caller:
   }
 }
 
-/** The body the SDK's transport sends for one answer: a single SSE `message` event. */
+/** The body the SDK's transport sends for one answer of the 2025 era: a single SSE `message` event. */
 export function sseFrame(id: JSONRPCRequest['id'], result: CallToolResult): string {
   return `event: message\ndata: ${JSON.stringify({ result, jsonrpc: '2.0', id })}\n\n`;
+}
+
+/** The body the SDK sends for one answer of the 2026 revision: the result, complete, with the server's identity. */
+export function modernAnswer(id: JSONRPCRequest['id'], result: CallToolResult): string {
+  return JSON.stringify({ result: { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } }, jsonrpc: '2.0', id });
 }

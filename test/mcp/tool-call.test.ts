@@ -1,9 +1,9 @@
-// One tool call of the 2025 revisions is answered without an SDK server (src/mcp/tool-call.ts).
-// These tests hold that answer to the SDK's: the same call is posted twice over real HTTP, once as
-// an agent sends it (answered by tool-call.ts) and once with a `_meta` key of no meaning to the
-// protocol, which takes it through the SDK's handler; status, headers and body
-// must be the same bytes, for every tool, with good arguments, bad ones and another organization's
-// ids. And which requests take that path at all: only a plain tools/call of the 2025 era.
+// One plain tool call, of the 2025 revisions or of the 2026 one, is answered without an SDK server
+// (src/mcp/tool-call.ts). These tests hold that answer to the SDK's: the same call is posted twice
+// over real HTTP, once as an agent sends it (answered by tool-call.ts) and once with a `_meta` key
+// of no meaning to the protocol, which takes it through the SDK's handler; status, headers and
+// body must be the same bytes, for every tool, with good arguments, bad ones and another
+// organization's ids, in both eras. And which requests take that path at all.
 import { describe, expect, it } from 'vitest';
 import { toolCallOf } from '../../src/mcp/tool-call.ts';
 import { TOOLS } from '../../src/mcp/tools.ts';
@@ -14,26 +14,44 @@ const api = useTestApi({ SITES_DOMAIN: 'sites.test', RATE_LIMIT_QUOTA: '100000' 
 const server = useLoopback(api);
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+/** What a client of the 2026 revision sends in every request's `_meta`. */
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'test-agent', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const modernHeaders = (name: string) => ({ ...HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name });
 const call = (name: string, args: unknown, id: string | number = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
-async function post(body: unknown, key: string) {
-  const res = await fetch(`${server.url}/api/mcp`, { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
-  const text = await res.text();
-  const headers = Object.fromEntries(['content-type', 'cache-control', 'x-accel-buffering'].map((name) => [name, res.headers.get(name)]));
-  return { status: res.status, headers, text };
-}
-
-/** A `_meta` that tool-call.ts leaves to the SDK's handler, and that changes nothing of the answer. */
+type Era = 'legacy' | 'modern';
+/** A `_meta` key that tool-call.ts leaves to the SDK's handler, and that changes nothing of the answer. */
 const SDK_ROUTE = { 'test.sitewright/route': 'sdk' };
 
-/** The answer through tool-call.ts and the SDK's answer to the same call. */
-async function bothWays(name: string, args: unknown, key = api.key, id: string | number = 1) {
-  const direct = await post(call(name, args, id), key);
-  const viaSdk = await post({ ...call(name, args, id), params: { name, arguments: args, _meta: SDK_ROUTE } }, key);
-  return { direct, viaSdk };
+/** The call as a client of the era sends it; `meta` is added to its `_meta` (the envelope, in the 2026 revision). */
+function request(era: Era, name: string, args: unknown, id: string | number = 1, meta?: Record<string, unknown>) {
+  const envelope = era === 'modern' ? ENVELOPE : undefined;
+  const _meta = envelope || meta ? { ...envelope, ...meta } : undefined;
+  return { headers: era === 'modern' ? modernHeaders(name) : HEADERS, body: { ...call(name, args, id), params: { name, arguments: args, ...(_meta ? { _meta } : {}) } } };
 }
 
-describe('a tool call answered without an SDK server', () => {
+async function post({ headers, body }: { headers: Record<string, string>; body: unknown }, key: string) {
+  const res = await fetch(`${server.url}/api/mcp`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  const text = await res.text();
+  const answerHeaders = Object.fromEntries(['content-type', 'cache-control', 'x-accel-buffering'].map((name) => [name, res.headers.get(name)]));
+  return { status: res.status, headers: answerHeaders, text };
+}
+
+/** The JSON-RPC answer in a body of either era. */
+const answerIn = (text: string) => JSON.parse(text.replace(/^event: message\ndata: /, ''));
+
+describe.each<Era>(['legacy', 'modern'])('a tool call answered without an SDK server (%s era)', (era) => {
+  /** The answer through tool-call.ts and the SDK's answer to the same call. */
+  async function bothWays(name: string, args: unknown, key = api.key, id: string | number = 1) {
+    const direct = await post(request(era, name, args, id), key);
+    const viaSdk = await post(request(era, name, args, id, SDK_ROUTE), key);
+    return { direct, viaSdk };
+  }
+
   it('answers every tool as the SDK does: good arguments, bad ones, unknown ids, another organization’s', async () => {
     const owner = await createClient(api);
     const project = await createProject(api, { client_email: owner.email, name: 'Moon Cafe' });
@@ -58,7 +76,7 @@ describe('a tool call answered without an SDK server', () => {
       if (tool.annotations.readOnlyHint) cases.push({ project_id: project.id }, { project_id: project.id, unknown_argument: 'ignored', limit: 1 });
       for (const args of cases) {
         const { direct, viaSdk } = await bothWays(tool.name, args);
-        const answer = JSON.parse(direct.text.replace(/^event: message\ndata: /, ''));
+        const answer = answerIn(direct.text);
         // A writing tool that succeeded made something new each time: the two answers differ.
         if (!tool.annotations.readOnlyHint && !answer.result?.isError) continue;
         expect(direct, `${tool.name} ${JSON.stringify(args)}`).toEqual(viaSdk);
@@ -78,59 +96,67 @@ describe('a tool call answered without an SDK server', () => {
     const writes: [string, () => Record<string, unknown>][] = [
       ['create_project', () => ({ client_email: owner.email, name: `Site ${++n}` })],
       ['update_project', () => ({ project_id: project.id, tags: ['bakery', `t${++n}`] })],
-      ['create_client', () => ({ email: `shape-${++n}-${process.pid}@example.com` })],
+      ['create_client', () => ({ email: `shape-${era}-${++n}-${process.pid}@example.com` })],
       ['generate_site', () => ({ project_id: project.id, prompt: `A bakery in Leeds ${++n}` })],
       ['publish_project', () => ({ project_id: project.id })],
       ['unpublish_project', () => ({ project_id: project.id })],
-      ['add_domain', () => ({ project_id: project.id, domain: `www.star-${++n}.example.com` })],
+      ['add_domain', () => ({ project_id: project.id, domain: `www.star-${era}-${++n}.example.com` })],
       ['create_build_link', () => ({ prompt: 'A bakery' })],
     ];
     // Every leaf replaced by its type: what differs between two successful writes is values.
     const shape = (value: unknown): unknown =>
       Array.isArray(value) ? value.map(shape) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)])) : value === null ? 'null' : typeof value;
     const answerOf = (text: string) => {
-      const answer = JSON.parse(text.replace(/^event: message\ndata: /, ''));
+      const answer = answerIn(text);
       return { ...answer, result: { ...answer.result, content: answer.result.content.map((c: { text: string }) => ({ ...c, text: shape(JSON.parse(c.text)) })) } };
     };
     for (const [name, args] of writes) {
-      const direct = await post(call(name, args()), api.key);
-      const viaSdk = await post({ ...call(name, {}), params: { name, arguments: args(), _meta: SDK_ROUTE } }, api.key);
+      const direct = await post(request(era, name, args()), api.key);
+      const viaSdk = await post(request(era, name, args(), 1, SDK_ROUTE), api.key);
       expect(answerOf(direct.text).result.isError, `${name}: ${direct.text}`).toBeUndefined();
       expect(JSON.stringify(shape(answerOf(direct.text))), name).toBe(JSON.stringify(shape(answerOf(viaSdk.text))));
       expect({ ...direct, text: '' }).toEqual({ ...viaSdk, text: '' });
     }
   });
 
-  it('answers a call with a progress token as the SDK does: the result alone (no tool reports progress)', async () => {
-    for (const progressToken of ['p-1', 7]) {
-      const direct = await post({ ...call('list_projects', { limit: 1 }), params: { name: 'list_projects', arguments: { limit: 1 }, _meta: { progressToken } } }, api.key);
-      const viaSdk = await post({ ...call('list_projects', { limit: 1 }), params: { name: 'list_projects', arguments: { limit: 1 }, _meta: { ...SDK_ROUTE, progressToken } } }, api.key);
-      expect(direct).toEqual(viaSdk);
-    }
-  });
+  // In the 2026 revision a progress token beside the envelope goes to the SDK.
+  if (era === 'legacy') {
+    it('answers a call with a progress token as the SDK does: the result alone (no tool reports progress)', async () => {
+      for (const progressToken of ['p-1', 7]) {
+        const direct = await post(request(era, 'list_projects', { limit: 1 }, 1, { progressToken }), api.key);
+        const viaSdk = await post(request(era, 'list_projects', { limit: 1 }, 1, { ...SDK_ROUTE, progressToken }), api.key);
+        expect(direct).toEqual(viaSdk);
+      }
+    });
+  }
 
-  it('answers under the caller’s own id, string or number, as an SSE message event', async () => {
+  it('answers under the caller’s own id, string or number, in the era’s framing', async () => {
     for (const id of ['req-1', 0, 42]) {
       const { direct, viaSdk } = await bothWays('list_projects', { limit: 1 }, api.key, id);
       expect(direct).toEqual(viaSdk);
       expect(direct.status).toBe(200);
-      expect(direct.headers['content-type']).toBe('text/event-stream');
-      expect(direct.text).toMatch(new RegExp(`^event: message\\ndata: \\{"result":.*"jsonrpc":"2\\.0","id":${JSON.stringify(id)}\\}\\n\\n$`));
+      if (era === 'legacy') {
+        expect(direct.headers['content-type']).toBe('text/event-stream');
+        expect(direct.text).toMatch(new RegExp(`^event: message\\ndata: \\{"result":.*"jsonrpc":"2\\.0","id":${JSON.stringify(id)}\\}\\n\\n$`));
+      } else {
+        expect(direct.headers['content-type']).toMatch(/^application\/json/);
+        expect(answerIn(direct.text)).toMatchObject({ result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'sitewright' } } }, jsonrpc: '2.0', id });
+      }
     }
   });
 
   it('keeps concurrent calls apart: each answer is its own call’s', async () => {
     const owner = await createClient(api);
     const projects = await Promise.all(['One', 'Two', 'Three', 'Four'].map((name) => createProject(api, { client_email: owner.email, name })));
-    const answers = await Promise.all(projects.map((p) => post(call('get_project', { project_id: p.id }, 1), api.key)));
-    answers.forEach((answer, i) => expect(JSON.parse(answer.text.slice('event: message\ndata: '.length)).result.structuredContent.project.name).toBe(projects[i].name));
+    const answers = await Promise.all(projects.map((p) => post(request(era, 'get_project', { project_id: p.id }), api.key)));
+    answers.forEach((answer, i) => expect(answerIn(answer.text).result.structuredContent.project.name).toBe(projects[i].name));
   });
 });
 
 describe('which requests it answers', () => {
   const ok = call('get_project', { project_id: 'x' });
   it('a single tools/call of a tool that exists, of the 2025 era, with the headers the SDK asks for', () => {
-    expect(toolCallOf('POST', HEADERS, ok)).toMatchObject({ id: 1, tool: { name: 'get_project' }, args: { project_id: 'x' } });
+    expect(toolCallOf('POST', HEADERS, ok)).toMatchObject({ id: 1, tool: { name: 'get_project' }, args: { project_id: 'x' }, era: 'legacy' });
     expect(toolCallOf('POST', { ...HEADERS, 'mcp-protocol-version': undefined }, ok)).toBeDefined();
     expect(toolCallOf('POST', { ...HEADERS, 'mcp-protocol-version': '2025-11-25' }, ok)).toBeDefined();
     expect(toolCallOf('POST', { ...HEADERS, 'content-type': 'application/json; charset=utf-8' }, ok)).toBeDefined();
@@ -154,10 +180,39 @@ describe('which requests it answers', () => {
       ['POST', 'another JSON-RPC version', HEADERS, { ...ok, jsonrpc: '1.0' }],
       ['POST', 'an Accept without SSE', { ...HEADERS, accept: 'application/json' }, ok],
       ['POST', 'another content type', { ...HEADERS, 'content-type': 'text/plain' }, ok],
-      ['POST', 'the 2026 revision', { ...HEADERS, 'mcp-protocol-version': '2026-07-28' }, ok],
+      ['POST', 'the 2026 header without its envelope', { ...HEADERS, 'mcp-protocol-version': '2026-07-28' }, ok],
       ['POST', 'an unknown revision', { ...HEADERS, 'mcp-protocol-version': '1999-01-01' }, ok],
       ['POST', 'the 2026 method header', { ...HEADERS, 'mcp-method': 'tools/call' }, ok],
+      ['POST', 'the 2026 envelope under a 2025 header', HEADERS, modern.body],
     ];
     for (const [method, what, headers, body] of others) expect(toolCallOf(method, headers, body), what).toBeUndefined();
+  });
+
+  const modern = request('modern', 'get_project', { project_id: 'x' });
+  const withMeta = (meta: Record<string, unknown>) => ({ ...modern.body, params: { ...modern.body.params, _meta: meta } });
+  it('a tool call of the 2026 revision whose headers name it and whose _meta is its envelope', () => {
+    expect(toolCallOf('POST', modern.headers, modern.body)).toMatchObject({ id: 1, tool: { name: 'get_project' }, args: { project_id: 'x' }, era: 'modern' });
+    const titled = { ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': { name: 'agent', title: 'Agent', version: '2' }, 'io.modelcontextprotocol/clientCapabilities': { sampling: {}, elicitation: {} } };
+    expect(toolCallOf('POST', modern.headers, withMeta(titled))).toMatchObject({ era: 'modern' });
+  });
+
+  it('leaves any other request of the 2026 revision to the SDK: other headers, more in _meta, an envelope the SDK refuses', () => {
+    const { 'io.modelcontextprotocol/clientInfo': _clientInfo, ...noClientInfo } = ENVELOPE;
+    const others: [string, Record<string, string | undefined>, unknown][] = [
+      ['no Mcp-Method header', { ...modern.headers, 'mcp-method': undefined }, modern.body],
+      ['another method in Mcp-Method', { ...modern.headers, 'mcp-method': 'tools/list' }, modern.body],
+      ['no Mcp-Name header', { ...modern.headers, 'mcp-name': undefined }, modern.body],
+      ['another tool in Mcp-Name', { ...modern.headers, 'mcp-name': 'list_projects' }, modern.body],
+      ['no MCP-Protocol-Version header', { ...modern.headers, 'mcp-protocol-version': undefined }, modern.body],
+      ['a 2025 header', { ...modern.headers, 'mcp-protocol-version': '2025-11-25' }, modern.body],
+      ['no envelope', modern.headers, call('get_project', { project_id: 'x' })],
+      ['an envelope without clientInfo', modern.headers, withMeta(noClientInfo)],
+      ['another version in the envelope', modern.headers, withMeta({ ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' })],
+      ['a clientInfo the SDK refuses', modern.headers, withMeta({ ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': { name: 7 } })],
+      ['capabilities that are not an object', modern.headers, withMeta({ ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': 'all' })],
+      ['a progress token besides the envelope', modern.headers, withMeta({ ...ENVELOPE, progressToken: 1 })],
+      ['trace context besides the envelope', modern.headers, withMeta({ ...ENVELOPE, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })],
+    ];
+    for (const [what, headers, body] of others) expect(toolCallOf('POST', headers, body), what).toBeUndefined();
   });
 });
