@@ -55,12 +55,13 @@ async function main(): Promise<number> {
   log(`${describeRun(APP_DIR)}\nengine: ${dbs.engine}; server: ${SERVER_CMD.join(' ')}`);
   const { key, projectId, accessToken } = await seed(env);
   const server = await startServer({ name: 'Sitewright', cmd: SERVER_CMD, cwd: APP_DIR, env: productEnv(env), port, cpus: '0', log: join(tmp, 'server.log'), readyPath: '/healthz' });
-  const round = (mode: 'rest' | 'mcp' | 'mcp-sdk' | 'list', token: string, seconds: number) =>
+  const round = (mode: 'rest' | 'mcp' | 'mcp-2026' | 'mcp-sdk' | 'list', token: string, seconds: number) =>
     runWrk({ url: server.url, script: join(WRK_DIR, 'mcp.lua'), args: [mode, projectId], headers: { authorization: `Bearer ${token}` }, seconds, connections: 1, threads: 1, cpus: '1', serverPid: server.pid });
   const rounds = [
     ['`GET /api/v1/projects/{id}`, API key', 'rest', key],
     ['`tools/call get_project` on `/api/mcp`, API key', 'mcp', key],
     ['the same call through the SDK’s handler (`_meta: {}`)', 'mcp-sdk', key],
+    ['the same call of the 2026 revision (headers and `_meta` envelope)', 'mcp-2026', key],
     ['`GET /api/v1/projects?limit=1`, API key', 'list', key],
     ['`GET /api/v1/projects?limit=1`, OAuth access token', 'list', accessToken],
   ] as const;
@@ -81,11 +82,13 @@ async function main(): Promise<number> {
   });
   const toolRatio = results[1]!.cpuUsPerRequest / results[0]!.cpuUsPerRequest;
   const sdkRatio = results[2]!.cpuUsPerRequest / results[0]!.cpuUsPerRequest;
-  const tokenRatio = results[4]!.cpuUsPerRequest / results[3]!.cpuUsPerRequest;
+  const modernRatio = results[3]!.cpuUsPerRequest / results[0]!.cpuUsPerRequest;
+  const tokenRatio = results[5]!.cpuUsPerRequest / results[4]!.cpuUsPerRequest;
   log(`\nMCP / REST server CPU per call: ${toolRatio.toFixed(2)}x (target: at most 2x)`);
+  log(`The same call of the 2026 revision / REST: ${modernRatio.toFixed(2)}x (target: at most 2x)`);
   log(`The same call through the SDK's handler / REST: ${sdkRatio.toFixed(2)}x`);
   log(`OAuth token / API key on the same call: ${tokenRatio.toFixed(2)}x (target: at most 1x, within noise)`);
-  return results.every((r) => r.errors === 0) && toolRatio <= 2 && tokenRatio <= 1.1 ? 0 : 1;
+  return results.every((r) => r.errors === 0) && toolRatio <= 2 && modernRatio <= 2 && tokenRatio <= 1.1 ? 0 : 1;
 }
 
 await runBenchmark(main);

@@ -1,7 +1,8 @@
 -- Requests of `npm run bench:mcp`: the same read of one project, as a REST call or as an MCP tool
 -- call (get_project), or the projects list (list), with the credential given by -H. Arguments
--- after `--`: mode (rest, mcp, mcp-sdk or list), project id. mcp-sdk is the same tool call with
--- an empty _meta, which the server hands to the SDK's own handler (src/mcp/tool-call.ts).
+-- after `--`: mode (rest, mcp, mcp-2026, mcp-sdk or list), project id. mcp-2026 is the tool call
+-- of the 2026 revision (its headers and _meta envelope); mcp-sdk is the 2025 call with an empty
+-- _meta, which the server hands to the SDK's own handler (src/mcp/tool-call.ts).
 dofile("report.lua")
 
 local mode, project
@@ -21,6 +22,9 @@ function request()
   id = id + 1
   local meta = ""
   if mode == "mcp-sdk" then meta = ',"_meta":{}' end
+  if mode == "mcp-2026" then
+    meta = ',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}'
+  end
   local body = '{"jsonrpc":"2.0","id":' .. id .. ',"method":"tools/call","params":{"name":"get_project","arguments":{"project_id":"' .. project .. '"}' .. meta .. '}}'
   -- wrk.format replaces the -H headers when given a table: the key is copied in.
   local headers = {
@@ -28,6 +32,11 @@ function request()
     ["Accept"] = "application/json, text/event-stream",
     ["MCP-Protocol-Version"] = "2025-06-18",
   }
+  if mode == "mcp-2026" then
+    headers["MCP-Protocol-Version"] = "2026-07-28"
+    headers["Mcp-Method"] = "tools/call"
+    headers["Mcp-Name"] = "get_project"
+  end
   for name, value in pairs(wrk.headers) do headers[name] = value end
   return wrk.format("POST", "/api/mcp", headers, body)
 end
