@@ -16,6 +16,8 @@ const BLOCK_BYTES = 1024 * 1024;
 const SMALL_BODY_BYTES = 64 * 1024;
 /** A body of more than this is followed by a collection. */
 const LARGE_BODY_BYTES = 8 * 1024 * 1024;
+/** The methods whose bodies Fastify never parses (its own list). */
+const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
 
 /** Copies the pieces it is given into blocks of BLOCK_BYTES (or of the whole body, when smaller and known) and passes on whole blocks. */
 class BlockGatherer extends Transform {
@@ -24,9 +26,20 @@ class BlockGatherer extends Transform {
   /** Bytes copied so far. */
   gathered = 0;
 
-  /** @param remaining the body's declared length, Infinity when it comes chunked */
-  constructor(private remaining: number) {
+  /**
+   * @param remaining the body's declared length, Infinity when it comes chunked
+   * @param source what the gatherer reads, whose encoded length (a decompressing hook's) it passes on
+   */
+  constructor(
+    private remaining: number,
+    private readonly source: NodeJS.ReadableStream & { receivedEncodedLength?: number },
+  ) {
     super();
+  }
+
+  /** Fastify checks the body's length against Content-Length (and its limit) with this when the stream it reads sets it. */
+  get receivedEncodedLength(): number | undefined {
+    return this.source.receivedEncodedLength;
   }
 
   override _transform(piece: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -62,22 +75,25 @@ class BlockGatherer extends Transform {
 const gatherLargeBodies: preParsingHookHandler = (request, reply, payload, done) => {
   const declared = Number(request.headers['content-length']);
   const chunked = request.headers['transfer-encoding'] !== undefined;
-  if (!chunked && !(declared > SMALL_BODY_BYTES)) return done(null, payload);
+  if (BODYLESS.has(request.method) || (!chunked && !(declared > SMALL_BODY_BYTES))) return done(null, payload);
   // pipeline, not pipe: a request that breaks off errors the gatherer too, and the parser answers.
-  const gatherer = new BlockGatherer(chunked || !Number.isFinite(declared) ? Infinity : declared);
-  // Once the response has gone the body is garbage. (A body refused as too large never ends:
-  // its request is dropped with the connection, without a 'close' of its own.)
+  const gatherer = new BlockGatherer(chunked || !Number.isFinite(declared) ? Infinity : declared, payload);
   reply.raw.once('close', () => {
+    // A body nobody read (a 415, an answer given before parsing) is drained, as Node drains an
+    // unread body: once read from, the request is ours to finish, and a paused one would hold
+    // its keep-alive connection until the request timeout.
+    gatherer.resume();
+    // Once the response has gone the body is garbage.
     if (gatherer.gathered > LARGE_BODY_BYTES) collectSoon();
   });
   done(null, pipeline(payload, gatherer, () => {}));
 };
 
-/** Every route registered from now on that takes a body (any method but GET and HEAD, whose bodies Fastify never parses) gathers large ones into blocks. */
+/** Every route registered from now on that takes a body (a method other than GET, HEAD and TRACE, whose bodies Fastify never parses) gathers large ones into blocks. */
 export function registerBodyBlocks(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (methods.every((method) => method === 'GET' || method === 'HEAD')) return;
+    if (methods.every((method) => BODYLESS.has(method))) return;
     const own = route.preParsing;
     route.preParsing = [gatherLargeBodies, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
   });

@@ -130,7 +130,11 @@ export function sseFrame(id: JSONRPCRequest['id'], result: CallToolResult): stri
   return `event: message\ndata: ${JSON.stringify({ result, jsonrpc: '2.0', id })}\n\n`;
 }
 
-/** The body the SDK sends for one answer of the 2026 revision: the result, complete, with the server's identity. */
+/**
+ * The body the SDK sends for one answer of the 2026 revision: the result, complete, with the
+ * server's identity. (The SDK merges that identity into the result's own `_meta`; our tools
+ * return none, so it is the whole `_meta`.)
+ */
 export function modernAnswer(id: JSONRPCRequest['id'], result: CallToolResult): string {
   return JSON.stringify({ result: { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } }, jsonrpc: '2.0', id });
 }

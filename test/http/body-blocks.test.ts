@@ -24,6 +24,7 @@ beforeAll(async () => {
     return { bytes: (request.body as Buffer).length, sha256: createHash('sha256').update(request.body as Buffer).digest('hex') };
   });
   app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.route({ method: ['GET', 'POST'], url: '/both', handler: async (request) => ({ method: request.method }) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as AddressInfo).port;
 });
@@ -66,6 +67,27 @@ function bodyOf(answer: string): unknown {
   return JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, ''));
 }
 
+/** Writes `bytes` (`answers` requests one after the other) on one keep-alive connection; resolves with each answer's status line once all came, or what came in 5 s. */
+function onOneConnection(bytes: Buffer[], answers: number): Promise<string[]> {
+  return new Promise((resolve) => {
+    let received = '';
+    const statuses = () => received.match(/HTTP\/1\.1 \d{3} [^\r]*/g) ?? [];
+    const socket = connect(port, '127.0.0.1', () => {
+      for (const b of bytes) socket.write(b);
+    });
+    const timer = setTimeout(() => socket.destroy(), 5_000);
+    socket.on('data', (data) => {
+      received += data.toString('latin1');
+      if (statuses().length === answers) socket.destroy();
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(statuses());
+    });
+    socket.on('error', () => {});
+  });
+}
+
 describe('large bodies gathered into blocks', () => {
   const text = mixedText(1_500_000); // about 3.4 MB of JSON: several blocks
   const json = Buffer.from(JSON.stringify({ text }));
@@ -96,6 +118,14 @@ describe('large bodies gathered into blocks', () => {
       const answer = await send(head, body, [8_191, 100_003], false);
       expect(bodyOf(answer)).toEqual({ bytes, sha256: createHash('sha256').update(body).digest('hex') });
     }
+  });
+
+  it('drains a large body nobody reads (no parser for its type, a GET), so its keep-alive connection goes on', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024, 'x');
+    const head = (line: string, type: string) => Buffer.from(`${line} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${big.length}\r\n\r\n`);
+    const next = Buffer.from('GET /both HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(await onOneConnection([head('POST /echo', 'application/xml'), big, next], 2)).toEqual(['HTTP/1.1 415 Unsupported Media Type', 'HTTP/1.1 200 OK']);
+    expect(await onOneConnection([head('GET /both', 'application/json'), big, next], 2)).toEqual(['HTTP/1.1 200 OK', 'HTTP/1.1 200 OK']);
   });
 
   it('drops a body that breaks off midway and goes on serving', async () => {

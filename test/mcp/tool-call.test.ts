@@ -155,6 +155,8 @@ describe.each<Era>(['legacy', 'modern'])('a tool call answered without an SDK se
 
 describe('which requests it answers', () => {
   const ok = call('get_project', { project_id: 'x' });
+  const modern = request('modern', 'get_project', { project_id: 'x' });
+  const withMeta = (meta: Record<string, unknown>) => ({ ...modern.body, params: { ...modern.body.params, _meta: meta } });
   it('a single tools/call of a tool that exists, of the 2025 era, with the headers the SDK asks for', () => {
     expect(toolCallOf('POST', HEADERS, ok)).toMatchObject({ id: 1, tool: { name: 'get_project' }, args: { project_id: 'x' }, era: 'legacy' });
     expect(toolCallOf('POST', { ...HEADERS, 'mcp-protocol-version': undefined }, ok)).toBeDefined();
@@ -188,8 +190,6 @@ describe('which requests it answers', () => {
     for (const [method, what, headers, body] of others) expect(toolCallOf(method, headers, body), what).toBeUndefined();
   });
 
-  const modern = request('modern', 'get_project', { project_id: 'x' });
-  const withMeta = (meta: Record<string, unknown>) => ({ ...modern.body, params: { ...modern.body.params, _meta: meta } });
   it('a tool call of the 2026 revision whose headers name it and whose _meta is its envelope', () => {
     expect(toolCallOf('POST', modern.headers, modern.body)).toMatchObject({ id: 1, tool: { name: 'get_project' }, args: { project_id: 'x' }, era: 'modern' });
     const titled = { ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': { name: 'agent', title: 'Agent', version: '2' }, 'io.modelcontextprotocol/clientCapabilities': { sampling: {}, elicitation: {} } };

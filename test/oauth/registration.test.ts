@@ -2,6 +2,7 @@
 // with what it asked for, cleaned; metadata the server cannot honour is refused with RFC 7591's
 // error codes and a description, and nothing is stored. On PostgreSQL a NUL in a name was a 500.
 import { describe, expect, it } from 'vitest';
+import { redirectAllowed, type OAuthClient } from '../../src/modules/oauth/clients.ts';
 import { useTestApi } from '../helpers/app.ts';
 
 const api = useTestApi();
@@ -50,5 +51,21 @@ describe('POST /oauth/register', () => {
       expect(res.body, JSON.stringify(metadata)).toEqual({ error, error_description: description });
     }
     expect(await stored()).toBe(before);
+  });
+});
+
+describe('redirect URIs at authorization', () => {
+  const client: OAuthClient = { clientId: 'swc_x', kind: 'dcr', name: 'Agent', redirectUris: ['http://127.0.0.1:8976/callback', 'https://agent.example/cb'], clientUri: null };
+  it('matches exactly, a loopback one on any port (RFC 8252), and nothing the URL parser would rewrite', () => {
+    expect(redirectAllowed(client, 'https://agent.example/cb')).toBe(true);
+    expect(redirectAllowed(client, 'http://127.0.0.1:8976/callback')).toBe(true);
+    expect(redirectAllowed(client, 'http://127.0.0.1:51234/callback')).toBe(true);
+    expect(redirectAllowed(client, 'https://agent.example/cb/')).toBe(false);
+    expect(redirectAllowed(client, 'https://agent.example:444/cb')).toBe(false);
+    expect(redirectAllowed(client, 'http://127.0.0.1:51234/other')).toBe(false);
+    expect(redirectAllowed(client, 'http://localhost:8976/callback')).toBe(false);
+    // The parser drops a newline or a tab: the path would match, the Location sent would not be the URI checked.
+    expect(redirectAllowed(client, 'http://127.0.0.1:51234/call\nback')).toBe(false);
+    expect(redirectAllowed(client, 'http://127.0.0.1:51234/call\tback')).toBe(false);
   });
 });

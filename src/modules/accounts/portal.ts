@@ -41,14 +41,6 @@ export class PortalService {
     const row = await this.db.selectFrom('clients').select('user_id').where('org_id', '=', orgId).where('id', '=', clientId).executeTakeFirst();
     if (!row) throw notFound('Client');
     if (await repo.findUserById(this.db, row.user_id)) throw invalid(`Client ${client.email} already has access to the portal`);
-    // A portal account is the client's own (its id is the one the client's projects carry): an
-    // email that already signs in here (a member, another agency's client) cannot take it, and an
-    // invitation would only lead to a dead end.
-    if (await repo.findUserByEmail(this.db, client.email)) {
-      throw invalid(
-        `${client.email} already has a Sitewright account (as a member of an agency, or another agency's client); a client's portal needs an email address with no account yet`,
-      );
-    }
     const org = await this.db.selectFrom('organizations').select('name').where('id', '=', orgId).executeTakeFirstOrThrow();
     const token = newToken();
     const now = Date.now();
@@ -84,7 +76,10 @@ export class PortalService {
     const { org_id: orgId, client_id: clientId } = invitation;
     const row = await this.db.selectFrom('clients').select(['user_id', 'email', 'status']).where('org_id', '=', orgId).where('id', '=', clientId).executeTakeFirst();
     if (!row) throw invalid('This invitation is no longer valid: the client was removed');
-    // Said to the client, who sees the agency's name and not Sitewright's.
+    // A portal account is the client's own (its id is the one the client's projects carry): an
+    // email that already signs in here (a member, another agency's client) cannot take it. Only
+    // the invitee learns it, here: the agency inviting is never told whether an email has an
+    // account elsewhere. Said in the agency's words, not Sitewright's.
     if (await repo.findUserByEmail(this.db, row.email)) throw invalid(`${row.email} already has an account here: ask the agency to invite another email address`);
     let client: Client | undefined;
     const user = await this.accounts.createUser({ id: row.user_id, email: row.email, password, name }, async (trx) => {

@@ -27,12 +27,16 @@ export function isLoopback(uri: string): boolean {
   }
 }
 
+/** The URL parser drops or encodes these, while a redirect URI is matched, and sent back, as written. */
+function hasSpaceOrControl(uri: string): boolean {
+  return [...uri].some((c) => c <= ' ' || c === '\u007f');
+}
+
 function checkRedirectUris(value: unknown): string[] {
   if (!Array.isArray(value) || value.length === 0 || value.length > 10) throw new OAuthRequestError('invalid_redirect_uri', 'redirect_uris must list 1 to 10 URIs');
   return value.map((uri) => {
     if (typeof uri !== 'string' || uri.length > 2000) throw new OAuthRequestError('invalid_redirect_uri', 'each redirect URI must be a string of at most 2000 characters');
-    // The URL parser would drop or encode them, and the URI is matched (and sent back) as written.
-    if ([...uri].some((c) => c <= ' ' || c === '\u007f')) throw new OAuthRequestError('invalid_redirect_uri', 'a redirect URI must not contain spaces or control characters');
+    if (hasSpaceOrControl(uri)) throw new OAuthRequestError('invalid_redirect_uri', 'a redirect URI must not contain spaces or control characters');
     let url: URL;
     try {
       url = new URL(uri);
@@ -61,7 +65,7 @@ function metadataText(metadata: Record<string, unknown>, field: string, code: st
 /** A redirect URI the client registered: exactly, or a loopback one with any port (RFC 8252 7.3). */
 export function redirectAllowed(client: OAuthClient, uri: string): boolean {
   if (client.redirectUris.includes(uri)) return true;
-  if (!isLoopback(uri)) return false;
+  if (!isLoopback(uri) || hasSpaceOrControl(uri)) return false;
   let asked: URL;
   try {
     asked = new URL(uri);
