@@ -27,6 +27,7 @@ import {
   type CallToolResult,
   type JSONRPCRequest,
 } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../lib/objects.ts';
 import type { Services } from '../modules/index.ts';
 import { SERVER_INFO, failure, toolResult } from './server.ts';
 import { TOOL_BY_NAME, type McpCaller, type ToolDefinition } from './tools.ts';
@@ -39,7 +40,6 @@ const header = (headers: HttpHeaders, name: string) => {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 };
-const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The 2026 revision, whose tool calls carry their protocol version, client and capabilities in `_meta`. */
 export const MODERN_REVISION = '2026-07-28';

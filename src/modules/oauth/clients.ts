@@ -5,6 +5,7 @@
 import { request } from 'node:https';
 import type { Database } from '../../db/index.ts';
 import { createAgents, type Agents } from '../../events/url-guard.ts';
+import { isPlainObject } from '../../lib/objects.ts';
 import { newToken } from '../../lib/tokens.ts';
 
 export interface OAuthClient {
@@ -48,10 +49,6 @@ function checkRedirectUris(value: unknown): string[] {
     if (url.protocol !== 'https:' && !loopbackHttp) throw new OAuthRequestError('invalid_redirect_uri', 'redirect URIs must be https, or http on a loopback address');
     return uri;
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A text field of client metadata, if it is a string. NUL is refused: no name needs one, and PostgreSQL text cannot hold it. */
@@ -154,7 +151,7 @@ export class OAuthClients {
     } catch {
       throw new OAuthRequestError('invalid_client', 'the client metadata document is not JSON');
     }
-    if (!isObject(document)) throw new OAuthRequestError('invalid_client', 'the client metadata document is not a JSON object');
+    if (!isPlainObject(document)) throw new OAuthRequestError('invalid_client', 'the client metadata document is not a JSON object');
     if (document.client_id !== clientId) throw new OAuthRequestError('invalid_client', 'the client metadata document names another client_id');
     const redirectUris = checkRedirectUris(document.redirect_uris);
     const name = metadataText(document, 'client_name', 'invalid_client')?.trim().slice(0, 100) || url.host;
