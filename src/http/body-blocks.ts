@@ -27,11 +27,11 @@ class BlockGatherer extends Transform {
   gathered = 0;
 
   /**
-   * @param remaining the body's declared length, Infinity when it comes chunked
+   * @param declared the body's declared length, Infinity when it comes chunked
    * @param source what the gatherer reads, whose encoded length (a decompressing hook's) it passes on
    */
   constructor(
-    private remaining: number,
+    private readonly declared: number,
     private readonly source: NodeJS.ReadableStream & { receivedEncodedLength?: number },
   ) {
     super();
@@ -48,13 +48,12 @@ class BlockGatherer extends Transform {
       if (!this.block) {
         // A body shorter than a block gets a block of its length (never more than a block ahead
         // of what has arrived: a declared length may be a lie).
-        this.block = Buffer.allocUnsafeSlow(Math.min(BLOCK_BYTES, Math.max(this.remaining, piece.length - offset)));
+        this.block = Buffer.allocUnsafeSlow(Math.min(BLOCK_BYTES, Math.max(this.declared - this.gathered, piece.length - offset)));
         this.used = 0;
       }
       const copied = piece.copy(this.block, this.used, offset);
       this.used += copied;
       offset += copied;
-      this.remaining -= copied;
       this.gathered += copied;
       if (this.used === this.block.length) {
         this.push(this.block);
