@@ -14,7 +14,7 @@ import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
 import { createMcpServer, SERVER_INFO } from './server.ts';
-import { answerToolCall, modernAnswer, SSE_HEADERS, sseFrame, toolCallOf } from './tool-call.ts';
+import { answerToolCall, framedAnswer, toolCallOf } from './tool-call.ts';
 import { TOOL_BY_NAME, TOOLS, type McpCaller } from './tools.ts';
 
 export const MCP_PATH = '/api/mcp';
@@ -147,9 +147,8 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
         // One plain tool call is answered here, as the SDK would (tool-call.ts).
         const call = caller && toolCallOf(request.method, request.headers, request.body);
         if (call) {
-          const result = await answerToolCall(call, services, caller);
-          if (call.era === 'modern') return reply.status(200).header('content-type', 'application/json').send(modernAnswer(call.id, result));
-          return reply.status(200).headers(SSE_HEADERS).send(sseFrame(call.id, result));
+          const { headers, body } = framedAnswer(call, await answerToolCall(call, services, caller));
+          return reply.status(200).headers(headers).send(body);
         }
         // A request made of tool calls only is served by a server with just those tools.
         const tools = calls.length > 0 && calls.length === messages.length ? calls.map((call) => String(call.params?.name ?? '')) : undefined;

@@ -25,15 +25,14 @@ import {
   classifyInboundRequest,
   isJsonContentType,
   type CallToolResult,
-  type JSONRPCRequest,
 } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../lib/objects.ts';
 import type { Services } from '../modules/index.ts';
 import { SERVER_INFO, failure, toolResult } from './server.ts';
 import { TOOL_BY_NAME, type McpCaller, type ToolDefinition } from './tools.ts';
 
-/** The headers the SDK's stateless transport answers a POST with (SSE). */
-export const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } as const;
+/** The headers the SDK's stateless transport answers a 2025-era POST with (SSE). */
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } as const;
 
 type HttpHeaders = Record<string, string | string[] | undefined>;
 const header = (headers: HttpHeaders, name: string) => {
@@ -125,16 +124,15 @@ export async function answerToolCall(call: ToolCall, services: Services, caller:
   }
 }
 
-/** The body the SDK's transport sends for one answer of the 2025 era: a single SSE `message` event. */
-export function sseFrame(id: JSONRPCRequest['id'], result: CallToolResult): string {
-  return `event: message\ndata: ${JSON.stringify({ result, jsonrpc: '2.0', id })}\n\n`;
-}
-
 /**
- * The body the SDK sends for one answer of the 2026 revision: the result, complete, with the
- * server's identity. (The SDK merges that identity into the result's own `_meta`; our tools
- * return none, so it is the whole `_meta`.)
+ * The answer as the SDK frames it for the call's era: of the 2025 revisions, a single SSE
+ * `message` event; of the 2026 revision, the JSON result, complete, with the server's identity in
+ * `_meta` (the SDK merges that identity into the result's own `_meta`; our tools return none).
  */
-export function modernAnswer(id: JSONRPCRequest['id'], result: CallToolResult): string {
-  return JSON.stringify({ result: { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } }, jsonrpc: '2.0', id });
+export function framedAnswer(call: ToolCall, result: CallToolResult): { headers: Record<string, string>; body: string } {
+  if (call.era === 'modern') {
+    const answer = { result: { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } }, jsonrpc: '2.0', id: call.id };
+    return { headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) };
+  }
+  return { headers: SSE_HEADERS, body: `event: message\ndata: ${JSON.stringify({ result, jsonrpc: '2.0', id: call.id })}\n\n` };
 }
