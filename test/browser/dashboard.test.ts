@@ -130,7 +130,7 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
     const clientContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
     const portal = await clientContext.newPage();
     await portal.goto(link);
-    await check(portal);
+    await check(portal, 'invitation-client');
     await portal.getByLabel('Choose a password').fill(PASSWORD);
     await portal.getByRole('button', { name: 'Create my account' }).click();
     await portal.waitForURL(base + '/portal');
@@ -155,7 +155,7 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
     const colleagueContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
     const colleague = await colleagueContext.newPage();
     await colleague.goto(memberLink);
-    await check(colleague);
+    await check(colleague, 'invitation-member');
     expect(await colleague.locator('main').textContent()).toContain('Join Acme Agency');
     await colleague.getByLabel('Your name').fill(`Sam Admin${XSS[0]}`.trim());
     await colleague.getByLabel('Choose a password').fill(PASSWORD);
@@ -169,7 +169,7 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
     expect(await colleague.locator('main').textContent()).toContain('owner@acme.test');
     // Used once: the link now says so, and the owner's page lists Sam as an admin.
     await colleague.goto(memberLink);
-    await check(colleague);
+    await check(colleague, 'invitation-used');
     expect(await colleague.locator('h1').textContent()).toBe('Invitation');
     expect(await colleague.locator('main h2').textContent()).toContain('cannot be used');
     expect(await colleague.getByRole('link', { name: 'Go to your dashboard' }).count()).toBe(1);
