@@ -16,6 +16,7 @@ import * as m014 from './migrations/014_generation_events.ts';
 import * as m015 from './migrations/015_generation_element.ts';
 import * as m016 from './migrations/016_build_links.ts';
 import * as m017 from './migrations/017_oauth.ts';
+import * as m018 from './migrations/018_oauth_confirmed.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, EngineMigration> = {
   '015_generation_element': m015,
   '016_build_links': m016,
   '017_oauth': m017,
+  '018_oauth_confirmed': m018,
 };
 
 class StaticProvider implements MigrationProvider {

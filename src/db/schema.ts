@@ -41,6 +41,8 @@ export interface OAuthGrantsTable {
   scope: string;
   resource: string;
   created_at: Timestamp;
+  /** Set when the grant's code is redeemed; until then the consent is pending and listed nowhere. */
+  confirmed_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
 }
 

@@ -29,3 +29,18 @@ export function redirectWith(reply: FastifyReply, location: string, notice?: str
   if (notice) reply.setCookie(FLASH_COOKIE, notice, { path: '/', httpOnly: true, sameSite: 'lax', maxAge: 60 });
   return reply.redirect(location, 303);
 }
+
+/**
+ * Lets this page's forms post to an answer that redirects to `target`'s origin. Chromium checks
+ * `form-action` along the whole redirect chain of a form post, so a form whose answer is a 303
+ * to another origin (an OAuth client's redirect URI) is blocked under `form-action 'self'`.
+ * Only http(s) origins (all an OAuth client may register) are added, and only this response
+ * changes.
+ */
+export function allowFormTarget(reply: FastifyReply, target: string): void {
+  const origin = new URL(target).origin;
+  if (!/^https?:\/\/[a-z0-9.\-[\]:]+$/i.test(origin)) return;
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy !== 'string') return;
+  reply.header('content-security-policy', policy.replace("form-action 'self'", `form-action 'self' ${origin}`));
+}

@@ -15,7 +15,7 @@ import { buildServer } from '../../src/main.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { testConfig } from '../helpers/app.ts';
 import { freePort } from '../helpers/server-process.ts';
-import { checkPage as check, hasChromium, launchChromium } from '../helpers/browser.ts';
+import { checkPage as check, cspViolations, hasChromium, launchChromium } from '../helpers/browser.ts';
 
 const PASSWORD = 'a long enough password';
 const insecure = { [oauth.allowInsecureRequests]: true };
@@ -111,8 +111,10 @@ describe.runIf(hasChromium)('OAuth 2.1 for AI clients', () => {
     const client = await register(as);
     const verifier = oauth.generateRandomCodeVerifier();
     const challenge = await oauth.calculatePKCECodeChallenge(verifier);
-    const context = await browser.newContext({ bypassCSP: true });
+    // Under the pages' real CSP: Chromium checks form-action along the consent form's redirect.
+    const context = await browser.newContext();
     const page = await context.newPage();
+    const blocked = cspViolations(page);
 
     const back = await consent(page, authorizeUrl(as, client, challenge, { resource }), 'Allow', 'oauth-consent');
     // The client's name is shown as text, never as markup; the loopback redirect is warned about.
@@ -153,6 +155,7 @@ describe.runIf(hasChromium)('OAuth 2.1 for AI clients', () => {
     await check(page, 'connected-apps');
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), tokens2.access_token, insecure));
     expect((await fetch(`${base}/api/v1/projects`, { headers: { authorization: `Bearer ${tokens2.access_token}` } })).status).toBe(401);
+    expect(blocked).toEqual([]);
     await context.close();
   }, 90_000);
 
@@ -160,14 +163,21 @@ describe.runIf(hasChromium)('OAuth 2.1 for AI clients', () => {
     const { as, resource } = await discover();
     const client = await register(as, 'Second Agent');
     const challenge = await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier());
-    const context = await browser.newContext({ bypassCSP: true });
+    const context = await browser.newContext();
     const page = await context.newPage();
+    const blocked = cspViolations(page);
     await consent(page, authorizeUrl(as, client, challenge, { resource }), 'Deny');
     expect(lastCallback!.searchParams.get('error')).toBe('access_denied');
+    // Allowed, but the code never redeemed: no grant shows (the application got nothing).
+    await consent(page, authorizeUrl(as, client, challenge, { resource }), 'Allow');
+    expect(lastCallback!.searchParams.get('code')).toBeTruthy();
+    await page.goto(`${base}/account/connected-apps`);
+    expect(await page.locator('main').textContent()).not.toContain('Second Agent');
 
     // A redirect URI the client did not register: a page here, never a redirect there.
     const wrong = await page.goto(authorizeUrl(as, client, challenge, { resource, redirect_uri: 'https://evil.example/cb' }).toString());
     expect(wrong!.status()).toBe(400);
+    // Errors of an application the person never approved: a page here, not a redirect there.
     for (const [extra, error] of [
       [{ resource: null }, 'invalid_target'],
       [{ resource: 'https://other.example/api' }, 'invalid_target'],
@@ -175,9 +185,10 @@ describe.runIf(hasChromium)('OAuth 2.1 for AI clients', () => {
       [{ resource, scope: 'admin' }, 'invalid_scope'],
     ] as const) {
       lastCallback = undefined;
-      await page.goto(authorizeUrl(as, client, challenge, extra as Record<string, string | null>).toString());
-      await page.waitForURL((u) => u.toString().startsWith(callbackUrl));
-      expect([JSON.stringify(extra), lastCallback!.searchParams.get("error")], lastCallback!.toString() + " " + page.url()).toEqual([JSON.stringify(extra), error]);
+      const answer = await page.goto(authorizeUrl(as, client, challenge, extra as Record<string, string | null>).toString());
+      expect([JSON.stringify(extra), answer!.status()]).toEqual([JSON.stringify(extra), 400]);
+      expect(await page.locator('main').textContent()).toContain(error);
+      expect(lastCallback).toBeUndefined();
     }
 
     // A token bound to the MCP resource is refused when exchanged for another one.
@@ -190,6 +201,11 @@ describe.runIf(hasChromium)('OAuth 2.1 for AI clients', () => {
     const back2 = await consent(page, authorizeUrl(as, client, await oauth.calculatePKCECodeChallenge(verifier2), { resource }));
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), oauth.validateAuthResponse(as, client, back2, 'st-1'), callbackUrl, verifier2, { additionalParameters: { resource }, ...insecure }));
     expect((await fetch(`${base}/api/v1/projects`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200);
+    // Approved once, the application hears of its errors at its redirect URI (RFC 6749 4.1.2.1).
+    lastCallback = undefined;
+    await page.goto(authorizeUrl(as, client, challenge, { resource, scope: 'admin' }).toString());
+    await page.waitForURL((u) => u.toString().startsWith(callbackUrl));
+    expect(lastCallback!.searchParams.get('error')).toBe('invalid_scope');
     // The same code used again: refused, and the grant it made ends with it (it may have leaked).
     const replayed = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), oauth.validateAuthResponse(as, client, back2, 'st-1'), callbackUrl, verifier2, { additionalParameters: { resource }, ...insecure });
     await expect(oauth.processAuthorizationCodeResponse(as, client, replayed)).rejects.toMatchObject({ error: 'invalid_grant' });
@@ -203,6 +219,7 @@ describe.runIf(hasChromium)('OAuth 2.1 for AI clients', () => {
     const nora = await ctx.services.accounts.findUserByEmail('nora@northwind.test');
     await ctx.database.db.deleteFrom('memberships').where('user_id', '=', nora!.id).where('org_id', '=', orgId).execute();
     expect((await fetch(`${base}/api/v1/projects`, { headers: { authorization: `Bearer ${tokens3.access_token}` } })).status).toBe(401);
+    expect(blocked).toEqual([]);
     await context.close();
   }, 90_000);
 });

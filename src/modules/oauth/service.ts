@@ -104,15 +104,21 @@ export class OAuthService {
     return { client, redirectUri: q.redirect_uri, state: q.state, codeChallenge: q.code_challenge, resource: q.resource, scope: SCOPE };
   }
 
-  /** The user consented: a grant in that organization and a code for the client's redirect. */
+  /**
+   * The user consented: a pending grant in that organization and a code for the client's
+   * redirect. The grant counts (and shows under "Connected apps") only once the application
+   * redeems the code; pending ones whose code expired unused are deleted here.
+   */
   async approve(request: AuthorizationRequest, who: { userId: string; orgId: string; orgClientId: string | null }): Promise<string> {
     const code = newToken();
     const now = new Date();
     await this.db.transaction().execute(async (trx) => {
       const grantId = newId();
+      const stale = new Date(now.getTime() - CODE_TTL_MS).toISOString();
+      await trx.deleteFrom('oauth_grants').where('confirmed_at', 'is', null).where('created_at', '<', stale).execute();
       await trx
         .insertInto('oauth_grants')
-        .values({ id: grantId, client_id: request.client.clientId, user_id: who.userId, org_id: who.orgId, org_client_id: who.orgClientId, scope: request.scope, resource: request.resource, created_at: now.toISOString(), revoked_at: null })
+        .values({ id: grantId, client_id: request.client.clientId, user_id: who.userId, org_id: who.orgId, org_client_id: who.orgClientId, scope: request.scope, resource: request.resource, created_at: now.toISOString(), confirmed_at: null, revoked_at: null })
         .execute();
       await trx
         .insertInto('oauth_codes')
@@ -140,8 +146,10 @@ export class OAuthService {
     if (p.resource !== undefined && p.resource !== row.resource) throw new OAuthRequestError('invalid_target', 'resource does not match the authorization request');
     const challenge = createHash('sha256').update(p.code_verifier).digest('base64url');
     if (challenge !== row.code_challenge) throw new OAuthRequestError('invalid_grant', 'code_verifier does not match the code_challenge');
-    const used = await this.db.updateTable('oauth_codes').set({ used_at: new Date().toISOString() }).where('code_hash', '=', row.code_hash).where('used_at', 'is', null).executeTakeFirst();
+    const now = new Date().toISOString();
+    const used = await this.db.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', row.code_hash).where('used_at', 'is', null).executeTakeFirst();
     if (Number(used.numUpdatedRows) !== 1) throw new OAuthRequestError('invalid_grant', 'The code was already used');
+    await this.db.updateTable('oauth_grants').set({ confirmed_at: now }).where('id', '=', row.grant_id).where('confirmed_at', 'is', null).execute();
     return this.issue(row.grant_id, row.resource);
   }
 
@@ -216,6 +224,19 @@ export class OAuthService {
     return { grantId: row.grant_id, userId: row.user_id, orgId: row.org_id, orgClientId: row.org_client_id, clientId: row.client_id, expiresAt: Math.floor(expiresAt / 1000) };
   }
 
+  /** Whether the user has a grant in force for this application (its errors may then go back to it). */
+  async hasApproved(userId: string, clientId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('oauth_grants')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('client_id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .where('confirmed_at', 'is not', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** The user's grants still in force, newest first (the "Connected apps" page). */
   async listGrants(userId: string): Promise<Grant[]> {
     const rows = await this.db
@@ -225,6 +246,7 @@ export class OAuthService {
       .select(['g.id', 'c.name as client_name', 'g.client_id', 'g.org_id', 'o.name as org_name', 'g.created_at'])
       .where('g.user_id', '=', userId)
       .where('g.revoked_at', 'is', null)
+      .where('g.confirmed_at', 'is not', null)
       .orderBy('g.created_at', 'desc')
       .limit(200)
       .execute();

@@ -9,7 +9,7 @@ import { OAuthRequestError, type AuthorizationRequest } from '../../modules/oaut
 import { isLoopback } from '../../modules/oauth/clients.ts';
 import type { RouteDeps } from '../plugin.ts';
 import { text, type Form } from '../forms.ts';
-import { redirectWith, render } from '../page.ts';
+import { allowFormTarget, redirectWith, render } from '../page.ts';
 import { requireSignedIn } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
 
@@ -22,20 +22,29 @@ export function oauthConsentRoutes(deps: RouteDeps): FastifyPluginAsync {
     for (const [k, v] of Object.entries({ ...params, iss: oauth.issuer })) if (v !== undefined) url.searchParams.set(k, v);
     return reply.redirect(url.toString(), 303);
   };
-  /** A request the application made wrongly: back to it when its redirect URI is known, else a page. */
-  const refused = (request: FastifyRequest, reply: FastifyReply, error: unknown) => {
+  /**
+   * A request the application made wrongly: back to it when its redirect URI is known and the
+   * person already approved this application; else a page. (Anyone can register a client, so an
+   * error redirect to one never approved would send a signed-in person anywhere, unasked.)
+   */
+  const refused = async (request: FastifyRequest, reply: FastifyReply, error: unknown, clientId: string | undefined) => {
     if (!(error instanceof OAuthRequestError)) throw error;
     const to = (error as OAuthRequestError & { redirectUri?: string; state?: string }).redirectUri;
-    if (to) return back(reply, to, { error: error.code, error_description: error.message, state: (error as { state?: string }).state });
-    return render(request, reply, 'error', { title: 'This sign-in link is not valid', message: `${error.message}. Go back to the application and start again.` }, 400);
+    const userId = requireSignedIn(request).user.id;
+    if (to && clientId && (await oauth.hasApproved(userId, clientId))) {
+      return back(reply, to, { error: error.code, error_description: error.message, state: (error as { state?: string }).state });
+    }
+    return render(request, reply, 'error', { title: 'This sign-in link is not valid', message: `${error.message} (${error.code}). Go back to the application and start again.` }, 400);
   };
   const orgChoices = (request: FastifyRequest) => {
     const who = requireSignedIn(request);
     if (who.client && !who.org) return [{ id: who.client.orgId, name: `${who.client.orgName} (your websites)`, clientId: who.client.id }];
     return who.orgs.map((o) => ({ id: o.id, name: o.name, clientId: null as string | null }));
   };
-  const consentPage = (request: FastifyRequest, reply: FastifyReply, auth: AuthorizationRequest, raw: Record<string, string | undefined>) =>
-    render(request, reply, 'oauth-consent', {
+  const consentPage = (request: FastifyRequest, reply: FastifyReply, auth: AuthorizationRequest, raw: Record<string, string | undefined>) => {
+    // Either answer is a 303 to the application's redirect URI, on its own origin.
+    allowFormTarget(reply, auth.redirectUri);
+    return render(request, reply, 'oauth-consent', {
       title: `Allow ${auth.client.name}?`,
       client: auth.client,
       redirectHost: new URL(auth.redirectUri).host,
@@ -44,6 +53,7 @@ export function oauthConsentRoutes(deps: RouteDeps): FastifyPluginAsync {
       currentOrg: request.signedIn?.org?.id ?? null,
       params: PARAMS.map((name) => [name, raw[name] ?? '']),
     });
+  };
 
   return async (app) => {
     app.get<{ Querystring: Record<string, string | undefined> }>('/oauth/authorize', async (request, reply) => {
@@ -52,7 +62,7 @@ export function oauthConsentRoutes(deps: RouteDeps): FastifyPluginAsync {
         const auth = await oauth.checkAuthorization(request.query);
         return consentPage(request, reply, auth, request.query);
       } catch (error) {
-        return refused(request, reply, error);
+        return refused(request, reply, error, request.query.client_id);
       }
     });
 
@@ -64,7 +74,7 @@ export function oauthConsentRoutes(deps: RouteDeps): FastifyPluginAsync {
       try {
         auth = await oauth.checkAuthorization(raw);
       } catch (error) {
-        return refused(request, reply, error);
+        return refused(request, reply, error, raw.client_id);
       }
       if (text(form, 'decision') !== 'allow') return back(reply, auth.redirectUri, { error: 'access_denied', error_description: 'The person declined', state: auth.state });
       const choice = orgChoices(request).find((o) => o.id === text(form, 'org_id'));
