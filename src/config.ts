@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { isIP } from 'node:net';
 import { Value } from '@sinclair/typebox/value';
 import { parseCidrList } from './lib/cidr.ts';
+import { parseTrustProxy, type TrustProxy } from './lib/client-address.ts';
 import { parseDuration, parseDurationList } from './lib/duration.ts';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
@@ -41,7 +42,7 @@ const EnvSchema = Type.Object({
   PREVIEW_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   DNS_SERVERS: Type.Optional(Type.String()),
   DOMAIN_CHECK_INTERVAL: Type.String({ default: '5m' }),
-  TRUST_PROXY: Bool,
+  TRUST_PROXY: Type.String({ default: 'false' }),
   TLS_ASK_ALLOW: Type.String({ default: '127.0.0.0/8,::1' }),
   MCP_ALLOWED_ORIGINS: Type.String({ default: '' }),
   FORM_MAX_BYTES: Type.String({ default: '65536', pattern: '^[1-9][0-9]*$' }),
@@ -79,6 +80,8 @@ export interface Config {
   /** Browser origins besides PUBLIC_URL's that may call /api/mcp (DNS-rebinding protection). */
   mcpAllowedOrigins: string[];
   logLevel: string;
+  /** The front proxies whose X-Forwarded-For is believed (TRUST_PROXY), for every way in. */
+  trustProxy: TrustProxy;
   rateLimit: { quota: number; windowSeconds: number };
   sqliteSynchronous: 'NORMAL' | 'FULL';
   webhooksAllowPrivate: boolean;
@@ -120,8 +123,6 @@ export interface SitesSettings {
   /** Resolvers for custom-domain checks (IP addresses, optionally with a port); empty: the system's. */
   dnsServers: string[];
   domainCheckIntervalMs: number;
-  /** Take the visitor's address from X-Forwarded-For (behind a front proxy). */
-  trustProxy: boolean;
   /** The CIDRs whose callers /internal/tls/ask answers (everyone else: 404); validated. */
   tlsAskAllow: string[];
   formMaxBytes: number;
@@ -188,7 +189,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   picked.WEBHOOKS_ALLOW_PRIVATE ??= 'false';
   picked.WEBHOOK_DISPATCHER ??= 'true';
   picked.GENERATION_WORKER ??= 'true';
-  picked.TRUST_PROXY ??= 'false';
   picked.ANALYTICS_CAPTURE ??= 'true';
   const withDefaults = Value.Default(EnvSchema, picked);
   const problems = [...Value.Errors(EnvSchema, withDefaults)];
@@ -207,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
     logLevel: e.LOG_LEVEL,
+    trustProxy: trustProxy(e.TRUST_PROXY),
     rateLimit: { quota: Number(e.RATE_LIMIT_QUOTA), windowSeconds: Number(e.RATE_LIMIT_WINDOW_SECONDS) },
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true',
@@ -223,7 +224,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       previewSecret: e.PREVIEW_SECRET,
       dnsServers: dnsServers(e.DNS_SERVERS),
       domainCheckIntervalMs: positiveDuration('DOMAIN_CHECK_INTERVAL', e.DOMAIN_CHECK_INTERVAL),
-      trustProxy: e.TRUST_PROXY === 'true',
       tlsAskAllow: cidrs('TLS_ASK_ALLOW', e.TLS_ASK_ALLOW),
       formMaxBytes: Number(e.FORM_MAX_BYTES),
       formRateLimit: Number(e.FORM_RATE_LIMIT),
@@ -302,6 +302,14 @@ function positiveDuration(name: string, text: string): number {
   const ms = duration(name, text);
   if (ms === 0) throw new ConfigError(`Invalid configuration:\n  ${name}: must be longer than 0`);
   return ms;
+}
+
+function trustProxy(text: string): TrustProxy {
+  try {
+    return parseTrustProxy(text);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${(error as Error).message}`);
+  }
 }
 
 function cidrs(name: string, text: string): string[] {

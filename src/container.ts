@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
+import { Throttle } from './lib/throttle.ts';
 import { createServices, type Services } from './modules/index.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { createProviders } from './modules/generations/registry.ts';
@@ -15,6 +16,7 @@ export interface Container {
   database: Database;
   /** The API's limit per credential (or per address without one). */
   rateLimiter: RateLimiter;
+  accountThrottle: Throttle;
   providers: ProviderRegistry;
   services: Services;
   /** Flushes captured page views, then closes the limiters and the database. */
@@ -49,21 +51,23 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     redisUrl: config.redisUrl,
     keyPrefix: prefix ? `${prefix}:forms` : 'sw:forms',
   });
-  // Sign-in attempts: 10 per account and 10 per address in 5 minutes, shared by every instance.
-  const signInLimiter = new RateLimiter({ quota: 10, windowSeconds: 300, redisUrl: config.redisUrl, keyPrefix: prefix ? `${prefix}:signin` : 'sw:signin' });
+  // Attempts on accounts (sign-ins, reset mails, sign-ups), remembered for an hour, shared by
+  // every instance; delays grow to at most 15 minutes.
+  const accountThrottle = new Throttle({ windowSeconds: 3_600, maxDelaySeconds: 900, redisUrl: config.redisUrl, keyPrefix: prefix ? `${prefix}:accounts` : 'sw:accounts' });
   const mailer = createMailer({ smtpUrl: config.accounts.smtpUrl, from: config.accounts.mailFrom }, opts.logger);
   const providers = createProviders(config);
-  const services = createServices({ config, database, providers, formLimiter, signInLimiter, mailer, logger: opts.logger });
+  const services = createServices({ config, database, providers, formLimiter, accountThrottle, mailer, logger: opts.logger });
   return {
     config,
     database,
     rateLimiter,
+    accountThrottle,
     providers,
     services,
     close: async () => {
       // Page views still queued are written before the database closes.
       await services.capture.close();
-      await Promise.all([rateLimiter.close(), formLimiter.close(), signInLimiter.close()]);
+      await Promise.all([rateLimiter.close(), formLimiter.close(), accountThrottle.close()]);
       await database.close();
     },
   };

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from './config.ts';
 import { createContainer, type Container } from './container.ts';
 import { createDispatcher } from './events/dispatcher.ts';
 import { createSiteHandler, type SiteHandler } from './edge/site-handler.ts';
+import { sharedRegistrableDomain } from './lib/domain-layout.ts';
 import { buildApp } from './http/app.ts';
 import { pageNotFound, pagesPlugin } from './ui/plugin.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
@@ -26,7 +27,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 export async function buildServer(container: Container, logger?: Logger): Promise<FastifyInstance> {
   const { config, services } = container;
   const edge = createSiteHandler(
-    { sites: services.sites, forms: services.forms, capture: services.capture, settings: config.sites, publicUrl: config.publicUrl },
+    { sites: services.sites, forms: services.forms, capture: services.capture, settings: config.sites, publicUrl: config.publicUrl, trustProxy: config.trustProxy },
     logger,
   );
   // The API reference page reads the document of the app it is part of, once that app exists.
@@ -106,9 +107,16 @@ export async function startServer(): Promise<void> {
   const log = pino({ level: config.logLevel });
   const container = await createContainer(config, { logger: log });
   const app = await buildServer(container, log);
-  await container.rateLimiter.ready().catch((error: unknown) => {
+  await Promise.all([container.rateLimiter.ready(), container.accountThrottle.ready()]).catch((error: unknown) => {
     log.warn({ err: error }, 'Redis not reachable yet; rate limits count in memory until it is');
   });
+  const shared = sharedRegistrableDomain(config.publicUrl, config.sites.domain);
+  if (shared) {
+    log.warn(
+      { publicUrl: config.publicUrl, sitesDomain: config.sites.domain },
+      `SITES_DOMAIN shares the registrable domain ${shared} with PUBLIC_URL: a published site's scripts can set cookies the dashboard receives. Give the sites a domain of their own (README, Production layout).`,
+    );
+  }
   const server: Stoppable = { stop: () => app.close() };
   await app.listen({ port: config.port, host: config.host });
   const workers = startWorkers(container, log, { all: false });

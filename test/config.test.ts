@@ -68,9 +68,21 @@ describe('site settings', () => {
 
   it('default the analytics and form settings as the README says', () => {
     expect(loadConfig({}).sites).toMatchObject({
-      analyticsCapture: true, analyticsFlushMs: 1000, analyticsRawRetentionDays: 30, formMaxBytes: 65536, formRateLimit: 10, formRateWindowMs: 600_000, trustProxy: false,
+      analyticsCapture: true, analyticsFlushMs: 1000, analyticsRawRetentionDays: 30, formMaxBytes: 65536, formRateLimit: 10, formRateWindowMs: 600_000,
     });
+    expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ ANALYTICS_RAW_RETENTION_DAYS: '0', ANALYTICS_CAPTURE: 'false' }).sites).toMatchObject({ analyticsRawRetentionDays: 0, analyticsCapture: false });
     expect(() => loadConfig({ ANALYTICS_RAW_RETENTION_DAYS: '-1' })).toThrow(/ANALYTICS_RAW_RETENTION_DAYS/);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('takes false, true (private networks), a hop count, or addresses and CIDRs; refuses the rest', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toEqual(['loopback', 'linklocal', 'uniquelocal']);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
+    expect(() => loadConfig({ TRUST_PROXY: '0' })).toThrow(/TRUST_PROXY: a hop count must be between 1 and 10/);
+    expect(() => loadConfig({ TRUST_PROXY: 'caddy' })).toThrow(/TRUST_PROXY: invalid IP address: caddy/);
   });
 });

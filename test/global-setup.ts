@@ -17,6 +17,9 @@ export default function setup(): void {
     existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')
       ? 'Chromium found: the browser suites run'
       : 'Browser suites skipped: install Chromium (apt-get install chromium) or set CHROMIUM_PATH',
+    existsSync(process.env.CADDY_PATH ?? '/usr/bin/caddy')
+      ? 'Caddy found: the suites behind a front proxy run'
+      : 'Front-proxy suites skipped: install Caddy (apt-get install caddy) or set CADDY_PATH',
   ];
   process.stdout.write(lines.map((l) => `[sitewright tests] ${l}\n`).join(''));
 }

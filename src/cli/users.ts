@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { openMigratedDatabase } from '../container.ts';
 import type { Database } from '../db/index.ts';
-import { RateLimiter } from '../lib/rate-limiter.ts';
+import { Throttle } from '../lib/throttle.ts';
 import { AccountsService, normalizeEmail } from '../modules/accounts/service.ts';
 import { isRole, ROLES } from '../modules/accounts/roles.ts';
 import { DomainError } from '../modules/common/errors.ts';
@@ -110,6 +110,6 @@ async function passwordFromStdin(): Promise<string | undefined> {
 /** The accounts service with what these commands never use (mail, sign-in throttling) kept local. */
 function accountsFor(database: Database, orgs: OrgService, config: Config): AccountsService {
   const mailer = createMailer({ smtpUrl: undefined, from: config.accounts.mailFrom });
-  const limiter = new RateLimiter({ quota: 10, windowSeconds: 300 });
-  return new AccountsService(database, orgs, mailer, limiter, { publicUrl: config.publicUrl, registration: config.accounts.registration, sessionTtlMs: config.accounts.sessionTtlMs });
+  const throttle = new Throttle({ windowSeconds: 3_600, maxDelaySeconds: 900, keyPrefix: 'cli' });
+  return new AccountsService(database, orgs, mailer, throttle, { publicUrl: config.publicUrl, registration: config.accounts.registration, sessionTtlMs: config.accounts.sessionTtlMs });
 }

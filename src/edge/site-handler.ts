@@ -15,6 +15,7 @@ import { htmlPage, sendHtml, sendText } from './respond.ts';
 import { DeploymentFiles } from './serve.ts';
 import { LEGACY_PREVIEW, servePreviewHost } from './preview.ts';
 import { PREVIEW_LABEL, previewOrigin } from '../modules/publishing/preview-links.ts';
+import { clientAddress, trustFunction, type TrustProxy } from '../lib/client-address.ts';
 
 const NO_SITE_PAGE = Buffer.from(htmlPage('Site not found', '<p>No website is published at this address.</p>'));
 
@@ -36,6 +37,8 @@ export interface EdgeDeps {
   forms: FormsService;
   capture: PageViewCapture;
   settings: SitesSettings;
+  /** The front proxies whose X-Forwarded-For is believed (TRUST_PROXY); none when unset. */
+  trustProxy?: TrustProxy;
   /** The API's own address (PUBLIC_URL): its host is never a site. */
   publicUrl: string;
   /** The bound of the deployment file cache, in bytes (default 64 MiB). */
@@ -53,10 +56,8 @@ export function createSiteHandler(deps: EdgeDeps, log?: SiteLogger): SiteHandler
   const files = new DeploymentFiles(deps.sites, deps.fileCacheBytes);
   const { settings: sites, capture } = deps;
   const previewHost = resolver.normalise(`${PREVIEW_LABEL}.${sites.domain}`);
-  const clientIp = (req: IncomingMessage): string => {
-    const forwarded = sites.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim() : '';
-    return forwarded || req.socket.remoteAddress || '';
-  };
+  const trust = trustFunction(deps.trustProxy ?? false);
+  const clientIp = (req: IncomingMessage): string => clientAddress(req, trust);
   // A page view: a page sent whole, or a navigation the beacon posted.
   const recordView = (target: SiteTarget, host: string, req: IncomingMessage, url: string): void =>
     capture.record({

@@ -17,6 +17,7 @@ import { registerPagingCheck } from './paging.ts';
 import { errorResponses } from './schemas.ts';
 import { lazyRequestLogger } from './request-logger.ts';
 import { requestIdOf } from './request-id.ts';
+import { trustFunction } from '../lib/client-address.ts';
 import { apiRoutes } from './routes/index.ts';
 import { registerInternalRoutes } from './routes/internal.ts';
 
@@ -48,7 +49,8 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     genReqId: requestIdOf,
     childLoggerFactory: lazyRequestLogger,
     schemaErrorFormatter,
-    trustProxy: false,
+    // request.ip: the rightmost X-Forwarded-For entry no trusted proxy added (lib/client-address.ts).
+    trustProxy: config.trustProxy === false ? false : trustFunction(config.trustProxy),
     return503OnClosing: true,
     // Long path parameters reach validation (a 400 naming the parameter) instead of a 414.
     routerOptions: { maxParamLength: 2048 },

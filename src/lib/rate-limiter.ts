@@ -72,15 +72,20 @@ export class RateLimiter {
   }
 
   /** Resolves once the Redis connection is ready (immediately for the memory store). */
-  async ready(): Promise<void> {
-    if (!this.redis || this.redis.status === 'ready') return;
-    await new Promise<void>((resolve, reject) => {
-      this.redis!.once('ready', resolve);
-      this.redis!.once('error', reject);
-    });
+  ready(): Promise<void> {
+    return redisReady(this.redis);
   }
 
   async close(): Promise<void> {
     if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
   }
+}
+
+/** Resolves once a Redis connection is ready; until then limits count in memory (insurance). */
+export async function redisReady(redis: Redis | undefined): Promise<void> {
+  if (!redis || redis.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    redis.once('ready', resolve);
+    redis.once('error', reject);
+  });
 }

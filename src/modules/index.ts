@@ -4,6 +4,7 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
+import type { Throttle } from '../lib/throttle.ts';
 import { AccountsService } from './accounts/service.ts';
 import { MembersService } from './accounts/members.ts';
 import { PortalService } from './accounts/portal.ts';
@@ -66,19 +67,19 @@ export interface ServiceDeps {
   providers: ProviderRegistry;
   /** Counts form posts per site and address (a separate key space from the API's). */
   formLimiter: RateLimiter;
-  /** Counts sign-in attempts per account and per address. */
-  signInLimiter: RateLimiter;
+  /** Slows down attempts on accounts (sign-ins, resets, sign-ups) per account and per address. */
+  accountThrottle: Throttle;
   mailer: Mailer;
   logger?: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }
 
-export function createServices({ config, database, providers, formLimiter, signInLimiter, mailer, logger }: ServiceDeps): Services {
+export function createServices({ config, database, providers, formLimiter, accountThrottle, mailer, logger }: ServiceDeps): Services {
   const preview = new PreviewSigner(database, config.sites.previewSecret);
   const previewLinks = new PreviewLinks(preview, config.sites);
   const orgs = new OrgService(database);
   const clients = new ClientsService(database);
   const { publicUrl } = config;
-  const accounts = new AccountsService(database, orgs, mailer, signInLimiter, { publicUrl, ...config.accounts });
+  const accounts = new AccountsService(database, orgs, mailer, accountThrottle, { publicUrl, ...config.accounts });
   const templates = new TemplatesService(database);
   const projects = new ProjectsService(database, config.publicUrl);
   const generations = new GenerationsService(database, providers);

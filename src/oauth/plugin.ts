@@ -26,10 +26,13 @@ export function oauthPlugin(deps: { oauth: OAuthService; rateLimiter: RateLimite
 
   return async (app) => {
     await app.register(fastifyFormbody, { parser: (body) => parseQuery(body), bodyLimit: 65_536 });
-    app.addHook('onRequest', async (request, reply) => {
-      // The same quota per address as anyone without a key, so registration cannot be flooded.
+    app.addHook('preHandler', async (request, reply) => {
+      // Registration and revocation: the same quota per address as anyone without a key, so they
+      // cannot be flooded. The token endpoint counts per client: one busy sender behind an
+      // address never starves another application's refreshes.
       if (request.method !== 'POST') return;
-      const rate = await rateLimiter.consume(`ip:${request.ip}`);
+      const clientId = request.url.startsWith('/oauth/token') ? fields(request.body).client_id : undefined;
+      const rate = await rateLimiter.consume(clientId ? `oauth-client:${clientId.slice(0, 300)}` : `ip:${request.ip}`);
       if (!rate.allowed) return reply.status(429).header('retry-after', String(rate.resetSeconds)).send({ error: 'slow_down', error_description: `Too many requests; retry in ${rate.resetSeconds} s` });
     });
 

@@ -96,25 +96,33 @@ describe('sign-in and sessions', () => {
     expect(res.headers.location).toBe('/');
   });
 
-  it('throttles sign-in per account (429 page) without locking other accounts', async () => {
+  it('slows down failed sign-ins per account (429 page, growing delays) without locking other accounts', async () => {
     const { email } = await member();
     const other = await member();
     const browser = new Browser();
     await browser.get('/sign-in');
-    for (let i = 0; i < 10; i++) expect((await browser.post('/sign-in', { email, password: 'wrong password!' }, { ip: `10.2.0.${i}` })).statusCode).toBe(400);
+    // Five free failures, then one attempt per growing delay (1 s, 2 s, ...).
+    for (let i = 0; i < 6; i++) expect((await browser.post('/sign-in', { email, password: 'wrong password!' }, { ip: `10.2.0.${i}` })).statusCode).toBe(400);
     const blocked = await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.2.1.1' });
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.headers['retry-after']).toBeTruthy();
-    expect(blocked.body).toContain('Too many sign-in attempts');
+    expect(blocked.headers['retry-after']).toBe('1');
+    expect(blocked.body).toContain('Too many failed sign-ins');
     expect((await browser.post('/sign-in', { email: other.email, password: PASSWORD }, { ip: '10.2.1.2' })).statusCode).toBe(303);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.2.1.1' })).statusCode).toBe(303);
+    // The success reset the account: five failures are free again.
+    for (let i = 0; i < 5; i++) expect((await browser.post('/sign-in', { email, password: 'wrong password!' }, { ip: '10.2.2.1' })).statusCode).toBe(400);
   });
 
-  it('throttles sign-in per address across accounts', async () => {
+  it('slows down failed sign-ins per address across accounts; successful ones never count', async () => {
     const browser = new Browser();
     await browser.get('/sign-in');
-    for (let i = 0; i < 10; i++) await browser.post('/sign-in', { email: `nobody-${i}@example.com`, password: 'whatever password' }, { ip: '10.3.0.1' });
     const { email } = await member();
+    // An office behind one address: its people sign in all day.
+    for (let i = 0; i < 35; i++) expect((await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.3.0.9' })).statusCode).toBe(303);
+    for (let i = 0; i < 31; i++) await browser.post('/sign-in', { email: `nobody-${i}@example.com`, password: 'whatever password' }, { ip: '10.3.0.1' });
     expect((await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.3.0.1' })).statusCode).toBe(429);
+    expect((await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.3.0.2' })).statusCode).toBe(303);
   });
 
   it('refuses a form without the CSRF token or with a wrong one, changing nothing', async () => {

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Executor } from '../../db/executor.ts';
 import { nowIso, toIso } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import type { Throttle } from '../../lib/throttle.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { invalid, notAllowed, RateLimitedError } from '../common/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -16,6 +16,9 @@ import * as repo from './repo.ts';
 import { isRole, type Role } from './roles.ts';
 
 const RESET_TTL_MS = 60 * 60_000;
+/** Attempts before delays begin (failed sign-ins count; a success resets the account). */
+const SIGN_IN_FREE_PER_ACCOUNT = 5;
+const SIGN_IN_FREE_PER_ADDRESS = 30;
 /** A portal client in one of these states cannot sign in; its sites stay as they are. */
 const CLIENT_LOCKED_OUT = new Set(['suspended', 'churned']);
 
@@ -48,7 +51,7 @@ export class AccountsService {
     private readonly database: Database,
     private readonly orgs: OrgService,
     private readonly mailer: Mailer,
-    private readonly signInLimiter: RateLimiter,
+    private readonly throttle: Throttle,
     private readonly settings: AccountSettings,
   ) {}
 
@@ -118,20 +121,18 @@ export class AccountsService {
 
   /**
    * Checks a password and opens a new session (a new id every time: a session id planted before
-   * sign-in is worth nothing after it). Throttled per account and per address.
+   * sign-in is worth nothing after it). Failed attempts slow further ones down, per account and
+   * per address (growing delays, never a long lock); a success resets the account's count and
+   * does not count for the address.
    */
   async signIn(email: string, password: string, address: string): Promise<{ token: string; user: User }> {
     const key = email.trim().toLowerCase();
-    const [byAccount, byAddress] = await Promise.all([
-      this.signInLimiter.consume(`signin:email:${key}`),
-      this.signInLimiter.consume(`signin:ip:${address}`),
-    ]);
-    if (!byAccount.allowed || !byAddress.allowed) {
-      const wait = Math.max(byAccount.allowed ? 0 : byAccount.resetSeconds, byAddress.allowed ? 0 : byAddress.resetSeconds);
-      throw new RateLimitedError(`Too many sign-in attempts. Try again in ${wait} seconds.`, wait);
-    }
+    const account = `signin:email:${key}`;
+    const from = `signin:ip:${address}`;
+    await this.slowDown([[account, SIGN_IN_FREE_PER_ACCOUNT], [from, SIGN_IN_FREE_PER_ADDRESS]], 'failed sign-ins');
     const row = await repo.findUserByEmail(this.db, key);
     if (!(await passwordMatches(row?.password_hash, password)) || !row) throw invalid('Wrong email or password');
+    await Promise.all([this.throttle.reset(account), this.throttle.forgive(from)]);
     const client = await repo.clientOfUser(this.db, row.id);
     const memberships = await repo.membershipsOfUser(this.db, row.id);
     if (memberships.length === 0 && client && CLIENT_LOCKED_OUT.has(client.status)) {
@@ -139,6 +140,16 @@ export class AccountsService {
     }
     const token = await this.openSession(row.id, memberships[0]?.org_id ?? null);
     return { token, user: { id: row.id, email: row.email, name: row.name } };
+  }
+
+  /**
+   * Counts an attempt under each key (with the attempts each may make at once); throws a
+   * RateLimitedError saying how long to wait when any key must wait.
+   */
+  async slowDown(keys: [string, number][], what: string): Promise<void> {
+    const waits = await Promise.all(keys.map(([key, free]) => this.throttle.attempt(key, free)));
+    const wait = Math.max(...waits);
+    if (wait > 0) throw new RateLimitedError(`Too many ${what}. Try again in ${wait} seconds.`, wait);
   }
 
   /** A new session for a user who has just proven who they are (sign-in, set-up, an accepted invitation). */
