@@ -3,7 +3,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assetUrl } from './routes/assets.ts';
 
-const FLASH_COOKIE = 'sitewright_notice';
+/**
+ * The one-time notice travels in a cookie between a form's redirect and the next page. On https
+ * it is `__Host-` prefixed, so no other host (a site under the same registrable domain) can plant
+ * text in the dashboard's notice banner; plain http (local use) cannot have the prefix.
+ */
+export function noticeCookie(secure: boolean): { name: string; secure: boolean } {
+  return { name: secure ? '__Host-sitewright_notice' : 'sitewright_notice', secure };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    notices: { name: string; secure: boolean };
+  }
+}
 
 export interface PageData {
   title: string;
@@ -11,8 +24,9 @@ export interface PageData {
 }
 
 export async function render(request: FastifyRequest, reply: FastifyReply, view: string, data: PageData, status = 200): Promise<FastifyReply> {
-  const notice = request.cookies[FLASH_COOKIE];
-  if (notice) reply.clearCookie(FLASH_COOKIE, { path: '/' });
+  const cookie = request.server.notices;
+  const notice = request.cookies[cookie.name];
+  if (notice) reply.clearCookie(cookie.name, { path: '/', secure: cookie.secure });
   const html = await reply.viewAsync(`${view}.eta`, {
     ...data,
     signedIn: request.signedIn,
@@ -26,7 +40,8 @@ export async function render(request: FastifyRequest, reply: FastifyReply, view:
 
 /** Redirects after a form post (303, so a reload does not post again), with a notice for the next page. */
 export function redirectWith(reply: FastifyReply, location: string, notice?: string): FastifyReply {
-  if (notice) reply.setCookie(FLASH_COOKIE, notice, { path: '/', httpOnly: true, sameSite: 'lax', maxAge: 60 });
+  const cookie = reply.server.notices;
+  if (notice) reply.setCookie(cookie.name, notice, { path: '/', httpOnly: true, sameSite: 'lax', secure: cookie.secure, maxAge: 60 });
   return reply.redirect(location, 303);
 }
 

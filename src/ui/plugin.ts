@@ -14,7 +14,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Config } from '../config.ts';
 import type { Services } from '../modules/index.ts';
 import { DomainError, NotFoundError, RateLimitedError, NotAllowedError } from '../modules/common/errors.ts';
-import { render } from './page.ts';
+import { noticeCookie, render } from './page.ts';
 import { previewOrigin } from '../modules/publishing/preview-links.ts';
 import { ManagersOnly, NoOrganization, SignInRequired, sessionCookieName } from './session.ts';
 import { assetRoutes, assetUrl } from './routes/assets.ts';
@@ -85,6 +85,7 @@ export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
     await app.register(fastifyView, { engine: { eta }, templates: `${UI_DIR}views` });
 
     app.decorateRequest('signedIn', null);
+    app.decorate('notices', noticeCookie(secure));
     // Pages answer on the service's own host only (and on loopback names, for local use): a name
     // someone pointed at this server, such as a custom domain not yet verified, gets a 404, never
     // a sign-in page under a host we do not own.

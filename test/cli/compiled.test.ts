@@ -112,3 +112,22 @@ describe.skipIf(!onLinux)('the started server (node bin/sitewright.js start)', (
     expect(readFileSync(`/proc/${pid}/maps`, 'utf8')).not.toMatch(/esbuild|tsx/);
   });
 });
+
+describe('the production layout check', () => {
+  it('warns at start-up when the sites share the dashboard’s registrable domain, and only then', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sitewright-layout-'));
+    const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://app.agency.co.uk' };
+    try {
+      const shared = new ServerProcess(await freePort(), { ...env, SITES_DOMAIN: 'sites.agency.co.uk' });
+      await shared.start();
+      await shared.kill('SIGTERM');
+      expect(shared.logs).toContain('SITES_DOMAIN shares the registrable domain agency.co.uk with PUBLIC_URL');
+      const apart = new ServerProcess(await freePort(), { ...env, SITES_DOMAIN: 'agencysites.co.uk' });
+      await apart.start();
+      await apart.kill('SIGTERM');
+      expect(apart.logs).not.toContain('registrable domain');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
