@@ -1,6 +1,7 @@
 // Accounts and their security through the pages: set-up once, sign-in with a rotated session id,
 // cookie flags, CSRF, throttling, security headers, removal and password resets taking effect at
 // once, invitations of members and clients through a real SMTP server on loopback.
+import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContainer, type Container } from '../../src/container.ts';
 import { buildServer } from '../../src/main.ts';
@@ -174,6 +175,61 @@ describe('sign-in and sessions', () => {
     expect((await anonymous.post(link, { password: 'yet another password' })).statusCode).toBe(400);
     await anonymous.get('/sign-in');
     expect((await anonymous.post('/sign-in', { email, password: 'a brand new password' }, { ip: '10.6.0.2' })).statusCode).toBe(303);
+  });
+
+  it('an older reset link stops working once a newer one is used', async () => {
+    const { email } = await member();
+    const anonymous = new Browser();
+    await anonymous.get('/forgot-password');
+    for (let i = 0; i < 2; i++) await anonymous.post('/forgot-password', { email }, { ip: '10.6.1.1' });
+    const links = (await smtp.waitFor(email, 2)).map((mail) => /http:\/\/sitewright\.test(\/reset-password\/[A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+    await anonymous.get(links[1]!);
+    expect((await anonymous.post(links[1]!, { password: 'a brand new password' })).statusCode).toBe(303);
+    expect((await anonymous.get(links[0]!)).statusCode).toBe(410);
+    expect((await anonymous.post(links[0]!, { password: 'an attacker password' })).statusCode).toBe(400);
+  });
+
+  it('a password reset, a password change and signing out everywhere disconnect the person’s OAuth apps', async () => {
+    const { oauth } = api.ctx.services;
+    const client = await oauth.clients.register({ client_name: 'Agent', redirect_uris: ['http://127.0.0.1/cb'] });
+    const connect = async (userId: string) => {
+      const verifier = 'v'.repeat(50);
+      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      const resource = 'http://sitewright.test/api/mcp';
+      const auth = await oauth.checkAuthorization({ client_id: client.clientId, redirect_uri: 'http://127.0.0.1/cb', response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', resource });
+      const code = await oauth.approve(auth, { userId, orgId: api.org.id, orgClientId: null });
+      const tokens = await oauth.exchangeCode({ code, client_id: client.clientId, redirect_uri: 'http://127.0.0.1/cb', code_verifier: verifier });
+      expect(await oauth.verifyAccess(tokens.access_token, resource)).toBeTruthy();
+      return async () => ({
+        access: await oauth.verifyAccess(tokens.access_token, resource),
+        refresh: await oauth.refresh({ refresh_token: tokens.refresh_token, client_id: client.clientId }).catch((error: Error) => error.message),
+      });
+    };
+    const disconnected = { access: undefined, refresh: 'The refresh token is not valid' };
+
+    const { email, user } = await member();
+    // Changing the password.
+    let after = await connect(user.id);
+    const browser = await signedIn(email, '10.6.2.1');
+    await browser.get('/account');
+    const changed = await browser.post('/account/password', { current_password: PASSWORD, password: 'a second long password' });
+    expect(changed.statusCode).toBe(303);
+    expect(await after()).toEqual(disconnected);
+    // Signing out everywhere.
+    after = await connect(user.id);
+    await browser.get('/account');
+    expect((await browser.post('/sign-out-everywhere', {})).statusCode).toBe(303);
+    expect(await after()).toEqual(disconnected);
+    // A reset by mailed link.
+    after = await connect(user.id);
+    const anonymous = new Browser();
+    await anonymous.get('/forgot-password');
+    await anonymous.post('/forgot-password', { email }, { ip: '10.6.2.2' });
+    const [mail] = await smtp.waitFor(email);
+    const link = /http:\/\/sitewright\.test(\/reset-password\/[A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
+    await anonymous.get(link);
+    expect((await anonymous.post(link, { password: 'a third long password' })).statusCode).toBe(303);
+    expect(await after()).toEqual(disconnected);
   });
 
   it('another organization’s client is a 404 page; a member cannot open API keys', async () => {

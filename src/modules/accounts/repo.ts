@@ -102,6 +102,11 @@ export async function deleteSessionsOfUser(db: Executor, userId: string): Promis
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
 }
 
+/** Ends every OAuth grant of the user (its access and refresh tokens stop working at once). */
+export async function revokeGrantsOfUser(db: Executor, userId: string, now: string): Promise<void> {
+  await db.updateTable('oauth_grants').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}
+
 export async function insertInvitation(db: Executor, row: Insertable<InvitationsTable>): Promise<void> {
   await db.insertInto('invitations').values(row).execute();
 }
@@ -147,6 +152,11 @@ export async function usePasswordReset(db: Executor, tokenHash: string, now: str
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? row.user_id : undefined;
+}
+
+/** Spends every unused reset link of the user (a newer one was used, or the password changed). */
+export async function usePasswordResetsOfUser(db: Executor, userId: string, now: string): Promise<void> {
+  await db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
 }
 
 /** The client (and its organization) whose portal account is this user. */

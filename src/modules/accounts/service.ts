@@ -198,8 +198,12 @@ export class AccountsService {
     await repo.deleteSession(this.db, sessionHash);
   }
 
+  /** Ends every session of the user and disconnects every application acting for them (OAuth grants). */
   async signOutEverywhere(userId: string): Promise<void> {
-    await repo.deleteSessionsOfUser(this.db, userId);
+    await this.db.transaction().execute(async (trx) => {
+      await repo.deleteSessionsOfUser(trx, userId);
+      await repo.revokeGrantsOfUser(trx, userId, nowIso());
+    });
   }
 
   /** Changes the password and ends every session; the caller opens a fresh one for this browser. */
@@ -209,13 +213,20 @@ export class AccountsService {
     await this.setPassword(userId, next);
   }
 
-  /** Sets a password (CLI, reset link) and ends every session of the user. */
+  /**
+   * Sets a password (a change, a reset link, the CLI) and ends every session and OAuth grant of
+   * the user: whoever knew the old password may have connected an application with it. Reset
+   * links still unused stop working too.
+   */
   async setPassword(userId: string, password: string): Promise<void> {
     checkPasswordRules(password);
     const passwordHash = await hashPassword(password);
+    const now = nowIso();
     await this.db.transaction().execute(async (trx) => {
-      await repo.setPassword(trx, userId, passwordHash, nowIso());
+      await repo.setPassword(trx, userId, passwordHash, now);
       await repo.deleteSessionsOfUser(trx, userId);
+      await repo.revokeGrantsOfUser(trx, userId, now);
+      await repo.usePasswordResetsOfUser(trx, userId, now);
     });
   }
 

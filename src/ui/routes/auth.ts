@@ -93,7 +93,7 @@ export function authRoutes(deps: RouteDeps): FastifyPluginAsync {
       const who = requireSignedIn(request);
       await accounts.signOutEverywhere(who.user.id);
       clearSessionCookie(reply, deps.cookies);
-      return redirectWith(reply, '/sign-in', 'You are signed out on every device.');
+      return redirectWith(reply, '/sign-in', 'You are signed out on every device, and connected apps are disconnected.');
     });
 
     app.get('/forgot-password', async (request, reply) => render(request, reply, 'forgot-password', { title: 'Reset your password', form: {}, sent: false }));
@@ -111,7 +111,7 @@ export function authRoutes(deps: RouteDeps): FastifyPluginAsync {
       try {
         await accounts.resetPassword(request.params.token, text(form, 'password'));
         clearSessionCookie(reply, deps.cookies);
-        return redirectWith(reply, '/sign-in', 'Your password is changed. Sign in with the new one.');
+        return redirectWith(reply, '/sign-in', 'Your password is changed, every device is signed out and connected apps are disconnected. Sign in with the new one.');
       } catch (error) {
         const data = { title: 'Choose a new password', token: request.params.token, usable: await accounts.resetLinkUsable(request.params.token), minPassword: MIN_PASSWORD_LENGTH };
         return withError(request, reply, 'reset-password', data, error);
@@ -156,7 +156,7 @@ export function authRoutes(deps: RouteDeps): FastifyPluginAsync {
         await accounts.changePassword(who.user.id, text(form, 'current_password'), text(form, 'password'));
         // Every session ended with the change; this browser gets a fresh one.
         await signedInAs(reply, who.user.id, who.org?.id ?? null);
-        return redirectWith(reply, '/account', 'Your password is changed. Other devices are signed out.');
+        return redirectWith(reply, '/account', 'Your password is changed. Other devices are signed out, and connected apps are disconnected: connect them again.');
       } catch (error) {
         return withError(request, reply, 'account', { title: 'Your account', minPassword: MIN_PASSWORD_LENGTH }, error);
       }
