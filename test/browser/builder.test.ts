@@ -3,8 +3,9 @@
 // hang: a project is created from the dashboard and opened in the builder; a prompt's progress
 // arrives live and the preview shows the site; a hanging generation is stopped; an element of the
 // preview is selected and its text edited in place; an earlier version is restored; the site is
-// published, opened, published again and rolled back; the same at tablet width. axe-core checks
-// every state. UPDATE_SCREENSHOTS=1 writes them to docs/.
+// published, opened, published again and rolled back; the same at tablet width. The code editor
+// is laid out and keeps what is typed. axe-core checks every state; the pages run under their own
+// CSP, and nothing may be refused by it. UPDATE_SCREENSHOTS=1 writes them to docs/.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -15,7 +16,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { testConfig } from '../helpers/app.ts';
 import { FakeOpenAi } from '../helpers/fake-openai.ts';
 import { freePort } from '../helpers/server-process.ts';
-import { checkPage as check, hasChromium, launchChromium } from '../helpers/browser.ts';
+import { checkPage as check, cspViolations, hasChromium, launchChromium } from '../helpers/browser.ts';
 
 const PASSWORD = 'a long enough password';
 
@@ -60,18 +61,40 @@ async function signedInAgency(width: number, height: number) {
   const email = `owner-${width}@northwind.test`;
   await ctx.services.accounts.createMember({ email, password: PASSWORD, name: 'Nora Owner', orgId: org.id, role: 'owner' });
   await ctx.services.clients.create(org.id, { email: `luna-${width}@bakery.test`, name: 'Luna Bakery Ltd' });
-  // bypassCSP lets the test inject axe-core; the pages themselves run under their CSP.
-  const context = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
+  const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
+  const csp = cspViolations(page);
   await page.goto(`${base}/sign-in`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${base}/`);
-  return { org, page, context };
+  return { org, page, context, csp };
 }
 
 const preview = (page: Page) => page.frameLocator('#preview');
+
+/**
+ * The code editor is laid out by its stylesheet: each of its first lines sits level with its line
+ * number and just right of it (without the stylesheet the text fell below a column of numbers).
+ * Polled: the editor measures its lines a frame after it is shown.
+ */
+async function expectLinesBesideNumbers(page: Page, lines: number): Promise<void> {
+  const misplaced = async () => {
+    const wrong: string[] = [];
+    for (let n = 1; n <= lines; n++) {
+      const number = page.locator('.cm-lineNumbers .cm-gutterElement').filter({ hasText: new RegExp(`^${n}$`), visible: true });
+      const numberBox = await number.boundingBox();
+      const lineBox = await page.locator('.cm-line').nth(n - 1).boundingBox();
+      const gap = lineBox && numberBox ? lineBox.x - (numberBox.x + numberBox.width) : NaN;
+      if (!(lineBox && numberBox && Math.abs(lineBox.y - numberBox.y) < 2 && gap >= 0 && gap < 40)) {
+        wrong.push(`line ${n} at ${JSON.stringify(lineBox)}, its number at ${JSON.stringify(numberBox)}`);
+      }
+    }
+    return wrong;
+  };
+  await expect.poll(misplaced).toEqual([]);
+}
 
 describe.runIf(hasChromium)('the builder in Chromium', () => {
   it.each([
@@ -79,7 +102,7 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
     ['tablet', 820, 1180, '-tablet'],
   ])('at %s width: prompt, progress, preview, stop, select and edit, restore, publish, live site, rollback', async (_name, width, height, suffix) => {
     const shot = (name: string) => `${name}${suffix}`;
-    const { org, page, context } = await signedInAgency(width, height);
+    const { org, page, context, csp } = await signedInAgency(width, height);
     await page.goto(`${base}/projects/new`);
     await page.getByLabel('Name').fill('Luna Bakery');
     await page.getByRole('button', { name: 'Create project' }).click();
@@ -149,6 +172,7 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
     await page.locator('#notice').getByText(/^Published at /).waitFor();
     const live = (await page.locator('#live-link').getAttribute('href'))!;
     const site = await context.newPage();
+    const siteCsp = cspViolations(site);
     await site.goto(live);
     const firstTitle = await site.locator('h1').first().textContent();
     expect(firstTitle).toBe(original);
@@ -169,6 +193,7 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
     // The code panel: the editor loads, and a save makes a version.
     await page.getByRole('link', { name: 'Code' }).click();
     await page.locator('.cm-editor').waitFor();
+    await expectLinesBesideNumbers(page, 3);
     await check(page, shot('builder-code'));
     // Typing in the editor and Ctrl+S saves a version; the preview follows.
     await page.locator('.cm-content').click();
@@ -176,7 +201,9 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
     await page.keyboard.type('<!-- saved from the editor -->');
     await page.keyboard.press('Control+s');
     await page.locator('#notice').getByText('Saved index.html.').waitFor();
-    expect((await ctx.services.files.get(org.id, projectId, 'index.html')).content).toContain('<!-- saved from the editor -->');
+    const saved = (await ctx.services.files.get(org.id, projectId, 'index.html')).content;
+    expect(saved).toContain('<!-- saved from the editor -->');
+    expect(saved).not.toContain('\u00a0');
     // An image chosen (or dropped) is uploaded into images/.
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
     await page.locator('#upload').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
@@ -188,11 +215,40 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
     await page.goto(`${base}/embed/projects/${projectId}/preview`);
     await preview(page).locator('h1').first().waitFor();
     await check(page, shot('builder-embed-preview'));
+    expect(csp).toEqual([]);
+    expect(siteCsp).toEqual([]);
     await context.close();
   }, 120_000);
 
+  it('the code editor under the CSP: styled, and what is typed is saved as typed', async () => {
+    const { org, page, context, csp } = await signedInAgency(1200, 800);
+    const project = await ctx.services.projects.create(org.id, { client_email: 'luna-1200@bakery.test', name: 'Luna Code' });
+    const css = '.hero h1 {\n  color: #1d2939;\n}\n\n.menu li {\n  margin: 0;\n}\n';
+    await ctx.services.files.put(org.id, project.id, 'style.css', { content: css });
+    await page.goto(`${base}/app/projects/${project.id}?tab=code&file=style.css`);
+    await page.getByRole('textbox', { name: 'Code of style.css' }).waitFor();
+    await expectLinesBesideNumbers(page, 7);
+    await check(page);
+
+    // Spaces typed between words, doubled and at the end of a line are plain spaces in the file.
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('a b');
+    // Escape closes the completions offered for `b`, so that Enter breaks the line.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('.hero  h2 { }  ');
+    await page.keyboard.press('Control+s');
+    await page.locator('#notice').getByText('Saved style.css.').waitFor();
+    const saved = (await ctx.services.files.get(org.id, project.id, 'style.css')).content;
+    expect(saved).toBe(`${css}a b\n.hero  h2 { }  `);
+    expect(saved).not.toContain('\u00a0');
+    expect(csp).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it('a reload in the middle of a generation resumes its progress', async () => {
-    const { page, context } = await signedInAgency(1024, 768);
+    const { page, context, csp } = await signedInAgency(1024, 768);
     await page.goto(`${base}/projects/new`);
     await page.getByLabel('Name').fill('Harbour Yoga');
     await page.getByRole('button', { name: 'Create project' }).click();
@@ -210,6 +266,7 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
     await check(page, 'builder-resumed');
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.locator('#history [data-status="cancelled"]').waitFor();
+    expect(csp).toEqual([]);
     await context.close();
   }, 60_000);
 });
@@ -218,7 +275,7 @@ describe.runIf(hasChromium)('the build link in Chromium', () => {
   const LONG = `A website for Harbour Yoga in Brighton. ${'Morning flow, evening yin and teacher training. '.repeat(500)}`.slice(0, 20_000).trim();
 
   it('a signed-out visitor signs up through the link and lands in the builder with the whole prompt', async () => {
-    const { org, page: ownerPage, context: ownerContext } = await signedInAgency(1300, 800);
+    const { org, page: ownerPage, context: ownerContext, csp: ownerCsp } = await signedInAgency(1300, 800);
     await ownerPage.goto(`${base}/settings/build-link`);
     await ownerPage.getByLabel(/Visitors without an account may sign up/).check();
     await ownerPage.getByRole('button', { name: 'Save' }).click();
@@ -226,10 +283,12 @@ describe.runIf(hasChromium)('the build link in Chromium', () => {
     await ownerPage.getByLabel('Preset prompt (optional)').fill('A bakery in Bristol');
     await ownerPage.getByRole('button', { name: 'Make the link' }).click();
     await check(ownerPage, 'build-link-generator');
+    expect(ownerCsp).toEqual([]);
     await ownerContext.close();
 
-    const visitor = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    const visitor = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await visitor.newPage();
+    const csp = cspViolations(page);
     await page.goto(`${base}/build?org=${org.id}`);
     await page.getByLabel('Your website').fill(LONG);
     await page.getByRole('button', { name: 'Build my website' }).click();
@@ -246,11 +305,12 @@ describe.runIf(hasChromium)('the build link in Chromium', () => {
     expect(generation!.prompt).toBe(LONG);
     const client = (await ctx.services.clients.search(org.id, { q: 'hana@harbour.test' }, 1, 0)).clients[0]!;
     expect(client.status).toBe('active');
+    expect(csp).toEqual([]);
     await visitor.close();
   }, 60_000);
 
   it('a signed-in client gets its project at once; an agency member chooses the client first', async () => {
-    const { org, page, context } = await signedInAgency(1310, 800);
+    const { org, page, context, csp } = await signedInAgency(1310, 800);
     // The member: the link keeps the prompt and asks for the client.
     await page.goto(`${base}/build?prompt=${encodeURIComponent('A dental clinic in Leeds')}`);
     await page.getByLabel('Client').selectOption({ label: 'A new client…' });
@@ -260,14 +320,16 @@ describe.runIf(hasChromium)('the build link in Chromium', () => {
     await page.getByRole('button', { name: 'Create the project and build' }).click();
     await page.waitForURL(/\/app\/projects\//);
     await page.locator('#history [data-status="succeeded"]').waitFor({ timeout: 15_000 });
+    expect(csp).toEqual([]);
     await context.close();
 
     // The client, signed in to its portal account: straight to its new project's builder.
     const client = await ctx.services.clients.create(org.id, { email: 'luna-portal@bakery.test', name: 'Luna' });
     const row = await ctx.database.db.selectFrom('clients').select('user_id').where('id', '=', client.id).executeTakeFirstOrThrow();
     await ctx.services.accounts.createUser({ id: row.user_id, email: client.email, password: PASSWORD, name: 'Luna' });
-    const own = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    const own = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const portal = await own.newPage();
+    const portalCsp = cspViolations(portal);
     await portal.goto(`${base}/build?prompt=${encodeURIComponent('A bakery in Bristol with a menu')}&org=${org.id}`);
     await portal.getByRole('link', { name: 'Sign in to build it' }).click();
     await portal.getByLabel('Email').fill(client.email);
@@ -276,6 +338,7 @@ describe.runIf(hasChromium)('the build link in Chromium', () => {
     await portal.waitForURL(/\/app\/projects\//);
     await portal.locator('#history [data-status="succeeded"]').waitFor({ timeout: 15_000 });
     expect(await portal.locator('.back').textContent()).toContain('Your website');
+    expect(portalCsp).toEqual([]);
     await own.close();
   }, 60_000);
 });
