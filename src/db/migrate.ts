@@ -17,6 +17,7 @@ import * as m015 from './migrations/015_generation_element.ts';
 import * as m016 from './migrations/016_build_links.ts';
 import * as m017 from './migrations/017_oauth.ts';
 import * as m018 from './migrations/018_oauth_confirmed.ts';
+import * as m019 from './migrations/019_signups.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, EngineMigration> = {
   '016_build_links': m016,
   '017_oauth': m017,
   '018_oauth_confirmed': m018,
+  '019_signups': m019,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -68,10 +68,28 @@ export interface OAuthTokensTable {
 export interface BuildRequestsTable {
   /** SHA-256 of the token the link or the visitor carries. */
   token_hash: string;
-  /** `pending`: a visit kept while the visitor signs up or in; `link`: made through the API. */
+  /** `link`: made through the API, its prompt too long for a URL (`pending`: no longer made). */
   kind: 'pending' | 'link';
   org_id: string | null;
   prompt: string;
+  model: string | null;
+  template_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** A sign-up waiting for its email to be confirmed (migration 019). */
+export interface SignupsTable {
+  token_hash: string;
+  /** `open`: a new account and organization; `build`: a new client of `org_id`, building `prompt`. */
+  kind: 'open' | 'build';
+  email: string;
+  email_lower: string;
+  password_hash: string;
+  name: string | null;
+  org_name: string | null;
+  org_id: string | null;
+  prompt: string | null;
   model: string | null;
   template_id: string | null;
   created_at: Timestamp;
@@ -491,6 +509,7 @@ export interface PasswordResetsTable {
 export interface DB {
   organizations: OrganizationsTable;
   build_requests: BuildRequestsTable;
+  signups: SignupsTable;
   oauth_clients: OAuthClientsTable;
   oauth_grants: OAuthGrantsTable;
   oauth_codes: OAuthCodesTable;

@@ -114,13 +114,14 @@ export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
       if (error instanceof ManagersOnly) {
         return render(request, reply, 'error', { title: 'Owners and admins only', message: 'Only owners and admins of this organization can use this page.' }, 403);
       }
-      if (error instanceof NotFoundError) return render(request, reply, 'error', { title: 'Not found', message: error.message }, 404);
+      // A domain error speaks to people in its plain words when it has them (forPeople).
+      if (error instanceof NotFoundError) return render(request, reply, 'error', { title: 'Not found', message: error.plain ?? error.message }, 404);
       if (error instanceof RateLimitedError) {
         reply.header('retry-after', String(error.retryAfterSeconds));
-        return render(request, reply, 'error', { title: 'Too many requests', message: error.message }, 429);
+        return render(request, reply, 'error', { title: 'Too many requests', message: error.plain ?? error.message }, 429);
       }
-      if (error instanceof NotAllowedError) return render(request, reply, 'error', { title: 'Not allowed', message: error.message }, 403);
-      if (error instanceof DomainError) return render(request, reply, 'error', { title: 'That did not work', message: error.message }, 400);
+      if (error instanceof NotAllowedError) return render(request, reply, 'error', { title: 'Not allowed', message: error.plain ?? error.message }, 403);
+      if (error instanceof DomainError) return render(request, reply, 'error', { title: 'That did not work', message: error.plain ?? error.message }, 400);
       if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
         return render(request, reply, 'error', { title: 'Form expired', message: 'This form has expired or was sent from another site. Go back, reload the page and try again.' }, 403);
       }

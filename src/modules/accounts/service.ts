@@ -13,12 +13,21 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { OrgService } from '../orgs/service.ts';
 import { checkPasswordRules, hashPassword, passwordMatches } from './passwords.ts';
 import * as repo from './repo.ts';
+import { SignUps } from './signups.ts';
+import { normalizeEmail } from './emails.ts';
+
+export { normalizeEmail } from './emails.ts';
 import { isRole, type Role } from './roles.ts';
 
 const RESET_TTL_MS = 60 * 60_000;
 /** Attempts before delays begin (failed sign-ins count; a success resets the account). */
 const SIGN_IN_FREE_PER_ACCOUNT = 5;
 const SIGN_IN_FREE_PER_ADDRESS = 30;
+const RESETS_FREE_PER_ADDRESS = 10;
+const RESET_MAILS_FREE_PER_EMAIL = 3;
+
+/** A new account's details: the password as typed, or already hashed (a confirmed sign-up). */
+type NewUser = { email: string; name: string | null } & ({ password: string } | { passwordHash: string });
 /** A portal client in one of these states cannot sign in; its sites stay as they are. */
 const CLIENT_LOCKED_OUT = new Set(['suspended', 'churned']);
 
@@ -47,13 +56,18 @@ export interface SignedIn {
 }
 
 export class AccountsService {
+  /** Sign-ups waiting for their email to be confirmed (open ones here, build-link ones too). */
+  readonly signups: SignUps;
+
   constructor(
     private readonly database: Database,
     private readonly orgs: OrgService,
     private readonly mailer: Mailer,
     private readonly throttle: Throttle,
     private readonly settings: AccountSettings,
-  ) {}
+  ) {
+    this.signups = new SignUps({ database, mailer, publicUrl: settings.publicUrl, slowDown: (keys, what) => this.slowDown(keys, what) });
+  }
 
   private get db() {
     return this.database.db;
@@ -70,19 +84,37 @@ export class AccountsService {
    */
   async setUp(input: { email: string; password: string; name?: string | null; orgName: string }): Promise<{ user: User; orgId: string }> {
     if (!(await this.needsSetup())) throw notAllowed('This installation is already set up: sign in instead');
-    return this.createAccountWithOrg(input);
+    return this.createAccountWithOrg({ ...input, name: input.name ?? null });
   }
 
-  /** Open registration: a new account with its own organization. */
-  async signUp(input: { email: string; password: string; name?: string | null; orgName: string }): Promise<{ user: User; orgId: string }> {
+  /**
+   * Open registration: the sign-up is kept and a confirmation link mailed; the account and its
+   * organization exist once the link is followed (confirmSignUp).
+   */
+  async signUp(input: { email: string; password: string; name?: string | null; orgName: string }, address: string): Promise<{ email: string }> {
     if (this.settings.registration !== 'open') throw notAllowed('Sign-up is by invitation only on this installation');
-    return this.createAccountWithOrg(input);
+    const orgName = input.orgName.trim();
+    if (!orgName) throw invalid('Enter the name of your agency');
+    return this.signups.request({ kind: 'open', email: input.email, password: input.password, name: input.name ?? null, orgName }, address);
   }
 
-  private async createAccountWithOrg(input: { email: string; password: string; name?: string | null; orgName: string }) {
+  /** Follows an open sign-up's confirmation link: the account and its organization, at once. */
+  async confirmSignUp(token: string): Promise<{ user: User; orgId: string }> {
+    const pending = await this.signups.find(token);
+    if (!pending || pending.kind !== 'open' || !pending.orgName) throw invalid('This confirmation link has expired or was already used. Sign up again.');
+    return this.createAccountWithOrg({ email: pending.email, passwordHash: pending.passwordHash, name: pending.name, orgName: pending.orgName }, (trx) => this.spendSignUp(trx, token));
+  }
+
+  /** Spends a sign-up's link in the account's transaction (a link followed twice makes one account). */
+  async spendSignUp(trx: Executor, token: string): Promise<void> {
+    if (!(await this.signups.spend(trx, token))) throw invalid('This confirmation link was already used. Sign in instead.');
+  }
+
+  private async createAccountWithOrg(input: NewUser & { orgName: string }, then?: (trx: Executor) => Promise<void>) {
     const existing = await this.orgs.findOrg(input.orgName.trim());
     const orgId = existing && existing.name === input.orgName.trim() && (await this.orgs.memberCount(existing.id)) === 0 ? existing.id : (await this.orgs.createOrg(input.orgName)).id;
-    const user = await this.createUser({ email: input.email, password: input.password, name: input.name ?? null }, async (trx, userId) => {
+    const user = await this.createUser({ ...input, name: input.name ?? null }, async (trx, userId) => {
+      await then?.(trx);
       await repo.insertMembership(trx, { org_id: orgId, user_id: userId, role: 'owner', created_at: nowIso() });
     });
     return { user, orgId };
@@ -90,15 +122,14 @@ export class AccountsService {
 
   /**
    * Creates an account; `then` runs in the same transaction (a membership, a client's activation).
-   * `id`: a reserved id (a client's user_id) instead of a new one.
+   * `id`: a reserved id (a client's user_id) instead of a new one. The password comes as typed, or
+   * already hashed (a confirmed sign-up). An email with an account is refused before hashing.
    */
-  async createUser(
-    input: { email: string; password: string; name: string | null; id?: string },
-    then?: (trx: Executor, userId: string) => Promise<void>,
-  ): Promise<User> {
+  async createUser(input: NewUser & { id?: string }, then?: (trx: Executor, userId: string) => Promise<void>): Promise<User> {
     const email = normalizeEmail(input.email);
-    checkPasswordRules(input.password);
-    const passwordHash = await hashPassword(input.password);
+    if ('password' in input) checkPasswordRules(input.password);
+    if (await repo.findUserByEmail(this.db, email)) throw accountExists(email);
+    const passwordHash = 'password' in input ? await hashPassword(input.password) : input.passwordHash;
     const now = nowIso();
     const user = { id: input.id ?? newId(), email, name: cleanName(input.name) };
     try {
@@ -206,10 +237,16 @@ export class AccountsService {
     });
   }
 
-  /** Changes the password and ends every session; the caller opens a fresh one for this browser. */
+  /**
+   * Changes the password and ends every session; the caller opens a fresh one for this browser.
+   * Wrong current passwords slow further tries down, as failed sign-ins do.
+   */
   async changePassword(userId: string, current: string, next: string): Promise<void> {
+    const key = `password:user:${userId}`;
+    await this.slowDown([[key, SIGN_IN_FREE_PER_ACCOUNT]], 'wrong passwords');
     const row = await repo.findUserById(this.db, userId);
     if (!row || !(await passwordMatches(row.password_hash, current))) throw invalid('The current password is wrong');
+    await this.throttle.reset(key);
     await this.setPassword(userId, next);
   }
 
@@ -230,10 +267,17 @@ export class AccountsService {
     });
   }
 
-  /** Mails a single-use reset link when the account exists; says nothing either way. */
-  async requestPasswordReset(email: string): Promise<void> {
+  /**
+   * Mails a single-use reset link when the account exists; says nothing either way. Requests
+   * slow down per address (a 429 page); past a few mails an hour to one email, more are quietly
+   * not sent (saying so would tell whether the account exists).
+   */
+  async requestPasswordReset(email: string, address: string): Promise<void> {
+    await this.slowDown([[`reset:ip:${address}`, RESETS_FREE_PER_ADDRESS]], 'password reset requests');
     const row = await repo.findUserByEmail(this.db, email.trim());
     if (!row) return;
+    const mails = await this.throttle.attempt(`reset:email:${row.email_lower}`, RESET_MAILS_FREE_PER_EMAIL);
+    if (mails > 0) return;
     const token = newToken();
     const now = Date.now();
     await repo.insertPasswordReset(this.db, {
@@ -281,13 +325,6 @@ export class AccountsService {
   }
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function normalizeEmail(email: string): string {
-  const trimmed = email.trim();
-  if (!EMAIL.test(trimmed) || trimmed.length > 254) throw invalid('Enter a valid email address');
-  return trimmed;
-}
 
 function cleanName(name: string | null): string | null {
   const trimmed = name?.trim() ?? '';

@@ -1,15 +1,17 @@
 // The build link (`/build?prompt=&model=&template=&org=`): a person opens it and gets a project
 // seeded with the prompt, its generation started. This service checks what a link asks for, keeps
-// a visit on the server while its visitor signs up or in (long prompts do not survive URLs), lets a
-// visitor sign up as a client of an organization that allows it, and starts the build for a
-// client through the same services as the REST API (plan limits, events, versions).
+// the links made through the API whose prompt is too long for a URL, lets a visitor sign up as a
+// client of an organization that allows it (once the email is confirmed), and starts the build
+// for a client through the same services as the REST API (plan limits, events, versions).
+// Nothing is kept for a signed-out visitor who only looks: the request travels in the pages' forms.
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import { bool } from '../../db/executor.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { newId } from '../../lib/ids.ts';
-import { NotAllowedError, RateLimitedError, invalid, notFound } from '../common/errors.ts';
-import type { AccountsService } from '../accounts/service.ts';
+import { DomainError, NotAllowedError, RateLimitedError, forPeople, invalid, notFound } from '../common/errors.ts';
+import type { AccountsService, User } from '../accounts/service.ts';
+import type { PendingSignUp } from '../accounts/signups.ts';
 import type { ClientsService } from '../clients/service.ts';
 import type { GenerationsService } from '../generations/service.ts';
 import type { ProjectsService } from '../projects/service.ts';
@@ -18,8 +20,6 @@ import type { Project } from '../projects/schema.ts';
 import type { Generation } from '../generations/schema.ts';
 import { MAX_BUILD_PROMPT, type BuildRequest, type CreateBuildLinkBody } from './schema.ts';
 
-/** A visit kept while its visitor signs up or in. */
-const PENDING_TTL_MS = 24 * 3_600_000;
 /** A link made through the API whose prompt did not fit in its URL. */
 const LINK_TTL_MS = 90 * 24 * 3_600_000;
 /** Longer URLs are cut by some mail clients, chat apps and browsers' address bars. */
@@ -57,12 +57,11 @@ export class BuildLinksService {
     return { url: `${this.deps.publicUrl}/build?link=${token}` };
   }
 
-  /** What the query of a `/build` visit asks for: its own parameters, or a kept link's or visit's. */
-  async fromQuery(query: { prompt?: string; model?: string; template?: string; org?: string; link?: string; pending?: string }): Promise<BuildRequest> {
-    const token = query.link ?? query.pending;
-    if (token !== undefined) {
-      const kept = await this.find(token, query.link !== undefined ? 'link' : 'pending');
-      if (!kept) throw notFound('Build link (it has expired or was already used)');
+  /** What the query of a `/build` visit asks for: its own parameters, or a kept link's. */
+  async fromQuery(query: { prompt?: string; model?: string; template?: string; org?: string; link?: string }): Promise<BuildRequest> {
+    if (query.link !== undefined) {
+      const kept = await this.find(query.link);
+      if (!kept) throw forPeople(notFound('Build link (it has expired)'), 'This build link has expired. Ask the agency that sent it for a new one.');
       return kept;
     }
     const prompt = (query.prompt ?? '').trim();
@@ -70,26 +69,31 @@ export class BuildLinksService {
     if (prompt.length > MAX_BUILD_PROMPT) throw invalid(`The prompt is longer than ${MAX_BUILD_PROMPT.toLocaleString('en')} characters`);
     if (prompt.includes('\u0000')) throw invalid('The prompt must not contain a NUL character');
     const orgId = query.org?.trim() || null;
-    if (orgId !== null && !(await this.orgExists(orgId))) throw notFound('Organization');
+    if (orgId !== null && !(await this.orgExists(orgId))) throw forPeople(notFound('Organization'), 'The agency this build link names does not exist here. Check the link with whoever sent it.');
     return { prompt, model: query.model?.trim() || null, templateId: query.template?.trim() || null, orgId };
   }
 
-  /** Checks the model and the template against the organization the project will belong to. */
+  /**
+   * Checks the model and the template against the organization the project will belong to
+   * (before anyone is asked to sign in for a link that cannot work). The messages are for the
+   * person who opened the link.
+   */
   async check(orgId: string, request: BuildRequest): Promise<void> {
-    if (request.orgId !== null && request.orgId !== orgId) throw notFound('Organization');
-    const models = this.deps.generations.models;
-    if (request.model !== null && !models.includes(request.model)) {
-      throw invalid(`Unknown model '${request.model.slice(0, 100)}'; available: ${models.join(', ')}`);
-    }
+    if (request.orgId !== null && request.orgId !== orgId) throw forPeople(notFound('Organization'), 'This build link belongs to another agency: open it signed in there.');
+    this.checkModel(request);
     if (request.templateId !== null) {
-      const template = await this.deps.templates.get(orgId, request.templateId).catch(() => undefined);
-      if (!template || !template.is_public) throw notFound('Template (a build link can start from a public template of the organization)');
+      const template = /^[0-9a-f-]{36}$/i.test(request.templateId) ? await this.deps.templates.get(orgId, request.templateId).catch(() => undefined) : undefined;
+      if (!template || !template.is_public) throw forPeople(notFound('Template (a build link can start from a public template of the organization)'), 'The design this build link starts from no longer exists. Ask the agency that sent it for a new link.');
     }
   }
 
-  /** Keeps a visit while its visitor signs up or in; answers the token that resumes it. */
-  keepVisit(request: BuildRequest): Promise<string> {
-    return this.keep('pending', request, PENDING_TTL_MS);
+  /** A model the installation does not have: said on the link's first page. */
+  checkModel(request: BuildRequest): void {
+    const models = this.deps.generations.models;
+    if (request.model !== null && !models.includes(request.model)) {
+      const error = invalid(`Unknown model '${request.model.slice(0, 100)}'; available: ${models.join(', ')}`);
+      throw forPeople(error, `This build link asks for an AI model this service does not have ('${request.model.slice(0, 100)}'). Ask the agency that sent it for a new link.`);
+    }
   }
 
   /** Whether the organization lets visitors of its build link sign up as new clients. */
@@ -98,23 +102,66 @@ export class BuildLinksService {
     return Boolean(row && bool(row.build_link_signups));
   }
 
+  /**
+   * Lets visitors sign up as new clients, or stops it. Only with an active default plan: a
+   * client without a plan would have no limit on sites or AI messages.
+   */
   async setSignUps(orgId: string, allowed: boolean): Promise<void> {
+    if (allowed && !(await this.defaultPlan(orgId))) {
+      throw invalid('Choose an active default plan first (Plans): every client who signs up through the build link gets it, and without one they would have no limit on websites or AI messages');
+    }
     await this.db.updateTable('organizations').set({ build_link_signups: allowed }).where('id', '=', orgId).execute();
   }
 
-  /**
-   * A visitor signs up through an organization's build link: a new account that is an `active`
-   * client of that organization on its default plan, in one transaction (client.created fires).
-   */
-  async signUp(orgId: string, input: { email: string; password: string; name: string | null }) {
-    if (!(await this.allowsSignUp(orgId))) throw new NotAllowedError('This organization does not take sign-ups through its build link: ask it for an invitation');
+  private async defaultPlan(orgId: string): Promise<string | undefined> {
     const plan = await this.db.selectFrom('plans').select('id').where('org_id', '=', orgId).where('is_default', '=', true).where('is_active', '=', true).executeTakeFirst();
+    return plan?.id;
+  }
+
+  /** Whether visitors may sign up now: allowed, and a default plan to give them. */
+  private async openForSignUps(orgId: string): Promise<string> {
+    const plan = (await this.allowsSignUp(orgId)) ? await this.defaultPlan(orgId) : undefined;
+    if (!plan) throw new NotAllowedError('This agency does not take sign-ups through its build link right now: ask it for an invitation');
+    return plan;
+  }
+
+  /**
+   * A visitor signs up through an organization's build link: kept with the request until the
+   * email is confirmed (a mailed link); nothing is an account or a client before that.
+   */
+  async signUp(orgId: string, input: { email: string; password: string; name: string | null }, request: BuildRequest, address: string): Promise<{ email: string }> {
+    await this.openForSignUps(orgId);
+    await this.check(orgId, request);
+    const org = await this.db.selectFrom('organizations').select('name').where('id', '=', orgId).executeTakeFirstOrThrow();
+    return this.deps.accounts.signups.request(
+      { kind: 'build', ...input, orgId, orgName: org.name, prompt: request.prompt, model: request.model, templateId: request.templateId },
+      address,
+    );
+  }
+
+  /**
+   * The confirmation link of a build-link sign-up was followed: a new account that is an `active`
+   * client of the organization on its default plan, in one transaction (client.created fires),
+   * then the build. A build that cannot start (the template went away, the plan changed) leaves
+   * the account; `problem` says why, for the portal.
+   */
+  async confirmSignUp(token: string, pending: PendingSignUp): Promise<{ user: User; project: Project | null; problem: string | null }> {
+    const orgId = pending.orgId!;
+    const planId = await this.openForSignUps(orgId);
     const userId = newId();
     let clientId = '';
-    const user = await this.deps.accounts.createUser({ id: userId, ...input }, async (trx: Executor) => {
-      clientId = (await this.deps.clients.createIn(trx, orgId, { email: input.email.trim(), name: input.name, plan_id: plan?.id ?? null }, { status: 'active', userId })).id;
+    const user = await this.deps.accounts.createUser({ id: userId, email: pending.email, passwordHash: pending.passwordHash, name: pending.name }, async (trx: Executor) => {
+      await this.deps.accounts.spendSignUp(trx, token);
+      clientId = (await this.deps.clients.createIn(trx, orgId, { email: pending.email, name: pending.name, plan_id: planId }, { status: 'active', userId })).id;
     });
-    return { user, clientId };
+    const request: BuildRequest = { prompt: pending.prompt ?? '', model: pending.model, templateId: pending.templateId, orgId };
+    try {
+      const { project } = await this.start(orgId, clientId, request, { userId });
+      return { user, project, problem: null };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return { user, project: null, problem: error.plain ?? error.message };
+    }
   }
 
   /**
@@ -127,7 +174,8 @@ export class BuildLinksService {
     const allowance = await this.deps.generations.clientAllowance(orgId, clientId);
     if (allowance && allowance.used >= allowance.limit) {
       const seconds = Math.max(1, Math.ceil((Date.parse(allowance.renewsAt) - Date.now()) / 1000));
-      throw new RateLimitedError(`Daily AI message limit reached: the plan '${allowance.plan}' allows ${allowance.limit} a day; it renews at ${allowance.renewsAt}`, seconds);
+      const error = new RateLimitedError(`Daily AI message limit reached: the plan '${allowance.plan}' allows ${allowance.limit} a day; it renews at ${allowance.renewsAt}`, seconds);
+      throw forPeople(error, `The ${allowance.limit} AI messages a day of the plan are used up; more are available from ${allowance.renewsAt.slice(11, 16)} UTC.`);
     }
     const project = await this.deps.projects.create(orgId, {
       client_email: client.email,
@@ -138,12 +186,7 @@ export class BuildLinksService {
     return { project, generation };
   }
 
-  /** Removes a kept visit once it has been used. */
-  async forget(token: string): Promise<void> {
-    await this.db.deleteFrom('build_requests').where('token_hash', '=', hashToken(token)).where('kind', '=', 'pending').execute();
-  }
-
-  private async keep(kind: 'pending' | 'link', request: BuildRequest, ttlMs: number): Promise<string> {
+  private async keep(kind: 'link', request: BuildRequest, ttlMs: number): Promise<string> {
     const token = newToken();
     const now = Date.now();
     await this.db.deleteFrom('build_requests').where('expires_at', '<=', new Date(now).toISOString()).execute();
@@ -163,9 +206,9 @@ export class BuildLinksService {
     return token;
   }
 
-  private async find(token: string, kind: 'pending' | 'link'): Promise<BuildRequest | undefined> {
+  private async find(token: string): Promise<BuildRequest | undefined> {
     if (!/^[A-Za-z0-9_-]{16,100}$/.test(token)) return undefined;
-    const row = await this.db.selectFrom('build_requests').selectAll().where('token_hash', '=', hashToken(token)).where('kind', '=', kind).executeTakeFirst();
+    const row = await this.db.selectFrom('build_requests').selectAll().where('token_hash', '=', hashToken(token)).where('kind', '=', 'link').executeTakeFirst();
     if (!row || new Date(String(row.expires_at)).getTime() <= Date.now()) return undefined;
     return { prompt: row.prompt, model: row.model, templateId: row.template_id, orgId: row.org_id };
   }
@@ -176,13 +219,17 @@ export class BuildLinksService {
   }
 }
 
-/** A project name from the prompt's first words (the generator names the site itself). */
-function projectName(prompt: string): string {
-  const words = prompt.replace(/\s+/g, ' ').trim().split(' ');
-  let name = '';
-  for (const word of words) {
-    if ((name + ' ' + word).trim().length > 60) break;
-    name = (name + ' ' + word).trim();
-  }
-  return name || prompt.slice(0, 60);
+/**
+ * A project name from the prompt: what the site is for ("A website for Luna Bakery in Bristol,
+ * with a menu" gives "Luna Bakery in Bristol"), cut at a word, never mid-word, with an ellipsis
+ * when shortened. The generator names the site itself.
+ */
+export function projectName(prompt: string): string {
+  const lead = /^\s*(?:please\s+)?(?:(?:build|make|create|design)\s+(?:me\s+|us\s+)?)?(?:(?:a|an|the|my|our)\s+)?(?:new\s+)?(?:web\s*site|site|landing page|home\s*page|web page)\s+(?:for|about|of)\s+/i;
+  const subject = prompt.replace(/\s+/g, ' ').replace(lead, '').split(/[.!?;:\n]|,\s| with | featuring | including /i)[0]!.trim();
+  const text = subject || prompt.replace(/\s+/g, ' ').trim();
+  const name = text.length <= MAX_NAME ? text : `${text.slice(0, MAX_NAME + 1).replace(/\s+\S*$/, '').replace(/[\s,;:-]+$/, '')}…`;
+  return name.charAt(0).toUpperCase() + name.slice(1);
 }
+
+const MAX_NAME = 60;

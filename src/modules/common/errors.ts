@@ -3,6 +3,14 @@
 // an MCP tool or the CLI to their own shapes.
 export class DomainError extends Error {
   override name = 'DomainError';
+  /** The same in words for the people of the pages (a client, a visitor), when the API's differ. */
+  plain: string | undefined;
+}
+
+/** Gives an error its words for people (pages show them; the API keeps its precise message). */
+export function forPeople<E extends DomainError>(error: E, text: string): E {
+  error.plain = text;
+  return error;
 }
 
 /** The record does not exist, or belongs to another organization (indistinguishable). */

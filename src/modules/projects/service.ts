@@ -3,7 +3,7 @@
 import type { Database } from '../../db/index.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Executor } from '../../db/executor.ts';
-import { NotFoundError, notAllowed } from '../common/errors.ts';
+import { NotFoundError, forPeople, notAllowed } from '../common/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { signalWork } from '../../jobs/signal.ts';
@@ -161,9 +161,8 @@ async function checkSiteLimit(trx: Executor, orgId: string, client: ClientRow): 
   if (!plan) return;
   const count = await repo.countClientProjects(trx, orgId, client.id);
   if (count >= plan.max_sites) {
-    throw notAllowed(
-      `Plan limit reached: this client's plan '${plan.name}' allows max_sites = ${plan.max_sites} and the client has ${count} project(s)`,
-    );
+    const error = notAllowed(`Plan limit reached: this client's plan '${plan.name}' allows max_sites = ${plan.max_sites} and the client has ${count} project(s)`);
+    throw forPeople(error, `The plan allows ${plan.max_sites} website${plan.max_sites === 1 ? '' : 's'}, and there ${count === 1 ? 'is' : 'are'} already ${count}.`);
   }
 }
 

@@ -22,7 +22,7 @@ function invitationPage(invitation: InvitationView | undefined, token: string, f
 }
 
 export function authRoutes(deps: RouteDeps): FastifyPluginAsync {
-  const { accounts, members, portal } = deps.services;
+  const { accounts, buildLinks, members, portal } = deps.services;
   const registration = deps.config.accounts.registration;
   const signedInAs = async (reply: FastifyReply, userId: string, orgId: string | null) => {
     setSessionCookie(reply, await accounts.openSession(userId, orgId), deps.cookies);
@@ -76,11 +76,34 @@ export function authRoutes(deps: RouteDeps): FastifyPluginAsync {
       const form = request.body ?? {};
       const data = { title: 'Create your account', form, registration, minPassword: MIN_PASSWORD_LENGTH };
       try {
-        const { user, orgId } = await accounts.signUp({ email: text(form, 'email'), password: text(form, 'password'), name: optional(form, 'name') ?? null, orgName: text(form, 'org_name') });
+        const { email } = await accounts.signUp({ email: text(form, 'email'), password: text(form, 'password'), name: optional(form, 'name') ?? null, orgName: text(form, 'org_name') }, request.ip);
+        return render(request, reply, 'sign-up-sent', { title: 'Check your email', email, build: false });
+      } catch (error) {
+        return withError(request, reply, 'sign-up', data, error);
+      }
+    });
+
+    // The link mailed at sign-up: a page first (mail scanners follow links), then a button.
+    app.get<{ Params: { token: string } }>('/sign-up/confirm/:token', async (request, reply) => {
+      const pending = await accounts.signups.find(request.params.token);
+      return render(request, reply, 'sign-up-confirm', { title: 'Confirm your email', pending, token: request.params.token }, pending ? 200 : 410);
+    });
+    app.post<{ Params: { token: string } }>('/sign-up/confirm/:token', async (request, reply) => {
+      const { token } = request.params;
+      const pending = await accounts.signups.find(token);
+      if (!pending) return render(request, reply, 'sign-up-confirm', { title: 'Confirm your email', pending, token }, 410);
+      try {
+        if (pending.kind === 'build') {
+          const { user, project, problem } = await buildLinks.confirmSignUp(token, pending);
+          await signedInAs(reply, user.id, null);
+          if (!project) return redirectWith(reply, '/portal', `Your account is ready, but your website could not be built: ${problem} Ask ${pending.orgName} for help.`);
+          return reply.redirect(`/app/projects/${project.id}`, 303);
+        }
+        const { user, orgId } = await accounts.confirmSignUp(token);
         await signedInAs(reply, user.id, orgId);
         return redirectWith(reply, '/', 'Your account and organization are ready.');
       } catch (error) {
-        return withError(request, reply, 'sign-up', data, error);
+        return withError(request, reply, 'sign-up-confirm', { title: 'Confirm your email', pending, token }, error);
       }
     });
 
@@ -99,7 +122,7 @@ export function authRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.get('/forgot-password', async (request, reply) => render(request, reply, 'forgot-password', { title: 'Reset your password', form: {}, sent: false }));
     app.post<{ Body: Form }>('/forgot-password', async (request, reply) => {
       const form = request.body ?? {};
-      await accounts.requestPasswordReset(text(form, 'email'));
+      await accounts.requestPasswordReset(text(form, 'email'), request.ip);
       return render(request, reply, 'forgot-password', { title: 'Reset your password', form, sent: true });
     });
     app.get<{ Params: { token: string } }>('/reset-password/:token', async (request, reply) => {

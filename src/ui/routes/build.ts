@@ -1,8 +1,10 @@
-// The build link's pages: `/build?prompt=&model=&template=&org=` (or `?link=` from the API, or
-// `?pending=` when a visitor comes back from signing in). A signed-in client gets its project and
-// the builder at once; an agency member chooses the client first; a signed-out visitor signs up
-// (as a new client, when the organization allows it) or signs in, and the visit resumes with the
-// prompt kept on the server. Without a prompt, the page asks for one.
+// The build link's pages: `/build?prompt=&model=&template=&org=` (or `?link=` from the API).
+// Opening the link changes nothing: it shows what it asks for, and only a form posted with the
+// CSRF token builds (a cross-site page or an <img> on another site cannot spend anyone's sites or
+// AI messages). A signed-in client confirms; an agency member chooses the client; a signed-out
+// visitor signs in on the page, or signs up as a new client when the organization allows it (the
+// account exists once the mailed link is followed). Nothing is kept for a visitor who only
+// looks: the request travels in the page's forms. Without a prompt, the page asks for one.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import type { BuildRequest } from '../../modules/build-links/schema.ts';
@@ -14,65 +16,91 @@ import { render } from '../page.ts';
 import { NoOrganization, setSessionCookie } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
 
-type BuildQuery = { prompt?: string; model?: string; template?: string; org?: string; link?: string; pending?: string };
+type BuildQuery = { prompt?: string; model?: string; template?: string; org?: string; link?: string };
+const CARRIED = ['link', 'prompt', 'model', 'template', 'org'] as const;
+
+/** The request's own fields, to carry in the next form as hidden inputs. */
+function carried(q: BuildQuery): [string, string][] {
+  if (q.link) return [['link', q.link]];
+  return CARRIED.filter((name) => name !== 'link' && q[name]).map((name) => [name, q[name]!]);
+}
+
+function fromForm(form: Form): BuildQuery {
+  const q: BuildQuery = {};
+  for (const name of CARRIED) {
+    const value = name === 'prompt' ? text(form, name) : optional(form, name);
+    if (value) q[name] = value;
+  }
+  return q;
+}
 
 export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
-  const { buildLinks, clients, orgs } = deps.services;
+  const { accounts, buildLinks, clients, orgs } = deps.services;
   const builder = (projectId: string) => `/app/projects/${projectId}`;
-
-  /** Starts the build for a client and opens the builder on it. */
-  const startFor = async (reply: FastifyReply, orgId: string, clientId: string, request: BuildRequest, userId: string, pending?: string) => {
-    const { project } = await buildLinks.start(orgId, clientId, request, { userId });
-    if (pending) await buildLinks.forget(pending);
-    return reply.redirect(builder(project.id), 303);
-  };
-
   const orgName = async (orgId: string | null) => (orgId ? ((await orgs.findOrg(orgId))?.name ?? null) : null);
 
+  /** Starts the build for a client; a refusal (a plan limit) is a page in the client's words. */
+  const startFor = async (request: FastifyRequest, reply: FastifyReply, orgId: string, clientId: string, build: BuildRequest, userId: string, agency: string | null) => {
+    try {
+      const { project } = await buildLinks.start(orgId, clientId, build, { userId });
+      return reply.redirect(builder(project.id), 303);
+    } catch (error) {
+      if (!(error instanceof NotAllowedError || error instanceof RateLimitedError) || !error.plain) throw error;
+      if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+      const ask = agency ? `Ask ${agency} if you need more.` : 'Ask your agency if you need more.';
+      return render(request, reply, 'error', { title: 'Your website cannot be built yet', message: `${error.plain} ${ask}` }, error instanceof RateLimitedError ? 429 : 403);
+    }
+  };
+
+  const visitorPage = async (request: FastifyRequest, reply: FastifyReply, q: BuildQuery, build: BuildRequest, extra: { form?: Record<string, string>; error?: string; status?: number } = {}) => {
+    const signUps = build.orgId ? await buildLinks.allowsSignUp(build.orgId) : false;
+    const data = { title: 'Build your website', prompt: build.prompt, agency: await orgName(build.orgId), signUps, fields: carried(q), form: extra.form ?? {}, error: extra.error };
+    return render(request, reply, 'build-visitor', data, extra.status ?? 200);
+  };
+
+  const choosePage = async (request: FastifyRequest, reply: FastifyReply, orgId: string, q: BuildQuery, build: BuildRequest, extra: { form?: Form; error?: string } = {}) => {
+    const list = await clients.search(orgId, {}, MAX_LIMIT, 0);
+    const data = { title: 'Who is this website for?', prompt: build.prompt, fields: carried(q), clients: list.clients, form: extra.form ?? {}, error: extra.error };
+    return render(request, reply, 'build-choose', data, extra.error ? 400 : 200);
+  };
+
+  /** What a visit asks for, checked as far as it can be before anyone signs in. */
+  const understood = async (q: BuildQuery) => {
+    const build = await buildLinks.fromQuery(q);
+    if (build.orgId) await buildLinks.check(build.orgId, build);
+    else buildLinks.checkModel(build);
+    return build;
+  };
+
+  /** A visit: `confirmed` when a form of ours was posted (then a signed-in client's build starts). */
+  const visit = async (request: FastifyRequest, reply: FastifyReply, q: BuildQuery, confirmed: boolean) => {
+    if (!q.link && !(q.prompt ?? '').trim()) return askForPrompt(request, reply, q);
+    const build = await understood(q);
+    const who = request.signedIn;
+    if (!who) return visitorPage(request, reply, q, build);
+    if (who.client && !who.org) {
+      await buildLinks.check(who.client.orgId, build);
+      if (confirmed) return startFor(request, reply, who.client.orgId, who.client.id, build, who.user.id, who.client.orgName);
+      return render(request, reply, 'build-confirm', { title: 'Build this website?', prompt: build.prompt, fields: carried(q), agency: who.client.orgName });
+    }
+    if (!who.org) throw new NoOrganization();
+    await buildLinks.check(who.org.id, build);
+    return choosePage(request, reply, who.org.id, q, build);
+  };
+
   return async (app) => {
-    app.get<{ Querystring: BuildQuery }>('/build', async (request, reply) => visit(request, reply, request.query));
-    // The page's own prompt form posts here: a long prompt does not fit in a URL.
-    app.post<{ Body: Form }>('/build', async (request, reply) => {
-      const form = request.body ?? {};
-      const field = (name: string) => optional(form, name);
-      return visit(request, reply, { prompt: text(form, 'prompt'), model: field('model'), template: field('template'), org: field('org') });
-    });
+    app.get<{ Querystring: BuildQuery }>('/build', async (request, reply) => visit(request, reply, request.query, false));
+    // The page's own forms post here (the prompt form, a client's confirmation): a long prompt
+    // does not fit in a URL, and only a form of ours starts a build.
+    app.post<{ Body: Form }>('/build', async (request, reply) => visit(request, reply, fromForm(request.body ?? {}), true));
 
-    const visit = async (request: FastifyRequest, reply: FastifyReply, q: BuildQuery) => {
-      if (!q.link && !q.pending && !(q.prompt ?? '').trim()) return askForPrompt(request, reply, q);
-      const build = await buildLinks.fromQuery(q);
-      const who = request.signedIn;
-      if (!who) {
-        const pending = q.pending ?? (await buildLinks.keepVisit(build));
-        const signUps = build.orgId ? await buildLinks.allowsSignUp(build.orgId) : false;
-        return render(request, reply, 'build-visitor', {
-          title: 'Build your website',
-          prompt: build.prompt,
-          agency: await orgName(build.orgId),
-          signUps,
-          pending,
-          form: {},
-          next: `/build?pending=${pending}`,
-        });
-      }
-      if (who.client && !who.org) {
-        await buildLinks.check(who.client.orgId, build);
-        return startFor(reply, who.client.orgId, who.client.id, build, who.user.id, q.pending);
-      }
-      if (!who.org) throw new NoOrganization();
-      await buildLinks.check(who.org.id, build);
-      const pending = q.pending ?? (await buildLinks.keepVisit(build));
-      const list = await clients.search(who.org.id, {}, MAX_LIMIT, 0);
-      return render(request, reply, 'build-choose', { title: 'Who is this website for?', prompt: build.prompt, pending, clients: list.clients, form: {} });
-    };
-
-    // An agency member chose the client (or a new one): the same start as a client's own visit.
+    // An agency member chose the client (or a new one): the same start as a client's own.
     app.post<{ Body: Form }>('/build/start', async (request, reply) => {
       const who = request.signedIn;
       if (!who?.org) throw new NoOrganization();
       const form = request.body ?? {};
-      const pending = text(form, 'pending');
-      const build = await buildLinks.fromQuery({ pending });
+      const q = fromForm(form);
+      const build = await buildLinks.fromQuery(q);
       await buildLinks.check(who.org.id, build);
       const chosen = optional(form, 'client_id');
       let clientId: string;
@@ -82,33 +110,45 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
           : (await clients.create(who.org.id, checked(CreateClientBody, { email: text(form, 'new_email').trim(), name: optional(form, 'new_name') ?? null }))).id;
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        const list = await clients.search(who.org.id, {}, MAX_LIMIT, 0);
-        return render(request, reply, 'build-choose', { title: 'Who is this website for?', prompt: build.prompt, pending, clients: list.clients, form, error: error.message }, 400);
+        return choosePage(request, reply, who.org.id, q, build, { form, error: error.message });
       }
-      return startFor(reply, who.org.id, clientId, build, who.user.id, pending);
+      return startFor(request, reply, who.org.id, clientId, build, who.user.id, null);
     });
 
-    // A visitor signs up through an organization's build link: a new active client, signed in.
+    // A visitor signs in on the link's page: a client's build starts at once (the form was the
+    // confirmation), a member chooses the client next.
+    app.post<{ Body: Form }>('/build/sign-in', async (request, reply) => {
+      const form = request.body ?? {};
+      const q = fromForm(form);
+      const build = await understood(q);
+      const email = text(form, 'email');
+      let token: string;
+      try {
+        token = (await accounts.signIn(email, text(form, 'password'), request.ip)).token;
+      } catch (error) {
+        if (!(error instanceof InvalidInputError || error instanceof NotAllowedError)) throw error;
+        return visitorPage(request, reply, q, build, { form: { email, signin: '1' }, error: error.message, status: error instanceof NotAllowedError ? 403 : 400 });
+      }
+      setSessionCookie(reply, token, deps.cookies);
+      request.signedIn = (await accounts.resolveSession(token)) ?? null;
+      return visit(request, reply, q, true);
+    });
+
+    // A visitor signs up through an organization's build link: kept until the mailed link is followed.
     app.post<{ Body: Form }>('/build/sign-up', async (request, reply) => {
       const form = request.body ?? {};
-      const pending = text(form, 'pending');
-      const build = await buildLinks.fromQuery({ pending });
+      const q = fromForm(form);
+      const build = await understood(q);
       if (!build.orgId) throw new NoOrganization();
       const input = { email: text(form, 'email'), password: text(form, 'password'), name: optional(form, 'name') ?? null };
-      let signedUp;
       try {
-        signedUp = await buildLinks.signUp(build.orgId, input);
+        const { email } = await buildLinks.signUp(build.orgId, input, build, request.ip);
+        return render(request, reply, 'sign-up-sent', { title: 'Check your email', email, build: true, agency: await orgName(build.orgId) });
       } catch (error) {
         if (!(error instanceof DomainError) || error instanceof RateLimitedError) throw error;
-        return render(request, reply, 'build-visitor', {
-          title: 'Build your website', prompt: build.prompt, agency: await orgName(build.orgId), signUps: true, pending,
-          form: { email: input.email, name: input.name ?? '' }, next: `/build?pending=${pending}`, error: error.message,
-        }, error instanceof NotAllowedError ? 403 : 400);
+        const status = error instanceof NotAllowedError ? 403 : 400;
+        return visitorPage(request, reply, q, build, { form: { email: input.email, name: input.name ?? '' }, error: error.message, status });
       }
-      const { user, clientId } = signedUp;
-      const token = await deps.services.accounts.openSession(user.id, null);
-      setSessionCookie(reply, token, deps.cookies);
-      return startFor(reply, build.orgId, clientId, build, user.id, pending);
     });
   };
 
