@@ -10,7 +10,9 @@ import { sameSitePath } from './same-site.ts';
 import { asEdgeError, EdgeError, htmlPage, sendHtml, sendJson } from './respond.ts';
 
 export const FORM_PATH = /^\/_forms\/([A-Za-z0-9_-]{1,64})(\/thanks)?\/?$/;
-const THANKS_STYLE = 'body{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;padding:1rem;color:#1f2937}main{max-width:32rem;text-align:center}a{color:#1d4ed8}';
+// Layout only, and a font for a site without a stylesheet: the site's own stylesheets, linked after
+// it, give the page the site's type and colours.
+const THANKS_STYLE = 'body{font-family:system-ui,sans-serif;margin:0}main.thanks{display:grid;place-content:center;gap:.5rem;min-height:90vh;max-width:34rem;margin:0 auto;padding:1rem;text-align:center}';
 
 export async function handleForm(
   req: IncomingMessage,
@@ -18,12 +20,13 @@ export async function handleForm(
   match: RegExpExecArray,
   site: FormSite,
   ip: string,
-  deps: { forms: FormsService; maxBytes: number },
+  deps: { forms: FormsService; maxBytes: number; page?: (path: string) => Promise<string | null> },
 ): Promise<void> {
   const form = match[1]!;
   if (match[2]) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return refusalPage(res, new EdgeError(405, 'Method not allowed', { allow: 'GET, HEAD' }));
-    return thankYou(res, new URL(req.url!, 'http://x').searchParams.get('back'));
+    const back = sameSitePath(new URL(req.url!, 'http://x').searchParams.get('back'));
+    return thankYou(res, back, (await deps.page?.(back).catch(() => null)) ?? (await deps.page?.('/').catch(() => null)) ?? '');
   }
   if (req.method !== 'POST') return refusalPage(res, new EdgeError(405, 'Forms accept POST only', { allow: 'POST' }));
   const wantsJson = /application\/json/.test(String(req.headers.accept ?? '')) || /application\/json/.test(String(req.headers['content-type'] ?? ''));
@@ -77,7 +80,45 @@ function refusalPage(res: ServerResponse, refusal: EdgeError): void {
   sendHtml(res, refusal.status, htmlPage(refusal.message, '<p><a href="/">Back to the site</a></p>'), refusal.headers);
 }
 
-function thankYou(res: ServerResponse, back: string | null): void {
-  const body = `<p>Your message has been sent. We will get back to you soon.</p><p><a href="${escapeHtml(sameSitePath(back))}">Back to the page</a></p>`;
-  sendHtml(res, 200, htmlPage('Thank you!', body, THANKS_STYLE));
+/** The thank-you page, in the language and with the stylesheets of the page the form was on. */
+function thankYou(res: ServerResponse, back: string, sitePage: string): void {
+  const look = lookOf(sitePage);
+  const words = THANKS[look.lang.slice(0, 2).toLowerCase()] ?? THANKS.en!;
+  const links = look.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('');
+  const head = `<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(words.title)}${look.name ? ` · ${escapeHtml(look.name)}` : ''}</title><style>${THANKS_STYLE}</style>${links}`;
+  const body = `<main class="thanks"><h1>${escapeHtml(words.title)}</h1><p>${escapeHtml(words.sent)}</p><p><a href="${escapeHtml(back)}">${escapeHtml(words.back)}</a></p></main>`;
+  sendHtml(res, 200, `<!doctype html><html lang="${escapeHtml(look.lang)}"><head>${head}</head><body>${body}</body></html>\n`);
 }
+
+/** A site page's language, name and own stylesheets (same-site paths only, at most four). */
+export function lookOf(html: string): { lang: string; name: string; stylesheets: string[] } {
+  const lang = /<html\b[^>]*\blang=["']?([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})?)/i.exec(html)?.[1] ?? 'en';
+  const name = (/<title[^>]*>([^<]{1,120})<\/title>/i.exec(html)?.[1] ?? '').trim();
+  const stylesheets = [...html.matchAll(/<link\b[^>]*>/gi)]
+    .map((m) => m[0])
+    .filter((tag) => /\brel=["']?stylesheet\b/i.test(tag))
+    .map((tag) => /\bhref=["']([^"']+)["']/i.exec(tag)?.[1] ?? '')
+    .filter((href) => /^\/(?!\/)[^\s\\]*$/.test(href) || /^(?![a-z][a-z0-9+.-]*:|\/\/)[\w./-]+$/i.test(href))
+    .map((href) => (href.startsWith('/') ? href : `/${href.replace(/^\.\//, '')}`))
+    .slice(0, 4);
+  return { lang, name: decodeEntities(name), stylesheets };
+}
+
+function decodeEntities(text: string): string {
+  return text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+}
+
+/** The thank-you page's words in the languages sites are most often written in; English otherwise. */
+const THANKS: Record<string, { title: string; sent: string; back: string }> = {
+  en: { title: 'Thank you!', sent: 'Your message has been sent. We will get back to you soon.', back: 'Back to the page' },
+  de: { title: 'Vielen Dank!', sent: 'Ihre Nachricht wurde gesendet. Wir melden uns bald bei Ihnen.', back: 'Zurück zur Seite' },
+  fr: { title: 'Merci !', sent: 'Votre message a bien été envoyé. Nous vous répondrons rapidement.', back: 'Retour à la page' },
+  es: { title: '¡Gracias!', sent: 'Tu mensaje se ha enviado. Te responderemos pronto.', back: 'Volver a la página' },
+  it: { title: 'Grazie!', sent: 'Il tuo messaggio è stato inviato. Ti risponderemo presto.', back: 'Torna alla pagina' },
+  nl: { title: 'Bedankt!', sent: 'Je bericht is verstuurd. We nemen snel contact met je op.', back: 'Terug naar de pagina' },
+  pt: { title: 'Obrigado!', sent: 'A sua mensagem foi enviada. Responderemos em breve.', back: 'Voltar à página' },
+  sv: { title: 'Tack!', sent: 'Ditt meddelande har skickats. Vi hör av oss snart.', back: 'Tillbaka till sidan' },
+  da: { title: 'Tak!', sent: 'Din besked er sendt. Vi vender snart tilbage.', back: 'Tilbage til siden' },
+  pl: { title: 'Dziękujemy!', sent: 'Twoja wiadomość została wysłana. Wkrótce się odezwiemy.', back: 'Wróć do strony' },
+  ja: { title: 'ありがとうございます', sent: 'メッセージを送信しました。近日中にご連絡いたします。', back: 'ページに戻る' },
+};

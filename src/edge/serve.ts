@@ -35,6 +35,12 @@ export class DeploymentFiles {
     this.files = new SiteFileCache(sites, fileCacheBytes);
   }
 
+  /** The text of the page at `url` (as a visitor would get it), for pages the edge writes in the site's look. */
+  async pageText(deploymentId: string, url: string): Promise<string | null> {
+    const found = await findSiteFile(url, (path) => this.files.get(deploymentId, path));
+    return found.file && found.status === 200 && /html/.test(found.file.contentType) ? found.file.content.toString('utf8') : null;
+  }
+
   /** Answers a GET or HEAD of `url` from the deployment; returns the file sent (null: the edge's 404 page). */
   async send(req: IncomingMessage, res: ServerResponse, deploymentId: string, url: string): Promise<ServedFile | null> {
     const key = `${deploymentId}\u0000${url.split('?')[0]}`;

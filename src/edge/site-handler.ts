@@ -88,7 +88,8 @@ export function createSiteHandler(deps: EdgeDeps, log?: SiteLogger): SiteHandler
       }
       const form = FORM_PATH.exec(path);
       if (form && target?.deploymentId) {
-        await handleForm(req, res, form, target, clientIp(req), { forms: deps.forms, maxBytes: sites.formMaxBytes });
+        const page = (path: string) => files.pageText(target.deploymentId!, path);
+        await handleForm(req, res, form, target, clientIp(req), { forms: deps.forms, maxBytes: sites.formMaxBytes, page });
         return true;
       }
       if (path.startsWith(BEACON_PREFIX) && target?.deploymentId) {

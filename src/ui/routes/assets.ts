@@ -35,6 +35,11 @@ export function assetUrl(name: string): string {
 
 export function assetRoutes(): FastifyPluginAsync {
   return async (app) => {
+    // Browsers and tools that ask for /favicon.ico without reading the page get the same icon.
+    app.get('/favicon.ico', async (_request, reply) => {
+      const icon = assets.get('favicon.svg')!;
+      return reply.type(icon.type).header('cache-control', 'public, max-age=86400').send(icon.body);
+    });
     app.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
       const asset = assets.get(request.params.name);
       if (!asset) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
