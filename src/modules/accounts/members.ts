@@ -94,6 +94,16 @@ export class MembersService {
     return { id: row.id, email, role, created_at: row.created_at, expires_at: row.expires_at };
   }
 
+  /** Sends a pending invitation again: a new link for 7 days; the earlier one stops working. */
+  async resendInvitation(orgId: string, orgName: string, actor: { user: User; role: Role }, invitationId: string): Promise<PendingInvitation> {
+    const row = await this.db.selectFrom('invitations').select(['email', 'role']).where('org_id', '=', orgId).where('id', '=', invitationId).where('kind', '=', 'member').where('accepted_at', 'is', null).executeTakeFirst();
+    if (!row) throw notFound('Invitation');
+    const role = (row.role ?? 'member') as Role;
+    if (role === 'owner' && actor.role !== 'owner') throw notAllowed('Only an owner can invite another owner');
+    await repo.deleteInvitation(this.db, orgId, invitationId);
+    return this.invite(orgId, orgName, actor, row.email, role);
+  }
+
   async cancelInvitation(orgId: string, invitationId: string): Promise<void> {
     if (!(await repo.deleteInvitation(this.db, orgId, invitationId))) throw notFound('Invitation');
   }

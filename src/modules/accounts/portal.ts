@@ -45,6 +45,8 @@ export class PortalService {
     const token = newToken();
     const now = Date.now();
     const expiresAt = new Date(now + INVITATION_TTL_MS).toISOString();
+    // Sending again replaces the earlier invitation: only the newest link works.
+    await this.db.deleteFrom('invitations').where('org_id', '=', orgId).where('client_id', '=', clientId).where('kind', '=', 'client').where('accepted_at', 'is', null).execute();
     await repo.insertInvitation(this.db, {
       id: newId(),
       org_id: orgId,
@@ -65,6 +67,20 @@ export class PortalService {
       text: `${greeting}\n\n${org.name} invites you to your website portal, where you can see your website, its visitors and the messages sent through its forms.\n\nCreate your account here (the link works for 7 days):\n${this.publicUrl}/invitations/${token}\n`,
     });
     return { client_id: clientId, email: client.email, expires_at: expiresAt };
+  }
+
+  /** The client's invitation still waiting to be accepted (sent, expires), if any. */
+  async pendingInvitation(orgId: string, clientId: string): Promise<{ created_at: string; expires_at: string } | undefined> {
+    const row = await this.db
+      .selectFrom('invitations')
+      .select(['created_at', 'expires_at'])
+      .where('org_id', '=', orgId)
+      .where('client_id', '=', clientId)
+      .where('kind', '=', 'client')
+      .where('accepted_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    return row && { created_at: toIso(row.created_at), expires_at: toIso(row.expires_at) };
   }
 
   /** Creates the client's account with `password` and makes the client active. Works once. */

@@ -51,8 +51,8 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       const seat = requireSeat(request);
       const id = idFromUrl(request.params.id, 'Client');
       const client = await clients.get(seat.orgId, id);
-      const [planList, owned] = await Promise.all([plansOf(seat.orgId), projects.list(seat.orgId, { clientId: id }, 100, 0)]);
-      return render(request, reply, 'client', { title: client.name ?? client.email, client, plans: planList, projects: owned.projects, projectCount: owned.total, statuses: CLIENT_STATUSES });
+      const [planList, owned, invitation] = await Promise.all([plansOf(seat.orgId), projects.list(seat.orgId, { clientId: id }, 100, 0), portal.pendingInvitation(seat.orgId, id)]);
+      return render(request, reply, 'client', { title: client.name ?? client.email, client, plans: planList, projects: owned.projects, projectCount: owned.total, statuses: CLIENT_STATUSES, invitation });
     });
     app.post<{ Params: { id: string }; Body: Form }>('/clients/:id', async (request, reply) => {
       const seat = requireSeat(request);

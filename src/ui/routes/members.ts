@@ -52,6 +52,12 @@ export function memberRoutes(deps: RouteDeps): FastifyPluginAsync {
         { form },
       );
     });
+    app.post<{ Params: { id: string } }>('/settings/members/invitations/:id/resend', async (request, reply) =>
+      change(request, reply, async (seat) => {
+        const invitation = await members.resendInvitation(seat.orgId, seat.orgName, { user: seat.who.user, role: seat.role }, idFromUrl(request.params.id, 'Invitation'));
+        return `Invitation sent again to ${invitation.email}. The new link works for 7 days; the earlier one no longer does.`;
+      }),
+    );
     app.post<{ Params: { id: string } }>('/settings/members/invitations/:id/cancel', async (request, reply) =>
       change(request, reply, async (seat) => {
         await members.cancelInvitation(seat.orgId, idFromUrl(request.params.id, 'Invitation'));
