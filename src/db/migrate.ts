@@ -18,6 +18,7 @@ import * as m016 from './migrations/016_build_links.ts';
 import * as m017 from './migrations/017_oauth.ts';
 import * as m018 from './migrations/018_oauth_confirmed.ts';
 import * as m019 from './migrations/019_signups.ts';
+import * as m020 from './migrations/020_oauth_client_expiry.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, EngineMigration> = {
   '017_oauth': m017,
   '018_oauth_confirmed': m018,
   '019_signups': m019,
+  '020_oauth_client_expiry': m020,
 };
 
 class StaticProvider implements MigrationProvider {

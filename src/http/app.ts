@@ -8,17 +8,18 @@ import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
 import { registerBodyBlocks } from './body-blocks.ts';
-import { registerApiGuard, API_PREFIX, type Identify, type ConnectorCheck } from './api-guard.ts';
+import { registerApiGuard, isApiPath, API_PREFIX, type Identify, type ConnectorCheck } from './api-guard.ts';
 import { parserErrorHandler, routerErrorHandler } from './framework-errors.ts';
 import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import { registerPagingCheck } from './paging.ts';
 import { errorResponses } from './schemas.ts';
-import { lazyRequestLogger } from './request-logger.ts';
+import { lazyRequestLogger, requestForLog } from './request-logger.ts';
 import { requestIdOf } from './request-id.ts';
 import { trustFunction } from '../lib/client-address.ts';
 import { apiRoutes } from './routes/index.ts';
+import { jsonAnswerHeaders, transportHeaders } from '../web/security-headers.ts';
 import { registerInternalRoutes } from './routes/internal.ts';
 
 /** What the API is built from (the container provides it). */
@@ -42,8 +43,10 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
   const { config, services } = deps;
   // The guard exists only after the app does; the router's refusals reach it through this holder.
   const guard: { identify?: Identify } = {};
+  const security = { any: transportHeaders(config.publicUrl), api: jsonAnswerHeaders(config.publicUrl) };
   const app = Fastify({
-    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    // The "incoming request" line's URL goes through redactUrl: links can carry secrets.
+    ...(opts.logger ? { loggerInstance: opts.logger.child({}, { serializers: { req: requestForLog } }) } : { logger: false }),
     ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
     requestIdHeader: false,
     genReqId: requestIdOf,
@@ -54,13 +57,16 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     return503OnClosing: true,
     // Long path parameters reach validation (a 400 naming the parameter) instead of a 414.
     routerOptions: { maxParamLength: 2048 },
-    frameworkErrors: routerErrorHandler(() => guard.identify),
+    frameworkErrors: routerErrorHandler(() => guard.identify, security.api),
     clientErrorHandler: parserErrorHandler(deps.rateLimiter),
   }) as unknown as FastifyInstance;
   if (opts.onClose) app.addHook('onClose', async () => opts.onClose?.());
   app.setValidatorCompiler(validatorCompiler);
+  // Every answer: its request id, nosniff and HSTS on https; an API answer also the policy of
+  // data (web/security-headers.ts). The other ways in add theirs in their own contexts.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    reply.headers(isApiPath(request.url) ? security.api : security.any);
     done();
   });
   registerErrorHandling(app, opts.siblings?.notFound);

@@ -10,6 +10,7 @@ import {
   RateLimitedError,
   TooLargeError,
 } from '../modules/common/errors.ts';
+import { JSON_ANSWER_POLICY } from '../web/security-headers.ts';
 
 /** An error the API itself raises with its status (401, 403 of a key, 415, 429 of the limiter). */
 export class HttpError extends Error {
@@ -77,6 +78,8 @@ export function registerErrorHandling(app: FastifyInstance, pageNotFound?: (requ
 
   app.setNotFoundHandler((request, reply) => {
     if (pageNotFound && !request.url.startsWith('/api/') && request.url !== '/api') return pageNotFound(request, reply);
+    // Outside /api/v1 the hooks set no policy for it; this answer is JSON all the same.
+    reply.header('content-security-policy', JSON_ANSWER_POLICY);
     reply.status(404).send({ error: `No route for ${request.method} ${request.url.split('?')[0]}` });
   });
 }

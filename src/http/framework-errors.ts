@@ -13,10 +13,14 @@ const ROUTER_MESSAGES: Record<string, string> = {
   FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long',
 };
 
-/** Fastify's `frameworkErrors`: `identify` is the API guard's first step, bound once it exists. */
-export function routerErrorHandler(identify: () => Identify | undefined) {
+/**
+ * Fastify's `frameworkErrors`: `identify` is the API guard's first step, bound once it exists;
+ * `headers` are those of a JSON answer (no hook has run to set them).
+ */
+export function routerErrorHandler(identify: () => Identify | undefined, headers: Readonly<Record<string, string>> = {}) {
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     reply.header('x-request-id', request.id);
+    reply.headers(headers);
     const message = ROUTER_MESSAGES[error.code] ?? 'Bad request';
     try {
       if (isApiPath(request.url)) {

@@ -4,7 +4,7 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { makeValidator } from '../modules/common/validator.ts';
-import { findNul } from './nul-check.ts';
+import { fieldName, findNul } from '../web/nul-check.ts';
 
 const bodyAjv = makeValidator(false);
 const paramAjv = makeValidator(true);
@@ -43,15 +43,6 @@ const PART_NAMES: Record<string, string> = {
   params: 'path parameter',
   headers: 'header',
 };
-
-/** Turns a JSON-pointer path like /events/0 into events[0]. */
-function fieldName(instancePath: string): string {
-  return instancePath
-    .split('/')
-    .slice(1)
-    .map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`))
-    .join('');
-}
 
 function describe(error: ErrorObject | FastifySchemaValidationError, part: string): string {
   const where = PART_NAMES[part] ?? part;

@@ -16,6 +16,7 @@ import type { Services } from '../modules/index.ts';
 import { createMcpServer, SERVER_INFO } from './server.ts';
 import { answerToolCall, framedAnswer, toolCallOf } from './tool-call.ts';
 import { TOOL_BY_NAME, TOOLS, type McpCaller } from './tools.ts';
+import { jsonAnswerHeaders } from '../web/security-headers.ts';
 
 export const MCP_PATH = '/api/mcp';
 const METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
@@ -70,7 +71,14 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
     return { orgId: owner.orgId, permissions: ['read', 'write'], userId: owner.userId, ...(owner.orgClientId ? { clientId: owner.orgClientId } : {}), limitKey: `key:user:${owner.userId}` };
   };
 
+  const security = jsonAnswerHeaders(config.publicUrl);
+
   return async (app) => {
+    // Every answer of this way in is data (JSON-RPC, SSE, metadata), a refusal of the Host too.
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(security);
+      done();
+    });
     app.addHook('onRequest', hostHeaderValidation([publicUrl.hostname, 'localhost', '127.0.0.1', '[::1]']));
     // A body Fastify could not read never reaches the handler: answered as JSON-RPC errors, with
     // the SDK's own codes and words, as an MCP client expects (not the API's {"error"}).
@@ -147,13 +155,13 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
         // One plain tool call is answered here, as the SDK would (tool-call.ts).
         const call = caller && toolCallOf(request.method, request.headers, request.body);
         if (call) {
-          const { headers, body } = framedAnswer(call, await answerToolCall(call, services, caller));
+          const { headers, body } = framedAnswer(call, await answerToolCall(call, services, caller, request.log));
           return reply.status(200).headers(headers).send(body);
         }
         // A request made of tool calls only is served by a server with just those tools.
         const tools = calls.length > 0 && calls.length === messages.length ? calls.map((call) => String(call.params?.name ?? '')) : undefined;
         const response = await handler.fetch(toWebRequest(request, resource), {
-          ...(caller ? { authInfo: { token: 'bearer', clientId: caller.keyId ?? caller.userId ?? 'caller', scopes: ['mcp'], extra: { caller, tools } } } : {}),
+          ...(caller ? { authInfo: { token: 'bearer', clientId: caller.keyId ?? caller.userId ?? 'caller', scopes: ['mcp'], extra: { caller, tools, log: request.log } } } : {}),
           ...(request.body !== undefined ? { parsedBody: request.body } : {}),
         });
         reply.status(response.status);

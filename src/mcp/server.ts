@@ -6,12 +6,22 @@
 import { McpServer, type AuthInfo, type CallToolResult } from '@modelcontextprotocol/server';
 import { DomainError } from '../modules/common/errors.ts';
 import type { Services } from '../modules/index.ts';
+import { fieldName, findNul } from '../web/nul-check.ts';
 import { runScoped, TOOL_BY_NAME, TOOLS, type McpCaller, type ToolDefinition } from './tools.ts';
 
 export const SERVER_INFO = { name: 'sitewright', title: 'Sitewright', version: '0.1.0' };
 
 export function callerOf(authInfo: AuthInfo | undefined): McpCaller | undefined {
   return authInfo?.extra?.caller as McpCaller | undefined;
+}
+
+/** Where a tool's unexpected failure is written: the request's logger (its lines carry the request id). */
+export interface ToolLog {
+  error(details: object, message: string): void;
+}
+
+function logOf(authInfo: AuthInfo | undefined): ToolLog | undefined {
+  return authInfo?.extra?.log as ToolLog | undefined;
 }
 
 /**
@@ -37,7 +47,7 @@ export function createMcpServer(services: Services, only?: readonly string[]): M
     const registered = server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...tool.annotations } },
-      async (args: Record<string, unknown>, ctx) => toolResult(tool, services, callerOf(ctx.http?.authInfo), args ?? {}),
+      async (args: Record<string, unknown>, ctx) => toolResult(tool, services, callerOf(ctx.http?.authInfo), args ?? {}, logOf(ctx.http?.authInfo)),
     );
     const json = outputSchemaJson.get(tool.name);
     if (json) registered.outputSchemaJson = json as typeof registered.outputSchemaJson;
@@ -50,15 +60,21 @@ export function createMcpServer(services: Services, only?: readonly string[]): M
  * What a tool answers, whichever way the call came (the SDK's server, or tool-call.ts): its
  * result as structured content and as JSON text (for clients that read text only), or the
  * service's refusal (not found, invalid, not allowed, limits) as a tool error with its message.
+ * Anything else (a database driver's error, a bug) is logged and answered "Internal error": its
+ * message may hold SQL, addresses or stored values, never for the caller's eyes.
  */
-export async function toolResult(tool: ToolDefinition, services: Services, caller: McpCaller | undefined, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function toolResult(tool: ToolDefinition, services: Services, caller: McpCaller | undefined, args: Record<string, unknown>, log?: ToolLog): Promise<CallToolResult> {
   if (!caller) return failure('Authentication required: send an API key (wk_...) as a Bearer token');
+  // The REST API's NUL rule (web/nul-check.ts): no tool argument is file content.
+  const nulAt = findNul(args, undefined);
+  if (nulAt !== undefined) return failure(`argument '${fieldName(nulAt)}' must not contain a NUL character`);
   try {
     const result = await runScoped(tool, services, caller, args);
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
     if (error instanceof DomainError) return failure(error.message);
-    throw error;
+    log?.error({ err: error, tool: tool.name }, 'MCP tool failed');
+    return failure('Internal error');
   }
 }
 

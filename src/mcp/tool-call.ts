@@ -28,7 +28,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../lib/objects.ts';
 import type { Services } from '../modules/index.ts';
-import { SERVER_INFO, failure, toolResult } from './server.ts';
+import { SERVER_INFO, failure, toolResult, type ToolLog } from './server.ts';
 import { TOOL_BY_NAME, type McpCaller, type ToolDefinition } from './tools.ts';
 
 /** The headers the SDK's stateless transport answers a 2025-era POST with (SSE). */
@@ -109,12 +109,12 @@ function issuesText(issues: ReadonlyArray<{ message: string; path?: ReadonlyArra
 }
 
 /** The tool's answer, as the SDK's tools/call handler of the 2025 era gives it. */
-export async function answerToolCall(call: ToolCall, services: Services, caller: McpCaller): Promise<CallToolResult> {
+export async function answerToolCall(call: ToolCall, services: Services, caller: McpCaller, log: ToolLog): Promise<CallToolResult> {
   const { tool } = call;
   try {
     const input = await tool.input['~standard'].validate(call.args ?? {});
     if (input.issues) return failure(`Input validation error: Invalid arguments for tool ${tool.name}: ${issuesText(input.issues)}`);
-    const result = await toolResult(tool, services, caller, input.value as Record<string, unknown>);
+    const result = await toolResult(tool, services, caller, input.value as Record<string, unknown>, log);
     if (result.isError) return result;
     const output = await tool.output['~standard'].validate(result.structuredContent);
     if (output.issues) return failure(`Output validation error: Invalid structured content for tool ${tool.name}: ${issuesText(output.issues)}`);

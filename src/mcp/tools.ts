@@ -5,6 +5,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import * as z from 'zod';
 import type { Services } from '../modules/index.ts';
 import type { Permission } from '../modules/orgs/service.ts';
+import type { Actor } from '../modules/versions/schema.ts';
 import { CreateProjectBody, UpdateProjectBody, PROJECT_STATUSES } from '../modules/projects/schema.ts';
 import { CreateClientBody } from '../modules/clients/schema.ts';
 import { GenerateBody } from '../modules/generations/schema.ts';
@@ -24,6 +25,15 @@ export interface McpCaller {
   clientId?: string;
   /** The signed-in user an OAuth grant acts as. */
   userId?: string;
+}
+
+/**
+ * Who a change is recorded as (a generation's author, and the version it makes): the person an
+ * OAuth grant acts for, as the pages record the signed-in person, or the API key.
+ */
+export function actorOf(caller: McpCaller): Actor {
+  if (caller.userId) return { userId: caller.userId };
+  return caller.keyId ? { keyId: caller.keyId } : {};
 }
 
 /** Tools a client's own account may not use: they act on the agency's other clients. */
@@ -168,7 +178,8 @@ export const TOOLS: ToolDefinition[] = [
     annotations: read,
     async run(s, c, args) {
       const { limit, offset } = pagingOf(args);
-      const { records, total } = await s.templates.list(c.orgId, limit, offset);
+      // A client's own account sees what the agency offers to everyone, not its private templates.
+      const { records, total } = c.clientId ? await s.templates.listPublic(c.orgId, limit, offset) : await s.templates.list(c.orgId, limit, offset);
       return pageOf('templates', records, total, limit, offset);
     },
   },
@@ -181,7 +192,7 @@ export const TOOLS: ToolDefinition[] = [
     needs: 'write',
     annotations: write(false, false),
     run: async (s, c, args) => ({
-      generation: await s.generations.create(c.orgId, uuid(args, 'project_id'), checked(GenerateBody, without(args, 'project_id')), c.keyId ? { keyId: c.keyId } : {}),
+      generation: await s.generations.create(c.orgId, uuid(args, 'project_id'), checked(GenerateBody, without(args, 'project_id')), actorOf(c)),
     }),
   },
   {

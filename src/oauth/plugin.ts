@@ -8,6 +8,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { OAuthService } from '../modules/oauth/service.ts';
 import { OAuthRequestError, SCOPE } from '../modules/oauth/service.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
+import { jsonAnswerHeaders } from '../web/security-headers.ts';
 
 type Fields = Record<string, string | undefined>;
 
@@ -24,7 +25,14 @@ export function oauthPlugin(deps: { oauth: OAuthService; rateLimiter: RateLimite
     return out;
   };
 
+  const security = jsonAnswerHeaders(issuer);
+
   return async (app) => {
+    // The token endpoint and the metadata answer data; the consent page is one of the pages.
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(security);
+      done();
+    });
     await app.register(fastifyFormbody, { parser: (body) => parseQuery(body), bodyLimit: 65_536 });
     app.addHook('preHandler', async (request, reply) => {
       // Registration and revocation: the same quota per address as anyone without a key, so they
@@ -54,7 +62,9 @@ export function oauthPlugin(deps: { oauth: OAuthService; rateLimiter: RateLimite
       }),
     );
 
-    app.post('/oauth/register', async (request, reply) => {
+    // Metadata is a few KB at most (modules/oauth/clients.ts bounds what is kept): a larger body
+    // is refused before it is parsed.
+    app.post('/oauth/register', { bodyLimit: 65_536 }, async (request, reply) => {
       try {
         const client = await oauth.clients.register((request.body ?? {}) as Record<string, unknown>);
         return reply.status(201).header('cache-control', 'no-store').send({ client_id: client.clientId, client_id_issued_at: Math.floor(Date.now() / 1000), ...client.raw });

@@ -1,6 +1,7 @@
 // Rendering a page: the view, inside the layout, with what every page needs (who is signed in,
 // the organization, the CSRF token for its forms, a one-time notice). Eta escapes every `<%= %>`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { NotAllowedError, RateLimitedError, type DomainError } from '../modules/common/errors.ts';
 import { assetUrl } from './routes/assets.ts';
 
 /**
@@ -58,4 +59,18 @@ export function allowFormTarget(reply: FastifyReply, target: string): void {
   const policy = reply.getHeader('content-security-policy');
   if (typeof policy !== 'string') return;
   reply.header('content-security-policy', policy.replace("form-action 'self'", `form-action 'self' ${origin}`));
+}
+
+/**
+ * An error in the words of the person on the page: its plain words when the core gave some
+ * (forPeople), else its message without the API's `field 'name': ` prefix. A portal client refused
+ * by a plan limit is told to ask its agency.
+ */
+export function peopleWords(request: FastifyRequest, error: DomainError): string {
+  const field = /^field '[^']+': (.*)$/s.exec(error.message)?.[1];
+  const sentence = error.plain ?? (field ? field.charAt(0).toUpperCase() + field.slice(1) : error.message);
+  const who = request.signedIn;
+  const limit = error instanceof NotAllowedError || error instanceof RateLimitedError;
+  if (who?.client && !who.org && limit && !sentence.includes(who.client.orgName)) return `${sentence} Ask ${who.client.orgName} if you need more.`;
+  return sentence;
 }

@@ -14,7 +14,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Config } from '../config.ts';
 import type { Services } from '../modules/index.ts';
 import { DomainError, NotFoundError, RateLimitedError, NotAllowedError } from '../modules/common/errors.ts';
-import { noticeCookie, render } from './page.ts';
+import { noticeCookie, peopleWords, render } from './page.ts';
 import { previewOrigin } from '../modules/publishing/preview-links.ts';
 import { ManagersOnly, NoOrganization, SignInRequired, sessionCookieName } from './session.ts';
 import { assetRoutes, assetUrl } from './routes/assets.ts';
@@ -42,10 +42,18 @@ export interface RouteDeps extends PagesDeps {
 
 const eta = new Eta({ views: `${UI_DIR}views`, cache: true, autoEscape: true, autoTrim: [false, 'nl'] });
 
-/** A page for any path nothing else answers (outside /api): rendered without a session. */
+/**
+ * A page for any path nothing else answers (outside /api): rendered without a session. The API's
+ * not-found handler calls it outside the pages' context, where helmet does not run, so it sends
+ * the pages' policy itself: the directives below, less frame-src (it frames nothing; frames fall
+ * back to default-src). nosniff and HSTS come from the app's own hook (http/app.ts).
+ */
 export function pageNotFound(_request: FastifyRequest, reply: FastifyReply): void {
+  const policy =
+    "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;connect-src 'self';" +
+    "font-src 'self';object-src 'none';base-uri 'none';form-action 'self';frame-ancestors 'none'";
   const html = eta.render('not-found', { title: 'Page not found', signedIn: null, csrfToken: '', path: '', notice: null, asset: assetUrl });
-  void reply.status(404).type('text/html; charset=utf-8').send(html);
+  void reply.status(404).type('text/html; charset=utf-8').header('content-security-policy', policy).send(html);
 }
 
 export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
@@ -115,13 +123,13 @@ export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
         return render(request, reply, 'error', { title: 'Owners and admins only', message: 'Only owners and admins of this organization can use this page.' }, 403);
       }
       // A domain error speaks to people in its plain words when it has them (forPeople).
-      if (error instanceof NotFoundError) return render(request, reply, 'error', { title: 'Not found', message: error.plain ?? error.message }, 404);
+      if (error instanceof NotFoundError) return render(request, reply, 'error', { title: 'Not found', message: peopleWords(request, error) }, 404);
       if (error instanceof RateLimitedError) {
         reply.header('retry-after', String(error.retryAfterSeconds));
-        return render(request, reply, 'error', { title: 'Too many requests', message: error.plain ?? error.message }, 429);
+        return render(request, reply, 'error', { title: 'Too many requests', message: peopleWords(request, error) }, 429);
       }
-      if (error instanceof NotAllowedError) return render(request, reply, 'error', { title: 'Not allowed', message: error.plain ?? error.message }, 403);
-      if (error instanceof DomainError) return render(request, reply, 'error', { title: 'That did not work', message: error.plain ?? error.message }, 400);
+      if (error instanceof NotAllowedError) return render(request, reply, 'error', { title: 'Not allowed', message: peopleWords(request, error) }, 403);
+      if (error instanceof DomainError) return render(request, reply, 'error', { title: 'That did not work', message: peopleWords(request, error) }, 400);
       if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
         return render(request, reply, 'error', { title: 'Form expired', message: 'This form has expired or was sent from another site. Go back, reload the page and try again.' }, 403);
       }

@@ -4,10 +4,12 @@
 // CA) and may reach loopback addresses (WEBHOOKS_ALLOW_PRIVATE: the same SSRF guard as webhooks).
 // The consent page names the client from its document, the code is exchanged with oauth4webapi,
 // the document is fetched once and then cached, and a document that names another client_id, is
-// not JSON or is missing is refused with a clear page.
+// not JSON or is missing is refused with a clear page, and one that takes longer than 5 s in all
+// (however steadily it arrives) is given up.
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -34,6 +36,7 @@ beforeAll(async () => {
   documents = createHttpsServer({ key: readFileSync(join(certDir, 'key.pem')), cert: readFileSync(join(certDir, 'cert.pem')) }, (req, res) => {
     fetched.push(req.url ?? '');
     const self = `${docsOrigin}${req.url}`;
+    if (req.url === '/slow.json') return dribble(res, JSON.stringify({ client_id: self, client_name: 'Slow Agent', redirect_uris: [callback] }));
     const bodies: Record<string, string> = {
       '/agent.json': JSON.stringify({ client_id: self, client_name: 'Doc <b>Agent</b>', client_uri: 'https://agent.example', redirect_uris: [callback], token_endpoint_auth_method: 'none' }),
       '/impostor.json': JSON.stringify({ client_id: `${docsOrigin}/agent.json`, client_name: 'Impostor', redirect_uris: [callback] }),
@@ -70,6 +73,21 @@ beforeAll(async () => {
   server = new ServerProcess(port, env);
   await server.start();
 }, 60_000);
+
+/**
+ * A valid document sent a space every 300 ms for 8 s before its JSON: never silent long enough for
+ * an idle timeout, far slower than the fetch's deadline allows.
+ */
+function dribble(res: ServerResponse, body: string): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (++sent < 27) return void res.write(' ');
+    clearInterval(timer);
+    res.end(body);
+  }, 300);
+  res.on('close', () => clearInterval(timer));
+}
 
 afterAll(async () => {
   await server?.kill('SIGTERM');
@@ -151,5 +169,16 @@ describe('a client named by its metadata document (https URL as client_id)', () 
     // A client_id that is a URL without the guard's permission (an http one) is unknown.
     const plain = await consent(`http://127.0.0.1:1/agent.json`, challenge);
     expect(plain.status).toBe(400);
+  }, 30_000);
+
+  it('gives up on a document that takes longer than 5 s in all, however steadily it arrives', async () => {
+    const challenge = createHash('sha256').update(randomBytes(32)).digest('base64url');
+    const started = Date.now();
+    const page = await consent(`${docsOrigin}/slow.json`, challenge);
+    const took = Date.now() - started;
+    expect(page.status).toBe(400);
+    expect(page.html).toContain('the client metadata document did not arrive within 5 s');
+    expect(took).toBeGreaterThanOrEqual(4_900);
+    expect(took).toBeLessThan(7_000);
   }, 30_000);
 });

@@ -5,7 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { signalWork } from '../../jobs/signal.ts';
-import { invalid } from '../common/errors.ts';
+import { forPeople, invalid } from '../common/errors.ts';
 import { readProjectFiles } from '../files/repo.ts';
 import { checkFileSet, type SiteFile } from '../files/rules.ts';
 import { requireProject, toProject } from '../projects/repo.ts';
@@ -35,7 +35,10 @@ export class PublishingService {
       // Published from the project's files: the deployment names their version (recorded now if
       // the files somehow differ from the latest one). builtFiles are a build's output, no version.
       const versionId = builtFiles ? null : ((await recordVersion(trx, postgres, { orgId, projectId, source: 'files_api' })) ?? (await latestVersion(trx, orgId, projectId)))?.id ?? null;
-      if (files.length === 0) throw invalid('Nothing to publish: the project has no files (send builtFiles, or write files first)');
+      if (files.length === 0) {
+        const error = invalid('Nothing to publish: the project has no files (send builtFiles, or write files first)');
+        throw forPeople(error, 'Nothing to publish yet: the website has no pages. Describe it in the chat first, or write its files in the Code tab.');
+      }
       const checked = checkFileSet(files, this.config.files, 'builtFiles path');
       for (const [path, content] of checked) if (isUnserved(path, content)) checked.delete(path);
       if (!checked.has('index.html')) throw invalid('Nothing to publish: the files have no index.html');

@@ -1,6 +1,6 @@
 // SQL for templates. Every function takes the organization id.
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { bool, type Executor } from '../../db/executor.ts';
+import { bool, num, type Executor } from '../../db/executor.ts';
 import type { Database } from '../../db/index.ts';
 import { OrgList } from '../../db/org-list.ts';
 import type { TemplatesTable } from '../../db/schema.ts';
@@ -30,6 +30,16 @@ export function findTemplate(db: Executor, orgId: string, id: string): Promise<T
 /** GET /templates, newest first: a page, or every record in keyset pages. */
 export function templateList(database: Database): OrgList<TemplateRow> {
   return new OrgList<TemplateRow>(database, 'templates', { columns: ['created_at', 'id'], direction: 'desc' });
+}
+
+/** The public templates (is_public), newest first: what a client's own account may see. */
+export async function publicTemplatePage(db: Executor, orgId: string, limit: number, offset: number): Promise<{ rows: TemplateRow[]; total: number }> {
+  const ofOrg = db.selectFrom('templates').where('org_id', '=', orgId).where('is_public', '=', true);
+  const [rows, counted] = await Promise.all([
+    ofOrg.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    ofOrg.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),
+  ]);
+  return { rows, total: counted ? num(counted.n) : 0 };
 }
 
 export async function insertTemplate(db: Executor, row: Insertable<TemplatesTable>): Promise<void> {

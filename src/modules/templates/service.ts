@@ -31,6 +31,12 @@ export class TemplatesService {
     return { records: rows.map(repo.toTemplate), total };
   }
 
+  /** The public templates only (a client's own account sees no others), newest first. */
+  async listPublic(orgId: string, limit: number, offset: number): Promise<ListPage<Template>> {
+    const { rows, total } = await repo.publicTemplatePage(this.db, orgId, limit, offset);
+    return { records: rows.map(repo.toTemplate), total };
+  }
+
   /** Every template from `offset` on, newest first, read a page at a time. */
   walk(orgId: string, offset: number): RecordWalk<Template> {
     return mapWalk(this.listQuery.walk(orgId, offset), repo.toTemplate);

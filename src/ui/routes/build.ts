@@ -47,8 +47,8 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
     } catch (error) {
       if (!(error instanceof NotAllowedError || error instanceof RateLimitedError) || !error.plain) throw error;
       if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
-      const ask = agency ? `Ask ${agency} if you need more.` : 'Ask your agency if you need more.';
-      return render(request, reply, 'error', { title: 'Your website cannot be built yet', message: `${error.plain} ${ask}` }, error instanceof RateLimitedError ? 429 : 403);
+      const ask = agency ? ` Ask ${agency} if you need more.` : '';
+      return render(request, reply, 'error', { title: 'Your website cannot be built yet', message: `${error.plain}${ask}` }, error instanceof RateLimitedError ? 429 : 403);
     }
   };
 

@@ -1,6 +1,7 @@
 // Every page of the dashboard, the portal and the builder, one file per area.
 import type { FastifyPluginAsync } from 'fastify';
 import type { RouteDeps } from '../plugin.ts';
+import { plainQuery } from '../query.ts';
 import { overviewRoutes } from './overview.ts';
 import { clientRoutes } from './clients.ts';
 import { keyRoutes } from './keys.ts';
@@ -20,6 +21,7 @@ import { oauthConsentRoutes } from './oauth-consent.ts';
 
 export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
+    app.addHook('onRequest', plainQuery);
     for (const routes of [overviewRoutes, clientRoutes, keyRoutes, portalRoutes, webhookRoutes, memberRoutes, organizationRoutes, apiDocsRoutes, projectRoutes, analyticsRoutes, catalogRoutes, builderRoutes, builderActionRoutes, buildRoutes, buildLinkSettingsRoutes, oauthConsentRoutes]) await app.register(routes(deps));
   };
 }

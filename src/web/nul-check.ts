@@ -1,7 +1,8 @@
-// NUL characters are refused in every text input (body, query string, path parameters), on both
-// engines: PostgreSQL text cannot hold one (a 500 there), SQLite would store it. Strings whose
-// schema says NUL_ALLOWED (file content, which is bytes) are the exception. Runs after schema
-// validation, so the data has the schema's shape.
+// NUL characters are refused in every text input (body, query string, path parameters, MCP tool
+// arguments), on both engines: PostgreSQL text cannot hold one (a 500 there), SQLite would store
+// it. Strings whose schema says NUL_ALLOWED (file content, which is bytes) are the exception. The
+// REST API runs it after schema validation (http/validation.ts), so the data has the schema's
+// shape; the MCP server before a tool runs (mcp/server.ts).
 import { NUL_ALLOWED } from '../modules/common/schema.ts';
 
 type Schema = {
@@ -45,4 +46,13 @@ function childSchema(schema: Schema | undefined, key: string): Schema | undefine
   if (typeof schema.additionalProperties === 'object') return schema.additionalProperties;
   const branch = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].find((s) => s.properties?.[key]);
   return branch?.properties?.[key];
+}
+
+/** A JSON pointer (`/events/0/name`) as the messages name a field (`events[0].name`). */
+export function fieldName(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`))
+    .join('');
 }
