@@ -11,7 +11,7 @@ import { createDispatcher } from './events/dispatcher.ts';
 import { createSiteHandler, type SiteHandler } from './edge/site-handler.ts';
 import { sharedRegistrableDomain } from './lib/domain-layout.ts';
 import { buildApp } from './http/app.ts';
-import { pageNotFound, pagesPlugin } from './ui/plugin.ts';
+import { pageForLongRequest, pageNotFound, pagesPlugin } from './ui/plugin.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
 import { oauthPlugin } from './oauth/plugin.ts';
 import { DomainChecker } from './modules/domains/checker.ts';
@@ -40,7 +40,7 @@ export async function buildServer(container: Container, logger?: Logger): Promis
   };
   const app = await buildApp(container, {
     ...(logger ? { logger } : {}),
-    siblings: { plugin: siblings, notFound: pageNotFound },
+    siblings: { plugin: siblings, notFound: pageNotFound, longRequest: pageForLongRequest },
     serverFactory: (api) => createServer(edgeFirst(edge, api)),
     onClose: () => edge.close(),
   });

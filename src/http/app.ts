@@ -9,7 +9,7 @@ import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
 import { registerBodyBlocks } from './body-blocks.ts';
 import { registerApiGuard, isApiPath, API_PREFIX, type Identify, type ConnectorCheck } from './api-guard.ts';
-import { parserErrorHandler, routerErrorHandler } from './framework-errors.ts';
+import { parserErrorHandler, routerErrorHandler, type LongRequestPage } from './framework-errors.ts';
 import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
@@ -36,7 +36,7 @@ export interface AppOptions {
   /** Run when the server closes (what the caller put in front of the API lets go of its resources). */
   onClose?: () => void;
   /** Other ways in served by the same app outside /api/v1 (the pages), and their answer to unknown paths. */
-  siblings?: { plugin: FastifyPluginAsync; notFound: (request: FastifyRequest, reply: FastifyReply) => void };
+  siblings?: { plugin: FastifyPluginAsync; notFound: (request: FastifyRequest, reply: FastifyReply) => void; longRequest?: LongRequestPage };
 }
 
 export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
@@ -58,7 +58,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     // Long path parameters reach validation (a 400 naming the parameter) instead of a 414.
     routerOptions: { maxParamLength: 2048 },
     frameworkErrors: routerErrorHandler(() => guard.identify, security.api),
-    clientErrorHandler: parserErrorHandler(deps.rateLimiter),
+    clientErrorHandler: parserErrorHandler(deps.rateLimiter, opts.siblings?.longRequest),
   }) as unknown as FastifyInstance;
   if (opts.onClose) app.addHook('onClose', async () => opts.onClose?.());
   app.setValidatorCompiler(validatorCompiler);

@@ -38,14 +38,36 @@ export function routerErrorHandler(identify: () => Identify | undefined, headers
   };
 }
 
+/** The HTML page (and its CSP) for a request whose headers overflowed, given its start; undefined: JSON. */
+export type LongRequestPage = (head: string) => { html: string; policy: string } | undefined;
+
+function sendPage(socket: Socket, page: { html: string; policy: string }): void {
+  if (!socket.writable) return void socket.destroy();
+  const headers = {
+    'x-request-id': randomUUID(),
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': page.policy,
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+    'content-length': String(Buffer.byteLength(page.html)),
+    connection: 'close',
+  };
+  socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${page.html}`);
+}
+
 /**
  * Fastify's `clientErrorHandler`, for requests Node's parser cannot read (a broken request line,
  * headers over the size limit): the answer is JSON like any other, counted against the address,
  * and the connection is closed.
  */
-export function parserErrorHandler(rateLimiter: RateLimiter) {
+export function parserErrorHandler(rateLimiter: RateLimiter, pageFor?: LongRequestPage) {
   return (error: NodeJS.ErrnoException, socket: Socket): void => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    // A person's browser (a long build link) gets a page saying what to do, not JSON.
+    const raw = (error as { rawPacket?: unknown }).rawPacket;
+    const head = Buffer.isBuffer(raw) ? raw.toString('latin1', 0, 4096) : '';
+    const page = error.code === 'HPE_HEADER_OVERFLOW' ? pageFor?.(head) : undefined;
+    if (page) return sendPage(socket, page);
     const [status, reason, message] =
       error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'Request Header Fields Too Large', 'The request headers are too large']

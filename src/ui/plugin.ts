@@ -49,11 +49,25 @@ const eta = new Eta({ views: `${UI_DIR}views`, cache: true, autoEscape: true, au
  * back to default-src). nosniff and HSTS come from the app's own hook (http/app.ts).
  */
 export function pageNotFound(_request: FastifyRequest, reply: FastifyReply): void {
-  const policy =
-    "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;connect-src 'self';" +
-    "font-src 'self';object-src 'none';base-uri 'none';form-action 'self';frame-ancestors 'none'";
   const html = eta.render('not-found', { title: 'Page not found', signedIn: null, csrfToken: '', path: '', notice: null, asset: assetUrl });
-  void reply.status(404).type('text/html; charset=utf-8').header('content-security-policy', policy).send(html);
+  void reply.status(404).type('text/html; charset=utf-8').header('content-security-policy', STANDALONE_POLICY).send(html);
+}
+
+/** The pages' policy for pages sent outside their context (no frames: frame-src falls back to default-src). */
+export const STANDALONE_POLICY =
+  "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;connect-src 'self';" +
+  "font-src 'self';object-src 'none';base-uri 'none';form-action 'self';frame-ancestors 'none'";
+
+/**
+ * The page for a build link whose address is longer than the server reads (the HTTP server's
+ * header limit; `head` is the start of what arrived): what to do instead, rather than a JSON 431.
+ * Undefined for any other request.
+ */
+export function pageForLongRequest(head: string): { html: string; policy: string } | undefined {
+  if (!/^GET \/build(?:\?|\/|\s)/.test(head)) return undefined;
+  const org = /[?&]org=([0-9a-f-]{36})(?:[&\s]|$)/i.exec(head)?.[1];
+  const data = { title: 'This link is too long', buildPage: org ? `/build?org=${org}` : '/build', signedIn: null, csrfToken: '', path: '', notice: null, asset: assetUrl };
+  return { html: eta.render('link-too-long', data), policy: STANDALONE_POLICY };
 }
 
 export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {

@@ -60,4 +60,14 @@ describe('router and parser errors keep the API contract', () => {
     expect(big).toMatch(/^HTTP\/1\.1 431 /);
     expect(bodyOf(big)).toEqual({ error: 'The request headers are too large' });
   });
+
+  it('a build link too long for the server is a page saying what to do, not JSON', async () => {
+    const org = '0190a0b0-0000-7000-8000-000000000001';
+    const answer = await raw(`GET /build?org=${org}&prompt=${'A%20bakery%20'.repeat(3_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer.toLowerCase()).toContain('content-type: text/html; charset=utf-8');
+    expect(answer.toLowerCase()).toContain("content-security-policy: default-src 'self'");
+    expect(answer).toContain('This link is too long');
+    expect(answer).toContain(`href="/build?org=${org}"`);
+  });
 });
