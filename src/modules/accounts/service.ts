@@ -100,6 +100,7 @@ export class AccountsService {
 
   /** Follows an open sign-up's confirmation link: the account and its organization, at once. */
   async confirmSignUp(token: string): Promise<{ user: User; orgId: string }> {
+    if (this.settings.registration !== 'open') throw notAllowed('Sign-up is by invitation only on this installation');
     const pending = await this.signups.find(token);
     if (!pending || pending.kind !== 'open' || !pending.orgName) throw invalid('This confirmation link has expired or was already used. Sign up again.');
     return this.createAccountWithOrg({ email: pending.email, passwordHash: pending.passwordHash, name: pending.name, orgName: pending.orgName }, (trx) => this.spendSignUp(trx, token));
