@@ -1,8 +1,8 @@
 // Preview links on their own origin, `preview.{SITES_DOMAIN}`: `/{projectId}/{expires}/{sig}/...`
 // serves a project's current files, `/v/{versionId}/{expires}/{sig}/...` one version's. Pages are
 // sandboxed (an opaque origin even there), private and never indexed. With `?edit=1` an HTML page
-// carries the builder's selection script (/_sitewright/edit.js), which talks to the builder page
-// framing it by postMessage only. Old links on the API host (`/preview/...`) redirect here.
+// carries the builder's selection script (/_sitewright/edit.js) as its first script, which talks
+// to the builder page framing it through a MessageChannel port only. Old links on the API host (`/preview/...`) redirect here.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServedFile, SitesService } from '../modules/publishing/sites.ts';
@@ -47,15 +47,23 @@ export async function servePreviewHost(req: IncomingMessage, res: ServerResponse
   sendFile(req, res, file, found.status, 'private', { 'x-robots-tag': 'noindex', 'content-security-policy': PREVIEW_CSP });
 }
 
-/** The page with the selection script before `</body>` (or at its end), naming the file it came from. */
+/**
+ * The page with the selection script as its very first element, right after the doctype (or at
+ * the start), naming the file it came from: it must run before any script of the site, so that
+ * only it hears the builder's answer (preview-edit.js). The parser puts it in the head, so the
+ * body's elements keep the places the selectors count.
+ */
 function withEditScript(file: ServedFile, path: string): ServedFile {
   if (!file.contentType.startsWith('text/html')) return file;
   const html = file.content.toString('utf8');
   const tag = `<script src="${EDIT_SCRIPT_PATH}" data-sitewright-file="${escapeAttribute(path)}"></script>`;
-  const at = html.toLowerCase().lastIndexOf('</body>');
-  const content = Buffer.from(at === -1 ? html + tag : html.slice(0, at) + tag + html.slice(at));
+  const at = DOCTYPE.exec(html)?.[0].length ?? (html.startsWith('\uFEFF') ? 1 : 0);
+  const content = Buffer.from(html.slice(0, at) + tag + html.slice(at));
   return { ...file, content, etag: file.etag.replace(/"$/, '-edit"') };
 }
+
+/** A doctype at the start, after a byte order mark, spaces and comments. */
+const DOCTYPE = /^\uFEFF?(?:\s|<!--[\s\S]*?-->)*<!doctype[^>]*>/i;
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -15,6 +15,7 @@ import { buildServer } from '../../src/main.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { testConfig } from '../helpers/app.ts';
 import { FakeOpenAi } from '../helpers/fake-openai.ts';
+import { LoopbackDns } from '../helpers/dns-server.ts';
 import { freePort } from '../helpers/server-process.ts';
 import { checkPage as check, cspViolations, hasChromium, launchChromium } from '../helpers/browser.ts';
 
@@ -28,15 +29,17 @@ let browser: Browser;
 let fake: FakeOpenAi;
 let base: string;
 let port: number;
+let dns: LoopbackDns;
 
 beforeAll(async () => {
   if (!hasChromium) return;
   fake = await new FakeOpenAi().start();
+  dns = await new LoopbackDns().start();
   db = await createTestDatabase();
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
   ctx = await createContainer(
-    testConfig(db, { PUBLIC_URL: base, SITES_DOMAIN: `localhost:${port}`, AI_API_KEY: 'sk-test', AI_BASE_URL: fake.baseUrl, AI_MODELS: 'slow-model', AI_DEFAULT_MODEL: 'builtin', AI_TIMEOUT: '60s', GENERATION_POLL_INTERVAL: '50ms' }),
+    testConfig(db, { PUBLIC_URL: base, SITES_DOMAIN: `localhost:${port}`, AI_API_KEY: 'sk-test', AI_BASE_URL: fake.baseUrl, AI_MODELS: 'slow-model', AI_DEFAULT_MODEL: 'builtin', AI_TIMEOUT: '60s', GENERATION_POLL_INTERVAL: '50ms', DNS_SERVERS: dns.address }),
     { rateLimitKeyPrefix: `sw:test:${process.pid}:builder-browser` },
   );
   app = await buildServer(ctx);
@@ -53,6 +56,7 @@ afterAll(async () => {
   await ctx?.close();
   await db?.drop();
   await fake?.stop();
+  await dns?.stop();
 });
 
 /** An agency with one client, its owner signed in to the dashboard in a fresh browser context. */
@@ -266,6 +270,200 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
     await check(page, 'builder-resumed');
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.locator('#history [data-status="cancelled"]').waitFor();
+    expect(csp).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
+
+/** A project of a client on its own plan, with its files written through the files service. */
+async function clientProject(orgId: string, plan: Record<string, unknown>, files: Record<string, string> = {}) {
+  const created = await ctx.services.plans.create(orgId, { name: 'Starter', price: 10, ...plan } as never);
+  const client = await ctx.services.clients.create(orgId, { email: `client-${Math.random().toString(36).slice(2, 8)}@bakery.test`, name: 'Luna Bakery Ltd', plan_id: created.id });
+  const project = await ctx.services.projects.create(orgId, { client_email: client.email, name: 'Luna Bakery' });
+  for (const [path, content] of Object.entries(files)) await ctx.services.files.put(orgId, project.id, path, { content });
+  return { project, client, plan: created };
+}
+
+describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () => {
+  // A site whose own scripts try everything: posting selections and edits to the builder, taking
+  // any port that passes by, saying `hello` with a channel of their own, and clicking and pressing
+  // keys in the page. Its heading is shown in capitals by its stylesheet.
+  const FORGER = `
+    const heading = 'html > body:nth-child(2) > h1:nth-child(1)';
+    const select = { sitewright: 1, type: 'select', file: 'index.html', selector: heading, tag: 'h1', text: 'Forged', html: '<h1>Forged</h1>', editable: true };
+    const ask = { sitewright: 1, type: 'edit-request', file: 'index.html', selector: heading };
+    const text = { sitewright: 1, type: 'text', file: 'index.html', selector: heading, text: 'Forged by the site' };
+    const stolen = [];
+    window.addEventListener('message', (event) => { for (const port of event.ports) stolen.push(port); }, true);
+    const mine = new MessageChannel();
+    mine.port1.onmessage = (event) => {
+      const nonce = event.data && event.data.nonce;
+      for (const message of [select, ask, text]) mine.port1.postMessage({ ...message, nonce });
+    };
+    parent.postMessage({ sitewright: 1, type: 'hello' }, '*', [mine.port2]);
+    setInterval(() => {
+      for (const message of [select, ask, text]) parent.postMessage(message, '*');
+      for (const port of stolen) for (const message of [select, ask, text]) port.postMessage(message);
+      const h1 = document.querySelector('h1');
+      if (h1) {
+        h1.click();
+        h1.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      }
+    }, 25);
+  `;
+  const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Luna</title><script src="forge.js"></script><style>h1 { text-transform: uppercase; }</style></head><body><h1>Luna Bakery</h1><p>Fresh\n      bread</p></body></html>';
+
+  it('a site whose own script posts forged selections and texts changes nothing; the person’s own edit is saved as typed', async () => {
+    const { org, page, context, csp } = await signedInAgency(1250, 800);
+    const { project } = await clientProject(org.id, { max_ai_messages_daily: 5 }, { 'index.html': PAGE, 'forge.js': FORGER });
+    const edits: string[] = [];
+    page.on('request', (request) => request.url().endsWith('/text') && edits.push(request.postData() ?? ''));
+    await page.goto(`${base}/app/projects/${project.id}`);
+    await preview(page).locator('h1').waitFor();
+    const unchanged = async () => {
+      expect((await ctx.services.files.get(org.id, project.id, 'index.html')).content).toBe(PAGE);
+      expect((await ctx.services.versions.list(org.id, project.id, 10, 0)).total).toBe(2);
+      expect(edits).toEqual([]);
+    };
+    // The site's script runs for a while: nothing is selected, nothing is saved.
+    await page.waitForTimeout(1_000);
+    await unchanged();
+    expect(await page.locator('#selection').isHidden()).toBe(true);
+    // Selecting: still nothing but what the person clicks.
+    await page.getByRole('button', { name: 'Select an element' }).click();
+    await page.waitForTimeout(800);
+    expect(await page.locator('#selection').isHidden()).toBe(true);
+    await unchanged();
+    await preview(page).locator('h1').click();
+    await page.locator('#selection:not([hidden])').waitFor();
+    expect(await page.locator('#selection-text').textContent()).toContain('LUNA BAKERY');
+    // In the person's edit, the site's forged texts are not taken either; theirs is, as typed.
+    await page.getByRole('button', { name: 'Edit its text' }).click();
+    await page.waitForTimeout(500);
+    await unchanged();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Baked by hand');
+    await page.keyboard.press('Enter');
+    await page.locator('#notice').getByText(/Saved the text in index\.html/).waitFor();
+    const saved = (await ctx.services.files.get(org.id, project.id, 'index.html')).content;
+    expect(saved).toBe(PAGE.replace('<h1>Luna Bakery</h1>', '<h1>Baked by hand</h1>'));
+    expect(edits).toHaveLength(1);
+    await page.waitForTimeout(500);
+    expect((await ctx.services.files.get(org.id, project.id, 'index.html')).content).toBe(saved);
+    // Words added to a paragraph whose source breaks its line: the line end was a space on the page.
+    await preview(page).locator('h1', { hasText: 'Baked by hand' }).waitFor();
+    await preview(page).locator('p').click();
+    await page.locator('#selection-tag', { hasText: '<p>' }).waitFor();
+    await page.getByRole('button', { name: 'Edit its text' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' daily');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await ctx.services.files.get(org.id, project.id, 'index.html')).content).toContain('<p>Fresh bread daily</p>');
+    expect(edits).toHaveLength(2);
+    expect(csp).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('the AI messages counter and the chat follow every message', async () => {
+    const { org, page, context, csp } = await signedInAgency(1260, 720);
+    const { project } = await clientProject(org.id, { max_ai_messages_daily: 3 });
+    // A long history (older days: not counted today).
+    const past = new Date(Date.now() - 3 * 86_400_000);
+    await ctx.database.db
+      .insertInto('generations')
+      .values(
+        Array.from({ length: 12 }, (_, i) => {
+          const at = new Date(past.getTime() + i * 60_000).toISOString();
+          return {
+            id: `01a30000-0000-7000-8000-${String(i).padStart(12, '0')}`, org_id: org.id, project_id: project.id, org_client_id: project.org_client_id, author_user_id: null, author_key_id: null,
+            prompt: `An older prompt number ${i + 1}, asking for something on the site`, element: null, model: 'builtin', status: 'succeeded' as const, error: null, summary: `Did thing ${i + 1}`,
+            files: null, attempts: 1, next_attempt_at: null, lease_until: null, lease_token: null, created_at: at, started_at: at, finished_at: at, updated_at: at,
+          };
+        }),
+      )
+      .execute();
+    await page.goto(`${base}/app/projects/${project.id}`);
+    /** The end of the message shows between the panel's top and the prompt box. */
+    const inView = async (locator: ReturnType<Page['locator']>) => {
+      const box = (await locator.boundingBox())!;
+      const form = (await page.locator('#prompt-form').boundingBox())!;
+      const panel = (await page.locator('#panel-chat').boundingBox())!;
+      const end = box.y + box.height;
+      return end > panel.y + 20 && end <= form.y + 1;
+    };
+    // Opened at the newest message.
+    expect(await inView(page.locator('#history .turn').last())).toBe(true);
+    await expect.poll(() => page.locator('#allowance').textContent()).toMatch(/AI messages today: 0 of 3 \(plan [^)]+\), 3 left\./);
+
+    await page.getByLabel('What should we build?').fill('A bakery in Bristol called Luna Bakery');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.locator('#allowance').textContent()).toContain('1 of 3');
+    expect(await page.locator('#allowance-left').textContent()).toBe('2 left');
+    await page.locator('#history .turn[data-status="succeeded"]').last().waitFor({ timeout: 15_000 });
+    await page.locator('#progress').waitFor({ state: 'hidden' });
+    await expect.poll(() => inView(page.locator('#history .turn').last())).toBe(true);
+    await check(page, 'builder-chat-counter');
+
+    // Refused by the model: it changed nothing, so the counter goes back after it.
+    await page.getByLabel('What should change?').fill('more whimsy please');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#history .turn[data-status="failed"]').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.locator('#allowance-used').textContent()).toBe('1');
+    expect(await page.locator('#allowance-left').textContent()).toBe('2 left');
+    await expect.poll(() => inView(page.locator('#history .turn').last())).toBe(true);
+    expect(csp).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it.each([
+    ['desktop', 1290, 820, ''],
+    ['tablet', 830, 1180, '-tablet'],
+  ])('at %s width, custom domains: the DNS records with room, copy buttons and the right status styles', async (_name, width, height, suffix) => {
+    const { org, page, context, csp } = await signedInAgency(width, height);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const { project } = await clientProject(org.id, { can_use_custom_domain: true, can_export_code: false }, { 'index.html': '<!doctype html><title>Luna</title><h1>Luna</h1>' });
+    const domain = await ctx.services.domains.add(org.id, project.id, `www.luna-bakery-${width}.co.uk`);
+    const [cname, txt] = domain.dns_records;
+    await page.goto(`${base}/app/projects/${project.id}?tab=publish`);
+    const card = page.locator('.domain');
+    await card.waitFor();
+    // Not checked yet: neutral, not success.
+    expect(await card.locator('.badge.dns-unchecked').count()).toBe(2);
+    expect(await card.locator('.badge.dns-ok').count()).toBe(0);
+
+    // A copy button beside each name and value, which copies it.
+    const copies = card.getByRole('button', { name: /^Copy the (name|value) of the/ });
+    expect(await copies.count()).toBe(4);
+    await card.getByRole('button', { name: `Copy the value of the CNAME record for ${domain.domain}` }).click();
+    await page.locator('#notice').getByText(`Copied the value of the CNAME record for ${domain.domain}.`).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(cname!.value);
+
+    // The values have room: none is squeezed into a sliver, and nothing spills out of the card.
+    const widths = await card.locator('code.dns-text').evaluateAll((codes) => codes.map((c) => c.getBoundingClientRect().width));
+    expect(Math.min(...widths)).toBeGreaterThan(150);
+    expect(await card.evaluate((c) => c.scrollWidth <= c.clientWidth)).toBe(true);
+    const stacked = await card.locator('thead').evaluate((t) => t.getBoundingClientRect().height <= 1);
+    expect(stacked).toBe(width > 1024);
+
+    // The ownership record is right, the routing one is not: verify says so as a warning.
+    dns.set(txt!.name, { type: 'TXT', value: txt!.value });
+    dns.set(cname!.name, { type: 'CNAME', value: 'somewhere-else.example' });
+    await card.getByRole('button', { name: `Verify ${domain.domain}` }).click();
+    const warning = page.locator('#notice .notice.warning', { hasText: 'not right yet' });
+    await warning.waitFor();
+    expect(await warning.evaluate((n) => getComputedStyle(n).backgroundColor)).not.toBe('rgb(236, 253, 243)');
+    await page.locator('.domain .badge.dns-wrong').waitFor();
+    expect(await page.locator('.domain .badge.dns-ok').count()).toBe(1);
+    expect(await page.locator('.domain .badge.dns-wrong').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(254, 240, 199)');
+    await card.scrollIntoViewIfNeeded();
+    await check(page, `builder-domains${suffix}`);
+
+    // The Code panel on a plan without code export: every file to view and edit, no download.
+    await page.getByRole('link', { name: 'Code' }).click();
+    await page.locator('.cm-editor').waitFor();
+    expect(await page.getByRole('link', { name: /Download the code/ }).count()).toBe(0);
+    await page.locator('#export-note').getByText(/does not include downloading the code: the files can be viewed and edited here/).waitFor();
+    await check(page, `builder-code-no-export${suffix}`);
     expect(csp).toEqual([]);
     await context.close();
   }, 60_000);

@@ -2,12 +2,16 @@
 // open it, prompts (plain form posts and the script's JSON) with the plan's daily limit, progress
 // as server-sent events, stopping, saving files and text edits as versions of their author,
 // restoring, publishing and rolling back, domains and export under the plan's rules.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'parse5';
 import { useTestApi } from '../helpers/app.ts';
+import { LoopbackDns } from '../helpers/dns-server.ts';
 import { createClient } from '../helpers/fixtures.ts';
 import { PageSession, visibleText } from '../helpers/page-session.ts';
 
-const api = useTestApi({ SITES_DOMAIN: 'sites.test', GENERATION_POLL_INTERVAL: '25ms' }, { generationWorker: true });
+const dns = await new LoopbackDns().start();
+afterAll(() => dns.stop());
+const api = useTestApi({ SITES_DOMAIN: 'sites.test', GENERATION_POLL_INTERVAL: '25ms', DNS_SERVERS: dns.address }, { generationWorker: true });
 
 const member = () => PageSession.signIn(api.app, api.ctx, api.org.id, 'member');
 
@@ -64,7 +68,10 @@ describe('who may open the builder', () => {
     await api.put(`/api/v1/projects/${project.id}/files/index.html`, { content: '<h1>Hi</h1>' });
     const embed = await (await member()).get(embedPath);
     expect(embed.status).toBe(200);
-    expect(embed.body).toMatch(/<iframe id="preview" title="Preview of Luna Bakery" src="http:\/\/preview\.sites\.test\/[^"]+\?edit=1"/);
+    // The script makes the frame that carries the selection script (data-preview, ?edit=1) once it
+    // listens to it; the frame in noscript is for browsers without scripts.
+    expect(embed.body).toMatch(/data-preview="http:\/\/preview\.sites\.test\/[^"]+\?edit=1"/);
+    expect(embed.body).toMatch(/<noscript><iframe id="preview" title="Preview of Luna Bakery" src="http:\/\/preview\.sites\.test\/[^"?]+"/);
     expect(embed.body).not.toContain('prompt-form');
     expect((await outsider.get(embedPath)).status).toBe(404);
     expect((await api.app.inject({ method: 'GET', url: embedPath })).statusCode).toBe(303);
@@ -128,7 +135,7 @@ describe('prompting in the builder', () => {
     expect((await person.postJson(`/app/projects/${project.id}/generate`, { prompt: 'x'.repeat(50_001) })).status).toBe(400);
     const unknownModel = await person.postJson(`/app/projects/${project.id}/generate`, { prompt: 'x', model: 'gpt-9' });
     expect(unknownModel.status).toBe(400);
-    expect(unknownModel.json.error).toContain("unknown model 'gpt-9'");
+    expect(unknownModel.json.error).toMatch(/^Unknown model 'gpt-9'/); // in a person's words: no API field prefix
     // Without the CSRF token nothing happens.
     const forged = await api.app.inject({ method: 'POST', url: `/app/projects/${project.id}/generate`, headers: { cookie: person.cookieHeader(), 'content-type': 'application/json' }, payload: '{"prompt":"x"}' });
     expect(forged.statusCode).toBe(403);
@@ -146,7 +153,11 @@ describe('prompting in the builder', () => {
     expect(second.json.error).toMatch(/Daily AI message limit reached/);
     const page = visibleText((await own.get(`/app/projects/${project.id}`)).body);
     expect(page).toContain('AI messages today: 1 of 1');
+    expect(page).toContain('0 left');
     expect(page).toContain('The daily limit is reached');
+    // The page's counter follows the project's state after every message.
+    const state = JSON.parse((await own.get(`/app/projects/${project.id}/state`)).body);
+    expect(state.allowance).toMatchObject({ limit: 1, used: 1, renews_at: expect.stringMatching(/T00:00:00\.000Z$/) });
     const viaApi = await api.post(`/api/v1/projects/${project.id}/generate`, { prompt: 'Add a menu' });
     expect(viaApi.status).toBe(429);
   });
@@ -211,9 +222,34 @@ describe('editing, versions and publishing in the builder', () => {
     expect(domain.status, domain.body).toBe(403);
     expect(domain.json.error).toMatch(/can_use_custom_domain/);
     expect((await person.get(`${base}/export.zip`)).status).toBe(403);
+    // The Code panel says what the plan's can_export_code means: no download, the files still here.
+    const codeTab = (await person.get(`${base}?tab=code`)).body;
+    expect(codeTab).not.toContain('export.zip');
+    expect(visibleText(codeTab)).toMatch(/The client’s plan “[^”]+” does not include downloading the code: the files can be viewed and edited here/);
+    expect(codeTab).toContain('data-file="index.html"');
     const page = visibleText((await person.get(`${base}?tab=publish`)).body);
     expect(page).toContain('Custom domains are not included in plan');
     expect(page).toMatch(/Version 3 · [^·]* Roll back to this/);
+  });
+
+  it('an in-place text edit never stops a later prompt, and the edit is kept', async () => {
+    const { project } = await planned({ max_ai_messages_daily: 5 });
+    const person = await member();
+    const base = `/app/projects/${project.id}`;
+    const built = await person.postJson(`${base}/generate`, { prompt: 'A bakery in Bristol called Luna Bakery' });
+    expect(await finished(project.id, built.json.generation.id)).toMatchObject({ status: 'succeeded' });
+    const index = (await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file.content as string;
+    // A navigation link (no data-sw key) and the introduction (a key whose text the page's description repeats).
+    for (const [selector, text] of [[selectorOf(index, (el) => el.tagName === 'a' && el.parent === 'li'), 'Our bread'], [selectorOf(index, (el) => el.key === 'hero.text'), 'Sourdough since 2019.']]) {
+      expect((await person.postJson(`${base}/text`, { file: 'index.html', selector, text })).status).toBe(200);
+    }
+    const green = await person.postJson(`${base}/generate`, { prompt: 'Make it green' });
+    const done = await finished(project.id, green.json.generation.id);
+    expect(done.status, done.error).toBe('succeeded');
+    const after = (await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file.content as string;
+    expect(after).toContain('>Our bread</a>');
+    expect(after).toContain('>Sourdough since 2019.</p>');
+    expect((await api.get(`/api/v1/projects/${project.id}/files/styles.css`)).body.file.content).toContain('#15803d');
   });
 
   it('adds and removes a custom domain when the plan allows it, and exports the code', async () => {
@@ -226,6 +262,25 @@ describe('editing, versions and publishing in the builder', () => {
     const page = (await person.get(`${base}?tab=publish`)).body;
     expect(page).toContain('www.luna-bakery.co.uk');
     expect(page).toContain('CNAME');
+    // Each name and value is text to select (the script adds the copy buttons); not checked yet is neutral.
+    const [cname, txt] = added.json.domain.dns_records;
+    expect(page).toContain(`<code class="dns-text" data-copy="the value of the CNAME record for www.luna-bakery.co.uk">${cname.value}</code>`);
+    expect(page).not.toMatch(/>Copy</);
+    expect(page.match(/badge dns-unchecked/g)).toHaveLength(2);
+    expect(page).not.toContain('dns-ok');
+
+    // Verified with one record right and one missing: a warning, not a success, in both answers.
+    dns.set(txt.name, { type: 'TXT', value: txt.value });
+    const checked = await person.postJson(`${base}/domains/${added.json.domain.id}/verify`);
+    expect(checked.json).toMatchObject({ tone: 'warning', notice: expect.stringContaining('not right yet') });
+    const plain = await person.post(`${base}/domains/${added.json.domain.id}/verify`);
+    expect(plain.location).toBe(`${base}?tab=publish&tone=warning`);
+    const after = (await person.get(plain.location!)).body;
+    expect(after).toMatch(/<span class="notice warning">www\.luna-bakery\.co\.uk: the DNS records are not right yet/);
+    expect(after).toMatch(/badge dns-missing">Not found</);
+    expect(after).toMatch(/badge dns-ok">Found</);
+    expect(after).toContain('badge pending">waiting for DNS');
+
     expect((await person.postJson(`${base}/domains/${added.json.domain.id}/delete`)).status).toBe(200);
     expect((await api.get(`/api/v1/projects/${project.id}/domains`)).body).toEqual([]);
     const zip = await person.get(`${base}/export.zip`);
@@ -233,3 +288,20 @@ describe('editing, versions and publishing in the builder', () => {
     expect(zip.headers['content-type']).toBe('application/zip');
   });
 });
+
+/** The selector the preview computes for the first element `match` accepts (see preview-edit.js). */
+function selectorOf(html: string, match: (el: { tagName: string; parent: string; key: string | undefined }) => boolean): string {
+  type El = { tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: El[] };
+  const find = (node: El, path: string[]): string[] | undefined => {
+    for (const [i, child] of (node.childNodes ?? []).filter((c) => c.tagName).entries()) {
+      const here = [...path, `${child.tagName}:nth-child(${i + 1})`];
+      if (match({ tagName: child.tagName!, parent: node.tagName ?? '', key: child.attrs?.find((a) => a.name === 'data-sw')?.value })) return here;
+      const deeper = find(child, here);
+      if (deeper) return deeper;
+    }
+    return undefined;
+  };
+  const found = find(parse(html) as El, []);
+  if (!found) throw new Error('no such element');
+  return ['html', ...found.slice(1)].join(' > ');
+}

@@ -1,17 +1,40 @@
-// The builder's selection script, added to preview pages opened with ?edit=1. It runs inside the
-// sandboxed preview (an opaque origin) and talks to the builder page that frames it by postMessage
-// only: the builder turns selection on and off and asks for in-place text edits; this script
-// reports the selected element (its page, a selector, tag, text and HTML) and the edited text.
-// It never reads or sends anything else, and does nothing when the page is not framed.
+// The builder's selection script, added to preview pages opened with ?edit=1 as the page's very
+// first script (edge/preview.ts puts it right after the doctype), so that it runs before any of
+// the site's own. It runs inside the sandboxed preview (an opaque origin) and talks to the builder
+// page that frames it through a MessageChannel only: at once, before any site script exists, it
+// makes the channel and sends one end to its parent with `hello`; the builder takes the first
+// `hello` of each preview frame it makes (so this one), answers through that port with a nonce
+// for this load, and hears nothing else: what a site script posts with window.postMessage is
+// never taken as a selection or an edit, and the port this script keeps is never in any event of
+// the page. What it does with the port and its messages goes through the browser's functions as
+// they were when it started (a site script may replace them later). Clicks and keys count only
+// when the browser made them (isTrusted), so a site script cannot select or edit on the person's
+// behalf either. It reports the selected element (its page, a selector, tag, text and HTML) and,
+// in an edit the builder started, the edited text; it never reads or sends anything else, and
+// does nothing when the page is not framed.
 (() => {
   if (window.parent === window) return;
+  // The browser's own functions, kept before any site script runs.
+  const call = Function.prototype.call;
+  const bind = (fn) => call.bind(fn);
+  const dataOf = bind(Object.getOwnPropertyDescriptor(window.MessageEvent.prototype, 'data').get);
+  const listen = bind(window.EventTarget.prototype.addEventListener);
+  const portPost = bind(window.MessagePort.prototype.postMessage);
+  const portStart = bind(window.MessagePort.prototype.start);
+
   const FILE = document.currentScript?.getAttribute('data-sitewright-file') ?? 'index.html';
   const MARKS = ['data-sw-hover', 'data-sw-selected'];
+  const { port1: port, port2 } = new window.MessageChannel();
+  /** This load's nonce, from the builder through the port; nothing is sent before it came. */
+  let nonce = '';
   let selecting = false;
   let selected = null;
   let editing = null;
 
-  const post = (message) => window.parent.postMessage({ sitewright: 1, file: FILE, ...message }, '*');
+  /** To the builder, through this load's port only. */
+  const post = (message) => {
+    if (nonce) portPost(port, { sitewright: 1, file: FILE, ...message, nonce });
+  };
 
   const style = document.createElement('style');
   style.textContent = `
@@ -20,7 +43,7 @@
     [data-sw-selected] { outline: 3px solid #4338ca !important; outline-offset: 2px !important; }
     [data-sw-placeholders] [data-placeholder] { outline: 2px dashed #d97706 !important; outline-offset: 2px !important; background-color: rgba(251, 191, 36, .18) !important; }
     [contenteditable][data-sw-selected] { outline-style: double !important; background-color: rgba(99, 102, 241, .08) !important; }`;
-  document.head.appendChild(style);
+  (document.head ?? document.documentElement).appendChild(style);
 
   /** `html > body:nth-child(2) > main:nth-child(1) > h2:nth-child(3)`: exact, and readable on the server. */
   function selectorOf(element) {
@@ -46,6 +69,25 @@
     element.childNodes.length > 0 &&
     [...element.childNodes].every((n) => n.nodeType === Node.TEXT_NODE || (n.nodeType === Node.ELEMENT_NODE && n.localName === 'br')) &&
     element.textContent.trim() !== '';
+
+  /**
+   * Its words as written, each <br> a newline: innerText would give them as shown, so a
+   * `text-transform: uppercase` heading would be saved in capitals. Spaces and the source's line
+   * ends collapse as they do on the page, unless the element's white-space keeps them.
+   */
+  function wordsOf(element) {
+    const space = getComputedStyle(element).whiteSpace;
+    const keepSpaces = /^(pre|pre-wrap|break-spaces)$/.test(space);
+    const keepLines = keepSpaces || space === 'pre-line';
+    const text = [...element.childNodes]
+      .map((n) => {
+        if (n.nodeType !== Node.TEXT_NODE) return n.localName === 'br' ? '\n' : n.textContent;
+        if (keepSpaces) return n.data;
+        return n.data.replace(keepLines ? /[ \t\r\f]+/g : /[ \t\r\n\f]+/g, ' ');
+      })
+      .join('');
+    return keepSpaces ? text.replace(/\n$/, '') : text.replace(/ *\n */g, '\n').replace(/ {2,}/g, ' ').trim();
+  }
 
   function mark(element, name) {
     document.querySelectorAll(`[${name}]`).forEach((e) => e.removeAttribute(name));
@@ -75,11 +117,12 @@
       element.innerHTML = before;
       return post({ type: 'edit-cancelled' });
     }
-    post({ type: 'text', selector: selectorOf(element), text: element.innerText.replace(/\n$/, '') });
+    post({ type: 'text', selector: selectorOf(element), text: wordsOf(element) });
   }
 
-  function startEditing() {
-    if (!selected || !isTextOnly(selected) || editing) return;
+  /** Only when the builder says so: an edit the person started there (button, or Enter here). */
+  function startEditing(selector) {
+    if (!selected || !isTextOnly(selected) || editing || selectorOf(selected) !== selector) return;
     editing = { element: selected, before: selected.innerHTML };
     selected.setAttribute('contenteditable', 'plaintext-only');
     selected.focus();
@@ -89,23 +132,26 @@
     window.getSelection()?.addRange(range);
   }
 
+  // The person's own input only: a site script's synthetic events (isTrusted false) do nothing.
   document.addEventListener('mouseover', (event) => {
-    if (selecting && !editing && event.target instanceof Element) mark(event.target, 'data-sw-hover');
+    if (event.isTrusted && selecting && !editing && event.target instanceof Element) mark(event.target, 'data-sw-hover');
   });
   document.addEventListener(
     'click',
     (event) => {
-      if (!selecting || editing) return;
+      if (!event.isTrusted || !selecting || editing) return;
       event.preventDefault();
       event.stopPropagation();
       if (event.target instanceof Element) select(event.target);
     },
     true,
   );
-  // Keyboard selection: arrows walk the page's elements, Enter edits the text, Escape stops.
+  // Keyboard selection: arrows walk the page's elements, Enter asks the builder to edit the text,
+  // Escape stops.
   document.addEventListener(
     'keydown',
     (event) => {
+      if (!event.isTrusted) return;
       if (editing) {
         if (event.key === 'Escape') stopEditing(false);
         else if (event.key === 'Enter' && !event.shiftKey) {
@@ -128,31 +174,40 @@
           select(moves[event.key]);
           selected.scrollIntoView({ block: 'nearest' });
         }
-      } else if (event.key === 'Enter') {
+      } else if (event.key === 'Enter' && selected && isTextOnly(selected)) {
         event.preventDefault();
-        startEditing();
+        post({ type: 'edit-request', selector: selectorOf(selected) });
       }
     },
     true,
   );
-  document.addEventListener('focusout', () => editing && stopEditing(true));
+  document.addEventListener('focusout', (event) => event.isTrusted && editing && stopEditing(true));
 
-  window.addEventListener('message', (event) => {
-    if (event.source !== window.parent || !event.data || event.data.sitewright !== 1) return;
-    const { type } = event.data;
+  /** What the builder says, through the port: first this load's nonce, then what to do. */
+  function command(data) {
+    if (!data || data.sitewright !== 1 || typeof data.nonce !== 'string' || !data.nonce) return;
+    if (data.type === 'connect' && !nonce) {
+      nonce = data.nonce;
+      return post({ type: 'ready' });
+    }
+    if (data.nonce !== nonce) return;
+    const { type } = data;
     if (type === 'selecting') {
-      selecting = Boolean(event.data.on);
+      selecting = Boolean(data.on);
       document.documentElement.toggleAttribute('data-sw-selecting', selecting);
       if (!selecting) mark(null, 'data-sw-hover');
     } else if (type === 'clear') {
       selected = null;
       mark(null, 'data-sw-selected');
     } else if (type === 'edit-text') {
-      startEditing();
+      startEditing(data.selector);
     } else if (type === 'placeholders') {
-      document.documentElement.toggleAttribute('data-sw-placeholders', Boolean(event.data.on));
+      document.documentElement.toggleAttribute('data-sw-placeholders', Boolean(data.on));
     }
-  });
+  }
 
-  post({ type: 'ready', title: document.title, placeholders: document.querySelectorAll('[data-placeholder]').length });
+  listen(port, 'message', (event) => command(dataOf(event)));
+  portStart(port);
+  // The builder's end of the channel, at once: this is the first thing the page says.
+  window.parent.postMessage({ sitewright: 1, type: 'hello' }, '*', [port2]);
 })();

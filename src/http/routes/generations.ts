@@ -18,7 +18,7 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
           tags,
           summary: 'Generate or edit the site with AI',
           description:
-            "Queues an AI generation and answers at once with 202; poll `GET /projects/{id}/generations/{generationId}` until it is `succeeded` or `failed`. On a project without files the provider builds a complete site; on one with files it edits the site as the prompt asks. On success the generation's files replace the project's files in one step. `model` is one of the configured models (default `builtin`, which needs no network). Each request counts as one AI message of the client's plan (`max_ai_messages_daily`, per UTC day): over the limit the answer is 429 with `Retry-After` until midnight UTC, and nothing is queued.",
+            "Queues an AI generation and answers at once with 202; poll `GET /projects/{id}/generations/{generationId}` until it is `succeeded` or `failed`. On a project without files the provider builds a complete site; on one with files it edits the site as the prompt asks. On success the generation's files replace the project's files in one step. `model` is one of the configured models (default `builtin`, which needs no network). Each request counts as one AI message of the client's plan (`max_ai_messages_daily`, per UTC day): over the limit the answer is 429 with `Retry-After` until midnight UTC, and nothing is queued. A generation that fails or changes nothing gives its message back.",
           params: ProjectIdParams,
           body: GenerateBody,
           response: { 202: GenerationEnvelope, ...errorResponses(400, 403, 404, 415) },

@@ -66,6 +66,20 @@ export async function countMessage(db: Executor, clientId: string, day: string):
     .execute();
 }
 
+/**
+ * Gives back one AI message of the client on that day: a request that changed nothing (refused by
+ * the model, failed, or answered with the site as it was) does not count.
+ */
+export async function uncountMessage(db: Executor, clientId: string, day: string): Promise<void> {
+  await db
+    .updateTable('ai_usage')
+    .set((eb) => ({ messages: eb('messages', '-', 1) }))
+    .where('org_client_id', '=', clientId)
+    .where('day', '=', day)
+    .where('messages', '>', 0)
+    .execute();
+}
+
 // The worker's statements: on generations it is leasing or holds the lease of (by token).
 
 /** Leases due generations, each marked running with its try counted. */
@@ -82,7 +96,7 @@ export function leaseDueGenerations(database: Database, limit: number, leaseMs: 
 export function findLeased(db: Executor, ids: string[], token: string) {
   return db
     .selectFrom('generations')
-    .select(['id', 'org_id', 'project_id', 'prompt', 'element', 'model', 'attempts', 'author_user_id', 'author_key_id'])
+    .select(['id', 'org_id', 'project_id', 'org_client_id', 'created_at', 'prompt', 'element', 'model', 'attempts', 'author_user_id', 'author_key_id'])
     .where('id', 'in', ids)
     .where('lease_token', '=', token)
     .execute();

@@ -17,6 +17,7 @@ import type { GenerationsTable } from '../../db/schema.ts';
 import { onWork } from '../../jobs/signal.ts';
 import * as repo from './repo.ts';
 import { recordVersion } from '../versions/repo.ts';
+import { toIso } from '../../lib/clock.ts';
 
 /** The lease outlives the job's timeout by this much, so a live worker's lease never runs out under it. */
 const LEASE_MARGIN_MS = 30_000;
@@ -31,6 +32,8 @@ interface Job {
   attempts: number;
   token: string;
   author: { userId: string | null; keyId: string | null };
+  /** The client whose AI message the request counted, and the UTC day it counted on. */
+  counted: { clientId: string; day: string } | null;
 }
 
 class LostLease extends Error {}
@@ -75,7 +78,7 @@ export class GenerationWorker {
     const leased = await repo.leaseDueGenerations(this.database, limit, this.settings.timeoutMs + LEASE_MARGIN_MS);
     if (leased.ids.length === 0) return [];
     const rows = await repo.findLeased(this.database.db, leased.ids, leased.token);
-    return rows.map((r) => ({ id: r.id, orgId: r.org_id, projectId: r.project_id, prompt: r.prompt, element: r.element === null ? undefined : (JSON.parse(r.element) as ElementContext), model: r.model, attempts: r.attempts, token: leased.token, author: { userId: r.author_user_id, keyId: r.author_key_id } }));
+    return rows.map((r) => ({ id: r.id, orgId: r.org_id, projectId: r.project_id, prompt: r.prompt, element: r.element === null ? undefined : (JSON.parse(r.element) as ElementContext), model: r.model, attempts: r.attempts, token: leased.token, author: { userId: r.author_user_id, keyId: r.author_key_id }, counted: r.org_client_id ? { clientId: r.org_client_id, day: toIso(r.created_at).slice(0, 10) } : null }));
   }
 
   private async run(job: Job): Promise<void> {
@@ -130,7 +133,12 @@ export class GenerationWorker {
       await requireProject(trx, job.orgId, job.projectId, { lock: this.database.engine === 'postgres' });
       const checked = checkFileSet(files, this.config.files);
       await replaceProjectFiles(trx, job.orgId, job.projectId, checked);
-      await recordVersion(trx, this.database.engine === 'postgres', { orgId: job.orgId, projectId: job.projectId, source: 'generation', generationId: job.id, summary, actor: job.author });
+      const version = await recordVersion(trx, this.database.engine === 'postgres', { orgId: job.orgId, projectId: job.projectId, source: 'generation', generationId: job.id, summary, actor: job.author });
+      // The site is as it was: the request did nothing, and is not counted.
+      if (!version) {
+        summary = `${summary} (nothing changed${job.counted ? ', so this message was not counted' : ''})`;
+        if (job.counted) await repo.uncountMessage(trx, job.counted.clientId, job.counted.day);
+      }
       const written = [...checked.keys()].sort();
       const stillOurs = await repo.updateLeased(trx, job.id, job.token, {
         status: 'succeeded',
@@ -172,11 +180,15 @@ export class GenerationWorker {
     await this.finish(job, { status: 'failed', error: message, next_attempt_at: null, lease_until: null, lease_token: null, finished_at: now, updated_at: now }, { kind: 'failed', message });
   }
 
-  /** Writes the job's new state and its event together, if the job is still this worker's. */
+  /**
+   * Writes the job's new state and its event together, if the job is still this worker's. A failed
+   * generation changed nothing: its AI message is given back in the same transaction.
+   */
   private async finish(job: Job, changes: Updateable<GenerationsTable>, event: { kind: 'retrying' | 'failed'; message: string }): Promise<void> {
     await this.database.db.transaction().execute(async (trx) => {
       if (await repo.updateLeased(trx, job.id, job.token, changes)) {
         await appendEvent(trx, this.database.engine === 'postgres', { generationId: job.id, orgId: job.orgId, ...event });
+        if (event.kind === 'failed' && job.counted) await repo.uncountMessage(trx, job.counted.clientId, job.counted.day);
       }
     });
   }

@@ -3,7 +3,7 @@
 // script) is sent back to the builder with a notice, and a refusal becomes the error page.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, DomainError, NotAllowedError, NotFoundError, RateLimitedError, TooLargeError } from '../../modules/common/errors.ts';
-import { redirectWith } from '../page.ts';
+import { peopleWords, redirectWith } from '../page.ts';
 
 export function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json');
@@ -18,15 +18,22 @@ export function statusOf(error: DomainError): number {
   return 400;
 }
 
-/** Runs a builder action and answers it either way; `back` is the builder tab to return to. */
-export async function answer(request: FastifyRequest, reply: FastifyReply, back: string, run: () => Promise<{ notice: string; data?: unknown }>): Promise<FastifyReply> {
+/** How a notice is shown: done, or done but something still needs the person (a warning). */
+export type Tone = 'ok' | 'warning';
+
+/**
+ * Runs a builder action and answers it either way; `back` is the builder tab to return to. A
+ * warning's tone travels with the JSON, or in the address a plain form post returns to.
+ */
+export async function answer(request: FastifyRequest, reply: FastifyReply, back: string, run: () => Promise<{ notice: string; tone?: Tone; data?: unknown }>): Promise<FastifyReply> {
   try {
-    const { notice, data } = await run();
-    if (wantsJson(request)) return reply.header('cache-control', 'no-store').send({ notice, ...(data as object) });
-    return redirectWith(reply, back, notice);
+    const { notice, tone = 'ok', data } = await run();
+    if (wantsJson(request)) return reply.header('cache-control', 'no-store').send({ notice, tone, ...(data as object) });
+    return redirectWith(reply, tone === 'ok' ? back : `${back}${back.includes('?') ? '&' : '?'}tone=${tone}`, notice);
   } catch (error) {
     if (!(error instanceof DomainError) || !wantsJson(request)) throw error;
     if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
-    return reply.status(statusOf(error)).send({ error: error.message });
+    // The builder shows it to a person: plain words, and a client is told to ask its agency.
+    return reply.status(statusOf(error)).send({ error: peopleWords(request, error) });
   }
 }

@@ -17,6 +17,8 @@ export interface WorkspaceQuery {
   tab?: string;
   file?: string;
   version?: string;
+  /** How the one-time notice is shown (builder/answer.ts). */
+  tone?: string;
 }
 
 export async function loadWorkspace(services: Services, scope: BuilderScope, query: WorkspaceQuery) {
@@ -42,6 +44,7 @@ export async function loadWorkspace(services: Services, scope: BuilderScope, que
   const shownVersion = query.version ? await unlessMissing(services.versions.get(orgId, id, query.version)) : undefined;
   return {
     tab,
+    tone: query.tone === 'warning' ? 'warning' : 'ok',
     history: [...generations.generations].reverse(),
     running,
     allowance,

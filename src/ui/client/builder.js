@@ -1,7 +1,8 @@
 // The builder page's script: everything it does also works as plain links and form posts; this
 // adds live progress, the preview's selection and editing, the code editor and no page reloads.
-import { initChat } from './chat.js';
+import { initChat, scrollChat } from './chat.js';
 import { initCode } from './code.js';
+import { addCopyButtons } from './copy.js';
 import { initPreview, refresh } from './preview.js';
 import { post, fieldsOf, say } from './http.js';
 
@@ -10,7 +11,8 @@ const projectId = workspace.dataset.project;
 
 initPreview({ projectId });
 // The preview pane alone (/embed/projects/{id}/preview) has no chat and no code panel.
-if (document.getElementById('prompt-form')) initChat({ projectId, onFinished: () => refresh(projectId) });
+if (document.getElementById('prompt-form')) initChat({ projectId, onFinished: () => refresh(projectId), onSent: () => refresh(projectId) });
+addCopyButtons();
 const code = document.getElementById('code-form') ? initCode({ projectId, onChange: () => refresh(projectId) }) : { show: async () => {} };
 
 // Tabs switch without a reload; the address keeps the tab, so a reload or a shared link opens it.
@@ -21,6 +23,7 @@ function showTab(name) {
   }
   for (const panel of document.querySelectorAll('.panel')) panel.hidden = panel.dataset.panel !== name;
   if (name === 'code') void code.show();
+  if (name === 'chat') scrollChat(false);
 }
 for (const tab of document.querySelectorAll('.tab')) {
   tab.addEventListener('click', (event) => {
@@ -48,7 +51,7 @@ document.addEventListener('submit', async (event) => {
     try {
       const answer = await post(form.action, fieldsOf(form));
       const tab = document.querySelector('.tab[aria-current]')?.dataset.tab ?? 'chat';
-      sessionStorage.setItem('sitewright-notice', answer.notice);
+      sessionStorage.setItem('sitewright-notice', JSON.stringify({ notice: answer.notice, tone: answer.tone ?? 'ok' }));
       location.assign(`?tab=${tab === 'versions' && form.dataset.action === 'restore' ? 'versions' : tab}`);
     } catch (error) {
       button.disabled = false;
@@ -68,6 +71,7 @@ document.addEventListener('sitewright:version', async () => {
     const theirs = fresh.getElementById(id);
     if (mine && theirs) mine.replaceChildren(...theirs.childNodes);
   }
+  addCopyButtons();
 });
 // When the page can be used (read by the builder benchmark).
 workspace.dataset.ready = String(Math.round(performance.now()));
@@ -75,5 +79,10 @@ workspace.dataset.ready = String(Math.round(performance.now()));
 const kept = sessionStorage.getItem('sitewright-notice');
 if (kept) {
   sessionStorage.removeItem('sitewright-notice');
-  say(kept);
+  try {
+    const { notice, tone } = JSON.parse(kept);
+    say(notice, tone);
+  } catch {
+    say(kept);
+  }
 }

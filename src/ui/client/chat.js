@@ -1,11 +1,61 @@
 // The chat: sending a prompt (aimed at the selected element when there is one), following the
 // running generation's progress as server-sent events (resumed after a reload), and stopping it.
+// The log follows the newest message, and the AI messages counter follows every message (the
+// project's state, read after a message is sent, when it ends, and every few seconds).
 import { post, fieldsOf, say } from './http.js';
 
 const $ = (id) => document.getElementById(id);
 let stream = null;
 
-export function initChat({ projectId, onFinished }) {
+/** The element that scrolls the chat: its panel beside the preview, or the page when stacked. */
+function scroller() {
+  const panel = $('panel-chat');
+  return panel && getComputedStyle(panel).overflowY !== 'visible' ? panel : document.scrollingElement;
+}
+
+/** True when the log shows its end (so new lines may carry it along). */
+function atEnd() {
+  const box = scroller();
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+}
+
+/**
+ * Shows the newest message: the end of the panel, or where the page scrolls (stacked, on narrow
+ * screens) the last turn or the progress, unless `movePage` is false (opening the page or the tab
+ * leaves the page where it is).
+ */
+export function scrollChat(movePage = true) {
+  const panel = $('panel-chat');
+  if (!panel || panel.hidden) return;
+  const box = scroller();
+  if (box === panel) panel.scrollTop = panel.scrollHeight;
+  else if (movePage) (($('progress') && !$('progress').hidden ? $('progress') : null) ?? $('history').lastElementChild)?.scrollIntoView({ block: 'nearest' });
+}
+
+/** The first sentence of a message (up to 200 characters). */
+function firstSentence(message) {
+  const end = message.search(/[.:](\s|$)/);
+  const sentence = end === -1 ? message : message.slice(0, end + 1);
+  return sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
+}
+
+/** The counter of AI messages today, from the project's state (null: the client has no limit). */
+function showAllowance(allowance) {
+  const line = $('allowance');
+  if (!line || !allowance) return;
+  const left = Math.max(0, allowance.limit - allowance.used);
+  $('allowance-used').textContent = String(allowance.used);
+  $('allowance-limit').textContent = String(allowance.limit);
+  $('allowance-left').textContent = `${left} left`;
+  line.classList.toggle('spent', left === 0);
+  const when = `${allowance.renews_at.slice(0, 16).replace('T', ' ')} UTC`;
+  $('allowance-renewal').textContent =
+    left === 0 ? `The daily limit is reached: prompts are refused until it renews at ${when}. Your agency can raise it with another plan.` : `Renews at ${when}.`;
+}
+
+export function initChat({ projectId, onFinished, onSent }) {
+  document.addEventListener('sitewright:state', (event) => showAllowance(event.detail?.allowance));
+  scrollChat(false);
   const form = $('prompt-form');
   const prompt = $('prompt');
   prompt.addEventListener('keydown', (event) => {
@@ -23,9 +73,12 @@ export function initChat({ projectId, onFinished }) {
       addTurn(generation);
       prompt.value = '';
       follow(projectId, generation.id, onFinished);
+      scrollChat();
+      onSent?.();
     } catch (error) {
       send.disabled = false;
-      say(error.status === 429 ? `${error.message}` : error.message, 'error');
+      say(error.message, 'error');
+      if (error.status === 429) onSent?.();
     }
   });
   $('stop-form').addEventListener('submit', async (event) => {
@@ -50,7 +103,10 @@ function addTurn(generation) {
   text.textContent = generation.prompt.length > 600 ? `${generation.prompt.slice(0, 600)}…` : generation.prompt;
   const meta = document.createElement('p');
   meta.className = 'turn-meta';
-  meta.innerHTML = '<span class="badge"></span>';
+  meta.innerHTML = '<span class="badge"></span> <time></time>';
+  const time = meta.querySelector('time');
+  time.dateTime = generation.created_at;
+  time.textContent = `${generation.created_at.slice(0, 16).replace('T', ' ')} UTC`;
   item.append(text, meta);
   $('history').append(item);
   setStatus(item, generation.status);
@@ -99,8 +155,10 @@ function follow(projectId, generationId, onFinished) {
     const line = document.createElement('li');
     line.textContent = data.path && !data.message.includes(data.path) ? `${data.message} (${data.path})` : data.message;
     if (data.kind === 'failed') line.className = 'failed';
+    const following = atEnd();
     steps.append(line);
     steps.scrollTop = steps.scrollHeight;
+    if (following) scrollChat();
     if (data.kind === 'running' || data.kind === 'queued') setStatus(item, data.kind);
   };
   for (const kind of ['queued', 'running', 'step', 'retrying']) source.addEventListener(kind, show);
@@ -110,6 +168,7 @@ function follow(projectId, generationId, onFinished) {
       source.close();
       stream = null;
       const data = JSON.parse(event.data);
+      const following = atEnd();
       setStatus(item, kind, kind === 'succeeded' ? data.message : undefined, kind === 'failed' ? data.message : undefined);
       keepSteps(item, steps);
       if (kind === 'succeeded') {
@@ -119,7 +178,10 @@ function follow(projectId, generationId, onFinished) {
       }
       panel.hidden = true;
       $('prompt-form').querySelector('button[type=submit]').disabled = false;
-      say(kind === 'succeeded' ? data.message : kind === 'cancelled' ? 'Stopped. No file was changed.' : `The generation failed: ${data.message}`, kind === 'failed' ? 'error' : 'ok');
+      // The status line says it in a sentence (the whole error stays with the message in the log).
+      say(kind === 'succeeded' ? data.message : kind === 'cancelled' ? 'Stopped. No file was changed.' : `The generation failed: ${firstSentence(data.message)}`, kind === 'failed' ? 'error' : 'ok');
+      // After the status line, whose height moves the log.
+      if (following) scrollChat();
       onFinished(kind);
     });
   }

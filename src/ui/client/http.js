@@ -30,11 +30,12 @@ export function fieldsOf(form) {
   return fields;
 }
 
+/** Shows a message in the status line: `ok`, `warning` (done, but something needs the person) or `error`. */
 export function say(message, kind = 'ok') {
   const line = document.getElementById('notice');
   line.textContent = '';
   const span = document.createElement('span');
-  span.className = kind === 'error' ? 'notice error' : 'notice';
+  span.className = kind === 'error' || kind === 'warning' ? `notice ${kind}` : 'notice';
   span.textContent = message;
   line.append(span);
 }

@@ -114,7 +114,8 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
       const did = idFromUrl(request.params.did, 'Domain');
       return answer(request, reply, back(project.id, 'publish'), async () => {
         const domain = await domains.verify(orgId, project.id, did);
-        return { notice: domain.status === 'active' ? `${domain.domain} is active.` : `${domain.domain}: the DNS records are not right yet.`, data: { domain } };
+        if (domain.status === 'active') return { notice: `${domain.domain} is active.`, data: { domain } };
+        return { notice: `${domain.domain}: the DNS records are not right yet. Check them below; a change at the DNS provider can take a while to show.`, tone: 'warning', data: { domain } };
       });
     });
 

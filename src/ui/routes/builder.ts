@@ -1,6 +1,6 @@
 // The builder page (`/app/projects/{id}`, the project's builder_url) and what its script reads:
 // a generation's progress as server-sent events, the project's state (to reload the preview when
-// a new version appears) and a file's content for the code editor. Access: builder/scope.ts.
+// a new version appears, and the AI messages counter) and a file's content for the code editor. Access: builder/scope.ts.
 import type { FastifyPluginAsync } from 'fastify';
 import { resumeAfter, writeEventStream } from '../../lib/sse.ts';
 import type { RouteDeps } from '../plugin.ts';
@@ -40,11 +40,13 @@ export function builderRoutes(deps: RouteDeps): FastifyPluginAsync {
 
     app.get<{ Params: ProjectParams }>('/app/projects/:id/state', async (request, reply) => {
       const { orgId, project } = await builderScope(request, services, request.params.id);
-      const [latest, list] = await Promise.all([versions.latest(orgId, project.id), generations.list(orgId, project.id, 1, 0)]);
+      const [latest, list, allowance] = await Promise.all([versions.latest(orgId, project.id), generations.list(orgId, project.id, 1, 0), generations.dailyAllowance(orgId, project.id)]);
       const last = list.generations[0];
       return reply.header('cache-control', 'no-store').send({
         version: latest ? { id: latest.id, number: latest.number, summary: latest.summary, source: latest.source } : null,
         generation: last ? { id: last.id, status: last.status } : null,
+        // The client's AI messages today, so the page's counter follows every message (null: no limit).
+        allowance: allowance ? { plan: allowance.plan, limit: allowance.limit, used: allowance.used, renews_at: allowance.renewsAt } : null,
         published_url: project.published_url,
         last_published_at: project.last_published_at,
       });

@@ -274,6 +274,24 @@ function selectorOf(html: string, key: string): string {
   return ['html', ...found.slice(1)].join(' > ');
 }
 
+/** Every element of the page's body the builder lets a person edit in place (text and line breaks only). */
+function textElementsOf(html: string): { selector: string; tag: string; key: string | undefined }[] {
+  type El = { tagName?: string; nodeName: string; value?: string; attrs?: { name: string; value: string }[]; childNodes?: El[] };
+  const found: { selector: string; tag: string; key: string | undefined }[] = [];
+  const walk = (node: El, path: string[], inBody: boolean) => {
+    for (const [i, child] of (node.childNodes ?? []).filter((c) => c.tagName).entries()) {
+      const here = [...path, `${child.tagName}:nth-child(${i + 1})`];
+      const body = inBody || child.tagName === 'body';
+      const kids = child.childNodes ?? [];
+      const textOnly = kids.length > 0 && kids.every((n) => n.nodeName === '#text' || n.nodeName === 'br') && kids.some((n) => n.value?.trim());
+      if (body && textOnly) found.push({ selector: ['html', ...here.slice(1)].join(' > '), tag: child.tagName!, key: child.attrs?.find((a) => a.name === 'data-sw')?.value });
+      else walk(child, here, body);
+    }
+  };
+  walk(parse(html) as El, [], false);
+  return found;
+}
+
 describe('follow-ups keep what the person did', () => {
   const edit = (files: SiteFile[], key: string, value: string) =>
     files.map((f) => (f.path === 'index.html' ? { ...f, content: replaceElementText(String(f.content), selectorOf(String(f.content), key), value) } : f));
@@ -303,6 +321,44 @@ describe('follow-ups keep what the person did', () => {
     const renamed = await generate('Rename it to Sol Bakery', handMade);
     expect(fileOf(renamed.files, 'index.html')).toContain('<p class="mine">My own paragraph</p>');
     expect(fileOf(renamed.files, 'index.html')).toContain('Sol Bakery');
+  });
+
+  it('never stops a later prompt after an in-place edit, whatever text-only element it was made on, and keeps the edit', async () => {
+    const first = await generate('A bakery in Bristol called Luna Bakery with an about page, a gallery and a FAQ');
+    const targets = first.files.filter((f) => f.path.endsWith('.html')).flatMap((f) => textElementsOf(String(f.content)).map((t) => ({ page: f.path, ...t })));
+    // Keyed texts (hero.text feeds the page's description too), navigation links, labels, buttons, the footer.
+    expect(targets.some((t) => t.key === 'hero.text')).toBe(true);
+    expect(targets.filter((t) => !t.key).map((t) => t.tag)).toEqual(expect.arrayContaining(['a', 'label', 'button', 'p']));
+    for (const target of targets) {
+      const words = `Our own words for ${target.tag} & <co>`;
+      const files = first.files.map((f) => (f.path === target.page ? { ...f, content: replaceElementText(String(f.content), target.selector, words) } : f));
+      const green = await generate('Make it green', files);
+      expect(fileOf(green.files, target.page), `${target.page} ${target.selector}`).toContain('Our own words for ' + target.tag + ' &amp; &lt;co&gt;');
+      expect(fileOf(green.files, 'styles.css')).toContain('#15803d');
+    }
+  });
+
+  it('keeps a replaced text through further edits, and a second change to it', async () => {
+    const first = await generate('A dental clinic in Leeds');
+    const index = () => String(first.files.find((f) => f.path === 'index.html')!.content);
+    const submit = textElementsOf(index()).find((t) => t.tag === 'button')!;
+    const edit = (files: SiteFile[], text: string) =>
+      files.map((f) => (f.path === 'index.html' ? { ...f, content: replaceElementText(String(f.content), textElementsOf(String(f.content)).find((t) => t.tag === 'button')!.selector, text) } : f));
+    expect(submit).toBeDefined();
+    const once = await generate('Add a gallery', edit(first.files, 'Request a visit'));
+    expect(fileOf(once.files, 'index.html')).toContain('>Request a visit</button>');
+    const twice = await generate('Use a serif font', edit(once.files, 'Ask for a visit'));
+    expect(fileOf(twice.files, 'index.html')).toContain('>Ask for a visit</button>');
+    expect(fileOf(twice.files, 'index.html')).not.toContain('Request a visit');
+    expect(JSON.parse(fileOf(twice.files, '.sitewright/builtin-brief.json')).replaced).toHaveLength(1);
+  });
+
+  it('still stops at a change of the stylesheet or of an attribute made in the code editor', async () => {
+    const first = await generate('A bakery in Bristol called Luna Bakery');
+    const css = first.files.map((f) => (f.path === 'styles.css' ? { ...f, content: String(f.content) + '\n.mine { color: red; }\n' } : f));
+    await expect(generate('Add a gallery', css)).rejects.toThrow(/styles\.css was changed in the code editor/);
+    const attribute = first.files.map((f) => (f.path === 'index.html' ? { ...f, content: String(f.content).replace('class="lead"', 'class="lead big"') } : f));
+    await expect(generate('Add a gallery', attribute)).rejects.toThrow(/index\.html was changed in the code editor/);
   });
 
   it('adds and removes pages, facts, fonts and spacing', async () => {

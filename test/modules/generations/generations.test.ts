@@ -61,7 +61,15 @@ describe('POST /projects/{id}/generate', () => {
   it('enforces max_ai_messages_daily per client with 429 and Retry-After until midnight UTC, queuing nothing', async () => {
     const plan = (await api.post('/api/v1/plans', { name: 'Tiny', price: 1, max_ai_messages_daily: 2 })).body.plan;
     const p = await project({ plan_id: plan.id });
-    for (let i = 0; i < 2; i++) expect((await api.post(`/api/v1/projects/${p.id}/generate`, { prompt: `Bakery number ${i}` })).status).toBe(202);
+    const client = (await api.get(`/api/v1/clients/${p.org_client_id}`)).body.client;
+    // Two first prompts of the client (each builds a site, so each counts).
+    const second = (await api.post('/api/v1/projects', { client_email: client.email, name: 'Second bakery' })).body.project;
+    const sent = [];
+    for (const [i, id] of [p.id, second.id].entries()) {
+      const res = await api.post(`/api/v1/projects/${id}/generate`, { prompt: `A bakery in Leeds number ${i}` });
+      expect(res.status).toBe(202);
+      sent.push([id, res.body.generation.id] as const);
+    }
     const refused = await api.post(`/api/v1/projects/${p.id}/generate`, { prompt: 'One more' });
     expect(refused.status).toBe(429);
     expect(refused.body.error).toContain('max_ai_messages_daily = 2');
@@ -69,15 +77,43 @@ describe('POST /projects/{id}/generate', () => {
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
     const retryAfter = Number(refused.headers['retry-after']);
     expect(Math.abs(retryAfter - (midnight - Date.now()) / 1000)).toBeLessThan(5);
-    expect((await api.get(`/api/v1/projects/${p.id}/generations`)).body.total).toBe(2);
+    expect((await api.get(`/api/v1/projects/${p.id}/generations`)).body.total).toBe(1);
+    for (const [id, generation] of sent) expect(await finished(id, generation)).toMatchObject({ status: 'succeeded' });
     // Deleting the project does not give the client its messages back.
-    const client = (await api.get(`/api/v1/clients/${p.org_client_id}`)).body.client;
     expect((await api.delete(`/api/v1/projects/${p.id}`)).status).toBe(200);
     const again = (await api.post('/api/v1/projects', { client_email: client.email, name: 'Second site' })).body.project;
     expect((await api.post(`/api/v1/projects/${again.id}/generate`, { prompt: 'Still one more' })).status).toBe(429);
     // Another client of the same organization has its own quota.
     const q = await project({ plan_id: plan.id });
     expect((await api.post(`/api/v1/projects/${q.id}/generate`, { prompt: 'Mine' })).status).toBe(202);
+  });
+
+  it('does not count a request that is refused or changes nothing against the daily allowance', async () => {
+    const plan = (await api.post('/api/v1/plans', { name: 'Small', price: 1, max_ai_messages_daily: 2 })).body.plan;
+    const p = await project({ plan_id: plan.id });
+    const used = async () => (await api.ctx.services.generations.dailyAllowance(api.org.id, p.id))!.used;
+    const run = async (prompt: string) => finished(p.id, (await api.post(`/api/v1/projects/${p.id}/generate`, { prompt })).body.generation.id);
+    expect(await run('Acme Plumbing in Leeds')).toMatchObject({ status: 'succeeded' });
+    expect(await used()).toBe(1);
+    // Refused by the model (it did not understand): nothing changed, not counted.
+    expect(await run('more whimsy please')).toMatchObject({ status: 'failed' });
+    expect(await used()).toBe(1);
+    // Understood, but the site is already so: no version, not counted, and the summary says why.
+    const versions = (await api.get(`/api/v1/projects/${p.id}/versions`)).body.total;
+    const same = await run('Rename it to Acme Plumbing');
+    expect(same.status).toBe('succeeded');
+    expect(same.summary).toContain('nothing changed, so this message was not counted');
+    expect((await api.get(`/api/v1/projects/${p.id}/versions`)).body.total).toBe(versions);
+    expect(await used()).toBe(1);
+    // A page changed by hand, and a prompt the model will not render over: refused, not counted.
+    const index = (await api.get(`/api/v1/projects/${p.id}/files/index.html`)).body.file.content as string;
+    await api.put(`/api/v1/projects/${p.id}/files/index.html`, { content: index.replace('</main>', '<p>Mine</p></main>') });
+    expect(await run('Add a gallery')).toMatchObject({ status: 'failed', error: expect.stringContaining('changed in the code editor') });
+    expect(await used()).toBe(1);
+    // What changes the site counts: the second message of the day, then the limit.
+    expect(await run('Rename it to Leeds Pipe Co')).toMatchObject({ status: 'succeeded' });
+    expect(await used()).toBe(2);
+    expect((await api.post(`/api/v1/projects/${p.id}/generate`, { prompt: 'One more' })).status).toBe(429);
   });
 
   it('validates the request and scopes it to the organization', async () => {

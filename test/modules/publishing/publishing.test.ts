@@ -188,7 +188,13 @@ describe('GET /projects/{id}/preview', () => {
     expect((await fetchSite(port, previewHost, `${url.pathname}s.css`)).body).toBe('h1{color:red}');
     // The builder opens it with ?edit=1: the selection script is added to pages, not to other files.
     const editing = await fetchSite(port, previewHost, `${url.pathname}?edit=1`);
-    expect(editing.body).toContain('<script src="/_sitewright/edit.js" data-sitewright-file="index.html"></script>');
+    // As the page's first element, so that it runs before any script of the site (it alone must
+    // hear the builder's answer); after the doctype when there is one.
+    expect(editing.body).toBe('<script src="/_sitewright/edit.js" data-sitewright-file="index.html"></script><link rel="stylesheet" href="s.css"><h1>draft</h1>');
+    await api.put(`/api/v1/projects/${p.id}/files/about.html`, { content: '<!-- kept --><!DOCTYPE html><html><head><script src="mine.js"></script></head><body><h1>About</h1></body></html>' });
+    expect((await fetchSite(port, previewHost, `${url.pathname}about.html?edit=1`)).body).toBe(
+      '<!-- kept --><!DOCTYPE html><script src="/_sitewright/edit.js" data-sitewright-file="about.html"></script><html><head><script src="mine.js"></script></head><body><h1>About</h1></body></html>',
+    );
     expect(editing.headers.etag).not.toBe(page.headers.etag);
     expect((await fetchSite(port, previewHost, `${url.pathname}s.css?edit=1`)).body).toBe('h1{color:red}');
     const script = await fetchSite(port, previewHost, '/_sitewright/edit.js');

@@ -37,8 +37,21 @@ export interface Brief {
   prices: { item: string; price: string }[];
   /** Texts changed after generation (in the builder or by a prompt), by the key of their element. */
   texts: Record<string, string>;
+  /**
+   * Texts changed after generation in elements without a key (a navigation link, a button, a
+   * label): every element of that tag and class that renders `from` says `to` instead, in order.
+   */
+  replaced: ReplacedText[];
   /** The project's own images the site shows (gallery, products, hero), as they were when it was rendered. */
   images: string[];
+}
+
+export interface ReplacedText {
+  tag: string;
+  /** Its class attribute ('' for none), without a placeholder's `todo`. */
+  className: string;
+  from: string;
+  to: string;
 }
 
 /** What each section is called in a prompt ("an about page", "add a gallery"). */
@@ -235,6 +248,7 @@ export function understand(prompt: string, projectName?: string): Brief {
     hours,
     prices,
     texts: {},
+    replaced: [],
     images: [],
   };
 }
@@ -268,6 +282,9 @@ export function parseBrief(text: string): Brief | undefined {
       hours: Array.isArray(b.hours) ? b.hours.filter((h): h is string => typeof h === 'string') : [],
       prices: Array.isArray(b.prices) ? b.prices.filter((p) => p && typeof p.item === 'string' && typeof p.price === 'string') : [],
       texts: b.texts && typeof b.texts === 'object' ? Object.fromEntries(Object.entries(b.texts).filter(([, v]) => typeof v === 'string')) : {},
+      replaced: Array.isArray(b.replaced)
+        ? b.replaced.filter((r) => r && typeof r.tag === 'string' && typeof r.className === 'string' && typeof r.from === 'string' && typeof r.to === 'string')
+        : [],
       images: Array.isArray(b.images) ? b.images.filter((i): i is string => typeof i === 'string') : [],
     };
   } catch {

@@ -10,7 +10,7 @@ import { applyEdit, UNDERSTOOD_EDITS } from './edit.ts';
 import { editForeignHtml } from './edit-html.ts';
 import { editElement, ELEMENT_EDITS } from './element-edit.ts';
 import { NOTES_FILE, readNotes } from './notes.ts';
-import { handEditedPages, textsIn, withChangedTexts } from './overrides.ts';
+import { applyReplacedTexts, readBack, withReadBack } from './overrides.ts';
 import { palette, render404, renderCss, renderIndex, renderPage } from './render.ts';
 import { pageFile, siteOf } from './site.ts';
 
@@ -24,11 +24,13 @@ export function ownPaths(brief: Brief): string[] {
 export function renderSite(brief: Brief): SiteFile[] {
   const site = siteOf(brief, brief.images);
   const colours = palette(brief, site.kind);
+  // Texts the person changed in elements without a key are written as they left them.
+  const words = (html: string) => (brief.replaced.length ? applyReplacedTexts(html, brief.replaced) : html);
   return [
-    { path: 'index.html', content: renderIndex(site, colours) },
-    ...brief.pages.map((id) => ({ path: pageFile(id), content: renderPage(site, colours, id) })),
+    { path: 'index.html', content: words(renderIndex(site, colours)) },
+    ...brief.pages.map((id) => ({ path: pageFile(id), content: words(renderPage(site, colours, id)) })),
     { path: 'styles.css', content: renderCss(site, colours) },
-    { path: '404.html', content: render404(site, colours) },
+    { path: '404.html', content: words(render404(site, colours)) },
     { path: NOTES_FILE, content: JSON.stringify(brief, null, 2) + '\n' },
   ];
 }
@@ -74,11 +76,12 @@ export class BuiltinProvider implements Provider {
       return report({ files: [...kept, ...made], summary: `Built ${describe(brief)}` });
     }
 
-    // Texts the person changed in the builder are kept; other changes by hand stop a re-render.
-    // (A site of the first builtin generator cannot be rendered as it was: it is rebuilt.)
-    const pages = ownPaths(current).filter((p) => p.endsWith('.html'));
-    const brief = current.version === 2 ? withChangedTexts(current, textsIn(files, pages), textsIn(renderSite(current), pages)) : current;
-    const handEdited = current.version === 2 ? handEditedPages(files, renderSite(brief)) : [];
+    // Texts the person changed (in place in the builder, or only the words in the code editor) are
+    // kept; other changes by hand stop a re-render. (A site of the first builtin generator cannot
+    // be rendered as it was: it is rebuilt.)
+    const back = current.version === 2 ? readBack(files, renderSite(current)) : undefined;
+    const brief = back ? withReadBack(current, back) : current;
+    const handEdited = back?.handEdited ?? [];
     if (handEdited.length > 0) {
       const edited = editForeignHtml(files, prompt);
       if (edited) return report({ files: edited.files, summary: `Edited the site: ${edited.changes.join(', ')}` });
