@@ -82,7 +82,7 @@ function refusalPage(res: ServerResponse, refusal: EdgeError): void {
 
 /** The thank-you page, in the language and with the stylesheets of the page the form was on. */
 function thankYou(res: ServerResponse, back: string, sitePage: string): void {
-  const look = lookOf(sitePage);
+  const look = lookOf(sitePage, back);
   const words = THANKS[look.lang.slice(0, 2).toLowerCase()] ?? THANKS.en!;
   const links = look.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('');
   const head = `<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(words.title)}${look.name ? ` · ${escapeHtml(look.name)}` : ''}</title><style>${THANKS_STYLE}</style>${links}`;
@@ -91,15 +91,19 @@ function thankYou(res: ServerResponse, back: string, sitePage: string): void {
 }
 
 /** A site page's language, name and own stylesheets (same-site paths only, at most four). */
-export function lookOf(html: string): { lang: string; name: string; stylesheets: string[] } {
-  const lang = /<html\b[^>]*\blang=["']?([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})?)/i.exec(html)?.[1] ?? 'en';
-  const name = (/<title[^>]*>([^<]{1,120})<\/title>/i.exec(html)?.[1] ?? '').trim();
-  const stylesheets = [...html.matchAll(/<link\b[^>]*>/gi)]
+export function lookOf(page: string, back = '/'): { lang: string; name: string; stylesheets: string[] } {
+  // The head is near the start; the patterns stop at the next '<' so that no tag left open makes
+  // them scan the rest of a large page again and again.
+  const html = page.slice(0, 65_536);
+  const lang = /<html\b[^<>]*\blang=["']?([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})?)/i.exec(html)?.[1] ?? 'en';
+  const name = (/<title[^<>]*>([^<]{1,120})<\/title>/i.exec(html)?.[1] ?? '').trim();
+  const stylesheets = [...html.matchAll(/<link\b[^<>]*>/gi)]
     .map((m) => m[0])
     .filter((tag) => /\brel=["']?stylesheet\b/i.test(tag))
     .map((tag) => /\bhref=["']([^"']+)["']/i.exec(tag)?.[1] ?? '')
     .filter((href) => /^\/(?!\/)[^\s\\]*$/.test(href) || /^(?![a-z][a-z0-9+.-]*:|\/\/)[\w./-]+$/i.test(href))
-    .map((href) => (href.startsWith('/') ? href : `/${href.replace(/^\.\//, '')}`))
+    // A relative stylesheet is relative to the page the form was on.
+    .map((href) => new URL(href, `http://site${back}`).pathname)
     .slice(0, 4);
   return { lang, name: decodeEntities(name), stylesheets };
 }

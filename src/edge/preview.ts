@@ -57,13 +57,29 @@ function withEditScript(file: ServedFile, path: string): ServedFile {
   if (!file.contentType.startsWith('text/html')) return file;
   const html = file.content.toString('utf8');
   const tag = `<script src="${EDIT_SCRIPT_PATH}" data-sitewright-file="${escapeAttribute(path)}"></script>`;
-  const at = DOCTYPE.exec(html)?.[0].length ?? (html.startsWith('\uFEFF') ? 1 : 0);
+  const at = doctypeEnd(html) ?? (html.startsWith('\uFEFF') ? 1 : 0);
   const content = Buffer.from(html.slice(0, at) + tag + html.slice(at));
   return { ...file, content, etag: file.etag.replace(/"$/, '-edit"') };
 }
 
-/** A doctype at the start, after a byte order mark, spaces and comments. */
-const DOCTYPE = /^\uFEFF?(?:\s|<!--[\s\S]*?-->)*<!doctype[^>]*>/i;
+/**
+ * Where a doctype at the start ends (after a byte order mark, spaces and comments), if there is
+ * one. Walked with indexOf, not one regular expression: nested lazy comment patterns backtrack
+ * exponentially on a page of many comments without a doctype.
+ */
+function doctypeEnd(html: string): number | undefined {
+  let at = html.startsWith('\uFEFF') ? 1 : 0;
+  for (;;) {
+    while (at < html.length && /\s/.test(html[at]!)) at++;
+    if (!html.startsWith('<!--', at)) break;
+    const close = html.indexOf('-->', at + 4);
+    if (close < 0) return undefined;
+    at = close + 3;
+  }
+  if (html.slice(at, at + 9).toLowerCase() !== '<!doctype') return undefined;
+  const end = html.indexOf('>', at);
+  return end < 0 ? undefined : end + 1;
+}
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

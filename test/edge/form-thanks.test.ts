@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
 import { fetchSite } from '../helpers/site-client.ts';
+import { lookOf } from '../../src/edge/forms.ts';
 
 const api = useTestApi({ SITES_DOMAIN: 'sites.test' });
 let port: number;
@@ -86,11 +87,18 @@ describe('the thank-you page’s look', () => {
     expect(res.body).toContain('<html lang="de">');
     expect(res.body).toContain('<h1>Vielen Dank!</h1>');
     expect(res.body).toContain('<title>Vielen Dank! · Bäckerei Müller &#38; Söhne</title>');
-    expect([...res.body.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1])).toEqual(['/style.css', '/theme.css']);
+    expect([...res.body.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1])).toEqual(['/style.css', '/kontakt/theme.css']);
     expect(res.body).toContain('<a href="/kontakt/">Zurück zur Seite</a>');
     // Without a page to go by (back points nowhere): the home page's language.
     const home = await fetchSite(port, `${p.subdomain}.sites.test`, '/_forms/contact/thanks?back=%2Fgone');
     expect(home.body).toContain('<html lang="fr">');
     expect(home.body).toContain('<h1>Merci !</h1>');
+  });
+});
+
+describe('reading a site page for its look', () => {
+  it('takes no time on a large page of tags left open (the patterns once scanned it again per tag)', () => {
+    expect(lookOf('<link '.repeat(400_000))).toEqual({ lang: 'en', name: '', stylesheets: [] });
+    expect(lookOf(`<html ${'<title '.repeat(400_000)}`).name).toBe('');
   });
 });

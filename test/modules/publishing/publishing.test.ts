@@ -195,6 +195,9 @@ describe('GET /projects/{id}/preview', () => {
     expect((await fetchSite(port, previewHost, `${url.pathname}about.html?edit=1`)).body).toBe(
       '<!-- kept --><!DOCTYPE html><script src="/_sitewright/edit.js" data-sitewright-file="about.html"></script><html><head><script src="mine.js"></script></head><body><h1>About</h1></body></html>',
     );
+    // Many comments and no doctype: answered at once (a nested lazy pattern backtracked exponentially).
+    await api.put(`/api/v1/projects/${p.id}/files/comments.html`, { content: `${'<!---->'.repeat(60)}<p>x</p>` });
+    expect((await fetchSite(port, previewHost, `${url.pathname}comments.html?edit=1`)).body).toMatch(/^<script src="\/_sitewright\/edit\.js"[^>]*><\/script><!---->/);
     expect(editing.headers.etag).not.toBe(page.headers.etag);
     expect((await fetchSite(port, previewHost, `${url.pathname}s.css?edit=1`)).body).toBe('h1{color:red}');
     const script = await fetchSite(port, previewHost, '/_sitewright/edit.js');
