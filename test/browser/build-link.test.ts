@@ -96,6 +96,7 @@ describe.runIf(hasChromium)('the build link in Chromium', () => {
     await check(page, 'build-link-check-email');
     const [mail] = await smtp.waitFor('hana@harbour.test');
     await page.goto(/(http:\/\/\S+\/sign-up\/confirm\/\S+)/.exec(mail!.text)![1]!);
+    await page.getByLabel('The password you chose when signing up').fill(PASSWORD);
     await check(page, 'build-link-confirm');
     await page.getByRole('button', { name: 'Confirm and build my website' }).click();
     await page.waitForURL(/\/app\/projects\/[0-9a-f-]{36}$/);

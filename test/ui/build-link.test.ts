@@ -168,7 +168,8 @@ describe('a signed-out visitor', () => {
     const confirm = await visitor.get(link);
     expect(confirm.status).toBe(200);
     expect(visibleText(confirm.body)).toContain('Build your website with Agency');
-    const done = await visitor.post(link, {});
+    expect((await visitor.post(link, { password: 'not the one' })).status).toBe(400);
+    const done = await visitor.post(link, { password: 'a long enough password' });
     expect(done.status).toBe(303);
     const projectId = projectIdOf(done.location)!;
     expect((await generationsOf(projectId))[0].prompt).toBe(LONG.trim());

@@ -24,24 +24,32 @@ describe('open sign-up', () => {
     expect(sent.status).toBe(200);
     expect(visibleText(sent.body)).toContain('We sent a link to dana@dune.test');
     expect(await api.ctx.services.accounts.findUserByEmail('dana@dune.test')).toBeUndefined();
-    // Signing up again replaces the first sign-up: its link stops working.
-    await visitor.post('/sign-up', { org_name: 'Dune Studio', name: 'Dana', email: 'dana@dune.test', password: PASSWORD });
+    // Someone else signs up with the same email: both wait, each confirmed only with its own
+    // password, so neither can cancel the other or hand the owner an account it does not control.
+    await visitor.post('/sign-up', { org_name: 'Dune Studio 2', name: 'Mallory', email: 'dana@dune.test', password: 'mallory password 1' });
     const [first, second] = (await smtp.waitFor('dana@dune.test', 2)).map((m) => linkIn(m.text));
-    expect((await visitor.get(first!)).status).toBe(410);
-    const page = await visitor.get(second!);
+    expect((await smtp.waitFor('dana@dune.test', 2))[0]!.text).not.toContain('Dune Studio');
+    const page = await visitor.get(first!);
     expect(page.status).toBe(200);
     expect(visibleText(page.body)).toContain('Your agency: Dune Studio');
-    const done = await visitor.post(second!, {});
+    const wrong = await visitor.post(first!, { password: 'mallory password 1' });
+    expect(wrong.status).toBe(400);
+    expect(visibleText(wrong.body)).toContain('not the password chosen when signing up');
+    const done = await visitor.post(first!, { password: PASSWORD });
     expect(done.status).toBe(303);
     expect(done.location).toBe('/');
     expect((await visitor.get('/')).status).toBe(200);
+    // The other sign-up of that email can no longer become an account.
+    const other = PageSession.anonymous(api.app);
+    await other.get(second!);
+    expect((await other.post(second!, { password: 'mallory password 1' })).status).toBe(400);
     const user = await api.ctx.services.accounts.findUserByEmail('dana@dune.test');
     const memberships = await api.ctx.database.db.selectFrom('memberships').innerJoin('organizations as o', 'o.id', 'memberships.org_id').select(['o.name', 'memberships.role']).where('user_id', '=', user!.id).execute();
     expect(memberships).toEqual([{ name: 'Dune Studio', role: 'owner' }]);
-    expect((await visitor.post(second!, {})).status).toBe(410);
+    expect((await visitor.get(first!)).status).toBe(410);
   });
 
-  it('refuses an email with an account before hashing anything, and keeps nothing', async () => {
+  it('refuses an agency name that is taken or too long, and an email with an account, keeping nothing', async () => {
     await api.ctx.services.accounts.createMember({ email: 'taken@dune.test', password: PASSWORD, name: null, orgId: api.org.id, role: 'owner' });
     const visitor = PageSession.anonymous(api.app);
     await visitor.get('/sign-up');
@@ -49,6 +57,12 @@ describe('open sign-up', () => {
     expect(refused.status).toBe(400);
     expect(visibleText(refused.body)).toContain('already exists: sign in instead');
     expect(await api.ctx.database.db.selectFrom('signups').select('email').where('email_lower', '=', 'taken@dune.test').execute()).toEqual([]);
+    // An agency that exists (even without members yet) is never handed to a stranger.
+    await api.ctx.services.orgs.createOrg('Waiting Agency');
+    const taken = await visitor.post('/sign-up', { org_name: 'Waiting Agency', email: 'stranger@dune.test', password: PASSWORD });
+    expect(taken.status).toBe(400);
+    expect(visibleText(taken.body)).toContain('already exists here: choose another name');
+    expect((await visitor.post('/sign-up', { org_name: 'x'.repeat(201), email: 'long@dune.test', password: PASSWORD })).status).toBe(400);
   });
 });
 
@@ -63,7 +77,7 @@ describe('bounds on what anonymous visitors can make the server keep or send', (
     for (let i = 0; i < 3; i++) await request('same@flood.test', `10.8.1.${i}`);
     await request('same@flood.test', '10.8.1.9'); // the fourth takes the slot after the free three
     await expect(request('same@flood.test', '10.8.1.10')).rejects.toThrow(/confirmation mails to this address/);
-    expect(await api.ctx.database.db.selectFrom('signups').select('email').where('email_lower', '=', 'same@flood.test').execute()).toHaveLength(1);
+    expect(await api.ctx.database.db.selectFrom('signups').select('email').where('email_lower', '=', 'same@flood.test').execute()).toHaveLength(4);
   });
 
   it('holds at most MAX_PENDING_PER_ORG build-link sign-ups per organization', async () => {

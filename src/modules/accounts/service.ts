@@ -13,7 +13,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { OrgService } from '../orgs/service.ts';
 import { checkPasswordRules, hashPassword, passwordMatches } from './passwords.ts';
 import * as repo from './repo.ts';
-import { SignUps } from './signups.ts';
+import { SignUps, type PendingSignUp } from './signups.ts';
 import { normalizeEmail } from './emails.ts';
 
 export { normalizeEmail } from './emails.ts';
@@ -95,7 +95,20 @@ export class AccountsService {
     if (this.settings.registration !== 'open') throw notAllowed('Sign-up is by invitation only on this installation');
     const orgName = input.orgName.trim();
     if (!orgName) throw invalid('Enter the name of your agency');
+    if (orgName.length > 200) throw invalid('The name of your agency must have at most 200 characters');
+    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orgName)) throw invalid('Give your agency a name, not an id');
+    if (await this.orgs.findOrg(orgName)) throw invalid('An agency of that name already exists here: choose another name');
     return this.signups.request({ kind: 'open', email: input.email, password: input.password, name: input.name ?? null, orgName }, address);
+  }
+
+  /**
+   * The password chosen at sign-up, asked again when the mailed link is followed: whoever signed
+   * up with someone else's address cannot hand them an account whose password they know (the
+   * owner of the address would not know it). Wrong tries slow down.
+   */
+  async checkSignUpPassword(token: string, pending: PendingSignUp, password: string): Promise<void> {
+    await this.slowDown([[`confirm:${hashToken(token)}`, SIGN_IN_FREE_PER_ACCOUNT]], 'wrong passwords');
+    if (!(await passwordMatches(pending.passwordHash, password))) throw invalid('That is not the password chosen when signing up. Sign up again if you did not choose one.');
   }
 
   /** Follows an open sign-up's confirmation link: the account and its organization, at once. */
@@ -103,7 +116,13 @@ export class AccountsService {
     if (this.settings.registration !== 'open') throw notAllowed('Sign-up is by invitation only on this installation');
     const pending = await this.signups.find(token);
     if (!pending || pending.kind !== 'open' || !pending.orgName) throw invalid('This confirmation link has expired or was already used. Sign up again.');
-    return this.createAccountWithOrg({ email: pending.email, passwordHash: pending.passwordHash, name: pending.name, orgName: pending.orgName }, (trx) => this.spendSignUp(trx, token));
+    // Always a new organization: an existing one (even without members) is never handed over.
+    const org = await this.orgs.createOrg(pending.orgName);
+    const user = await this.createUser({ email: pending.email, passwordHash: pending.passwordHash, name: pending.name }, async (trx, userId) => {
+      await this.spendSignUp(trx, token);
+      await repo.insertMembership(trx, { org_id: org.id, user_id: userId, role: 'owner', created_at: nowIso() });
+    });
+    return { user, orgId: org.id };
   }
 
   /** Spends a sign-up's link in the account's transaction (a link followed twice makes one account). */
@@ -111,11 +130,11 @@ export class AccountsService {
     if (!(await this.signups.spend(trx, token))) throw invalid('This confirmation link was already used. Sign in instead.');
   }
 
-  private async createAccountWithOrg(input: NewUser & { orgName: string }, then?: (trx: Executor) => Promise<void>) {
+  /** The set-up page's account and organization (one made earlier with the CLI, without members, is taken over). */
+  private async createAccountWithOrg(input: NewUser & { orgName: string }) {
     const existing = await this.orgs.findOrg(input.orgName.trim());
     const orgId = existing && existing.name === input.orgName.trim() && (await this.orgs.memberCount(existing.id)) === 0 ? existing.id : (await this.orgs.createOrg(input.orgName)).id;
     const user = await this.createUser({ ...input, name: input.name ?? null }, async (trx, userId) => {
-      await then?.(trx);
       await repo.insertMembership(trx, { org_id: orgId, user_id: userId, role: 'owner', created_at: nowIso() });
     });
     return { user, orgId };

@@ -1,11 +1,11 @@
 // Sign-ups wait for their email to be confirmed. An open sign-up (REGISTRATION=open) or a
 // build-link sign-up is kept, with its password already hashed, until the person follows the link
-// mailed to the address; only then does it become an account. So nobody can sign up with another
-// person's email (which would block that person's invitation to an agency's portal), and what an
-// anonymous visitor can make the server keep or send is bounded: sign-ups per address slow down
-// (growing delays), mails per address and per email too, a newer sign-up of the same email
-// replaces the older one, an organization holds at most MAX_PENDING_PER_ORG build-link sign-ups
-// at once, and each expires after a day.
+// mailed to the address and gives that password again; only then does it become an account. So
+// nobody can sign up with another person's email (which would block that person's invitation to an
+// agency's portal), and what an anonymous visitor can make the server keep or send is bounded:
+// sign-ups per address slow down (growing delays), mails per email too, sign-ups of one email wait
+// side by side (each confirmed with its own password), an organization holds at most
+// MAX_PENDING_PER_ORG build-link sign-ups at once, and each expires after a day.
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import { toIso } from '../../lib/clock.ts';
@@ -76,30 +76,29 @@ export class SignUps {
     await this.deps.slowDown([[`signup:email:${email.toLowerCase()}`, FREE_PER_EMAIL]], 'confirmation mails to this address');
     const passwordHash = await hashPassword(input.password);
     const token = newToken();
-    await this.db.transaction().execute(async (trx) => {
-      // A newer sign-up of the same email replaces the older one (its link stops working).
-      await trx.deleteFrom('signups').where('email_lower', '=', email.toLowerCase()).where('kind', '=', input.kind).execute();
-      await trx
-        .insertInto('signups')
-        .values({
-          token_hash: hashToken(token),
-          kind: input.kind,
-          email,
-          email_lower: email.toLowerCase(),
-          password_hash: passwordHash,
-          name: input.name?.trim() || null,
-          org_name: input.orgName,
-          org_id: input.kind === 'build' ? input.orgId : null,
-          prompt: input.kind === 'build' ? input.prompt : null,
-          model: input.kind === 'build' ? input.model : null,
-          template_id: input.kind === 'build' ? input.templateId : null,
-          created_at: new Date(now).toISOString(),
-          expires_at: new Date(now + SIGNUP_TTL_MS).toISOString(),
-        })
-        .execute();
-    });
+    // Several sign-ups of one email may wait (each confirmed with its own password): deleting the
+    // older would let anyone cancel the owner's own sign-up. Mails per email are limited above.
+    await this.db
+      .insertInto('signups')
+      .values({
+        token_hash: hashToken(token),
+        kind: input.kind,
+        email,
+        email_lower: email.toLowerCase(),
+        password_hash: passwordHash,
+        name: input.name?.trim() || null,
+        org_name: input.orgName,
+        org_id: input.kind === 'build' ? input.orgId : null,
+        prompt: input.kind === 'build' ? input.prompt : null,
+        model: input.kind === 'build' ? input.model : null,
+        template_id: input.kind === 'build' ? input.templateId : null,
+        created_at: new Date(now).toISOString(),
+        expires_at: new Date(now + SIGNUP_TTL_MS).toISOString(),
+      })
+      .execute();
     const link = `${this.deps.publicUrl}/sign-up/confirm/${token}`;
-    const what = input.kind === 'build' ? `your account with ${input.orgName} and build your website` : `your account and the organization ${input.orgName}`;
+    // The agency's name is the organization's own; a visitor's typed agency name stays out of the mail.
+    const what = input.kind === 'build' ? `your account with ${input.orgName} and build your website` : 'your account';
     await this.deps.mailer.send({
       to: email,
       subject: 'Confirm your email address',

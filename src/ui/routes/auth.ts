@@ -88,11 +88,12 @@ export function authRoutes(deps: RouteDeps): FastifyPluginAsync {
       const pending = await accounts.signups.find(request.params.token);
       return render(request, reply, 'sign-up-confirm', { title: 'Confirm your email', pending, token: request.params.token }, pending ? 200 : 410);
     });
-    app.post<{ Params: { token: string } }>('/sign-up/confirm/:token', async (request, reply) => {
+    app.post<{ Params: { token: string }; Body: Form }>('/sign-up/confirm/:token', async (request, reply) => {
       const { token } = request.params;
       const pending = await accounts.signups.find(token);
       if (!pending) return render(request, reply, 'sign-up-confirm', { title: 'Confirm your email', pending, token }, 410);
       try {
+        await accounts.checkSignUpPassword(token, pending, text(request.body ?? {}, 'password'));
         if (pending.kind === 'build') {
           const { user, project, problem } = await buildLinks.confirmSignUp(token, pending);
           await signedInAs(reply, user.id, null);
