@@ -68,8 +68,8 @@ export interface OAuthTokensTable {
 export interface BuildRequestsTable {
   /** SHA-256 of the token the link or the visitor carries. */
   token_hash: string;
-  /** `link`: made through the API, its prompt too long for a URL (`pending`: no longer made). */
-  kind: 'pending' | 'link';
+  /** `link`: made through the API, its prompt too long for a URL (visits were once kept as `pending`). */
+  kind: 'link';
   org_id: string | null;
   prompt: string;
   model: string | null;

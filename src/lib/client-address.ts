@@ -4,6 +4,7 @@
 // not add: the leftmost is whatever the client wrote, so it is never believed.
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
+import ipaddr from 'ipaddr.js';
 
 /** false: no proxy; a number: that many proxies in front, whatever their address; else the proxies' ranges. */
 export type TrustProxy = false | number | string[];
@@ -46,4 +47,17 @@ export function trustFunction(setting: TrustProxy): TrustFunction {
 /** The client's address: the socket's, or the rightmost untrusted X-Forwarded-For entry. */
 export function clientAddress(req: IncomingMessage, trust: TrustFunction): string {
   return proxyAddr(req, trust) ?? req.socket.remoteAddress ?? '';
+}
+
+/**
+ * The key that counts an address in per-address limits: an IPv4 address (also when written as
+ * IPv4-mapped IPv6), or an IPv6 address's /64 (one subscriber commonly holds a whole /64, so
+ * counting single IPv6 addresses would give one person 2^64 quotas).
+ */
+export function addressKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `${parts.join(':')}::/64`;
 }

@@ -36,11 +36,13 @@ export function oauthPlugin(deps: { oauth: OAuthService; rateLimiter: RateLimite
     await app.register(fastifyFormbody, { parser: (body) => parseQuery(body), bodyLimit: 65_536 });
     app.addHook('preHandler', async (request, reply) => {
       // Registration and revocation: the same quota per address as anyone without a key, so they
-      // cannot be flooded. The token endpoint counts per client: one busy sender behind an
-      // address never starves another application's refreshes.
+      // cannot be flooded. The token endpoint has a quota of its own per address: a flood of
+      // registrations, handshakes or key-less calls never starves token refreshes. (Not per
+      // client_id: the caller chooses it, so fresh ids would escape any limit, and anyone could
+      // spend a real application's quota.)
       if (request.method !== 'POST') return;
-      const clientId = request.url.startsWith('/oauth/token') ? fields(request.body).client_id : undefined;
-      const rate = await rateLimiter.consume(clientId ? `oauth-client:${clientId.slice(0, 300)}` : `ip:${request.ip}`);
+      const bucket = request.url.startsWith('/oauth/token') ? 'oauth-token' : 'ip';
+      const rate = await rateLimiter.consume(`${bucket}:${request.ip}`);
       if (!rate.allowed) return reply.status(429).header('retry-after', String(rate.resetSeconds)).send({ error: 'slow_down', error_description: `Too many requests; retry in ${rate.resetSeconds} s` });
     });
 

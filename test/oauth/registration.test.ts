@@ -121,3 +121,14 @@ describe('redirect URIs at authorization', () => {
     expect(redirectAllowed(client, 'http://127.0.0.1:51234/call\tback')).toBe(false);
   });
 });
+
+describe('a registration cleaned away during consent', () => {
+  it('is refused as invalid_client, not a 500', async () => {
+    const { oauth } = api.ctx.services;
+    const client = await oauth.clients.register({ client_name: 'Gone', redirect_uris: ['http://127.0.0.1/cb'] });
+    const auth = await oauth.checkAuthorization({ client_id: client.clientId, redirect_uri: 'http://127.0.0.1/cb', response_type: 'code', code_challenge: 'c'.repeat(43), code_challenge_method: 'S256', resource: 'http://sitewright.test/api/mcp' });
+    await api.ctx.database.db.deleteFrom('oauth_clients').where('client_id', '=', client.clientId).execute();
+    const user = await api.ctx.services.accounts.createMember({ email: `gone-${process.pid}@example.com`, password: 'a long enough password', name: null, orgId: api.org.id, role: 'owner' });
+    await expect(oauth.approve(auth, { userId: user.id, orgId: api.org.id, orgClientId: null })).rejects.toMatchObject({ code: 'invalid_client' });
+  });
+});

@@ -100,8 +100,10 @@ export class MembersService {
     if (!row) throw notFound('Invitation');
     const role = (row.role ?? 'member') as Role;
     if (role === 'owner' && actor.role !== 'owner') throw notAllowed('Only an owner can invite another owner');
+    // The new one first: if it cannot be made (the person joined meanwhile), the old one stays.
+    const sent = await this.invite(orgId, orgName, actor, row.email, role);
     await repo.deleteInvitation(this.db, orgId, invitationId);
-    return this.invite(orgId, orgName, actor, row.email, role);
+    return sent;
   }
 
   async cancelInvitation(orgId: string, invitationId: string): Promise<void> {

@@ -7,6 +7,7 @@ import type { Executor } from '../../db/executor.ts';
 import { nowIso, toIso } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Throttle } from '../../lib/throttle.ts';
+import { addressKey } from '../../lib/client-address.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { invalid, notAllowed, RateLimitedError } from '../common/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -179,7 +180,7 @@ export class AccountsService {
   async signIn(email: string, password: string, address: string): Promise<{ token: string; user: User }> {
     const key = email.trim().toLowerCase();
     const account = `signin:email:${key}`;
-    const from = `signin:ip:${address}`;
+    const from = `signin:ip:${addressKey(address)}`;
     await this.slowDown([[account, SIGN_IN_FREE_PER_ACCOUNT], [from, SIGN_IN_FREE_PER_ADDRESS]], 'failed sign-ins');
     const row = await repo.findUserByEmail(this.db, key);
     if (!(await passwordMatches(row?.password_hash, password)) || !row) throw invalid('Wrong email or password');
@@ -293,7 +294,7 @@ export class AccountsService {
    * not sent (saying so would tell whether the account exists).
    */
   async requestPasswordReset(email: string, address: string): Promise<void> {
-    await this.slowDown([[`reset:ip:${address}`, RESETS_FREE_PER_ADDRESS]], 'password reset requests');
+    await this.slowDown([[`reset:ip:${addressKey(address)}`, RESETS_FREE_PER_ADDRESS]], 'password reset requests');
     const row = await repo.findUserByEmail(this.db, email.trim());
     if (!row) return;
     const mails = await this.throttle.attempt(`reset:email:${row.email_lower}`, RESET_MAILS_FREE_PER_EMAIL);

@@ -8,6 +8,7 @@
 // MAX_PENDING_PER_ORG build-link sign-ups at once, and each expires after a day.
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
+import { addressKey } from '../../lib/client-address.ts';
 import { toIso } from '../../lib/clock.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { invalid, RateLimitedError } from '../common/errors.ts';
@@ -63,7 +64,7 @@ export class SignUps {
   async request(input: SignUpRequest, address: string): Promise<{ email: string }> {
     const email = normalizeEmail(input.email);
     checkPasswordRules(input.password);
-    await this.deps.slowDown([[`signup:ip:${address}`, FREE_PER_ADDRESS]], 'sign-ups from your network');
+    await this.deps.slowDown([[`signup:ip:${addressKey(address)}`, FREE_PER_ADDRESS]], 'sign-ups from your network');
     if (await repo.findUserByEmail(this.db, email)) throw invalid(`An account with email ${email} already exists: sign in instead`);
     const now = Date.now();
     await this.db.deleteFrom('signups').where('expires_at', '<=', new Date(now).toISOString()).execute();

@@ -53,7 +53,7 @@ export class BuildLinksService {
     if (request.templateId) query.set('template', request.templateId);
     const url = `${this.deps.publicUrl}/build?${query}`;
     if (url.length <= MAX_URL) return { url };
-    const token = await this.keep('link', request, LINK_TTL_MS);
+    const token = await this.keep(request, LINK_TTL_MS);
     return { url: `${this.deps.publicUrl}/build?link=${token}` };
   }
 
@@ -186,7 +186,7 @@ export class BuildLinksService {
     return { project, generation };
   }
 
-  private async keep(kind: 'link', request: BuildRequest, ttlMs: number): Promise<string> {
+  private async keep(request: BuildRequest, ttlMs: number): Promise<string> {
     const token = newToken();
     const now = Date.now();
     await this.db.deleteFrom('build_requests').where('expires_at', '<=', new Date(now).toISOString()).execute();
@@ -194,7 +194,7 @@ export class BuildLinksService {
       .insertInto('build_requests')
       .values({
         token_hash: hashToken(token),
-        kind,
+        kind: 'link',
         org_id: request.orgId,
         prompt: request.prompt,
         model: request.model,

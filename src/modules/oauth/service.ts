@@ -114,6 +114,9 @@ export class OAuthService {
     const now = new Date();
     await this.db.transaction().execute(async (trx) => {
       const grantId = newId();
+      // A registration unused for a day may have been cleaned away since the page was shown.
+      const client = await trx.selectFrom('oauth_clients').select('client_id').where('client_id', '=', request.client.clientId).executeTakeFirst();
+      if (!client) throw new OAuthRequestError('invalid_client', 'Unknown client_id: the application must register again');
       const stale = new Date(now.getTime() - CODE_TTL_MS).toISOString();
       await trx.deleteFrom('oauth_grants').where('confirmed_at', 'is', null).where('created_at', '<', stale).execute();
       await trx

@@ -79,7 +79,12 @@ export function oauthConsentRoutes(deps: RouteDeps): FastifyPluginAsync {
       if (text(form, 'decision') !== 'allow') return back(reply, auth.redirectUri, { error: 'access_denied', error_description: 'The person declined', state: auth.state });
       const choice = orgChoices(request).find((o) => o.id === text(form, 'org_id'));
       if (!choice) return consentPage(request, reply, auth, raw);
-      const code = await oauth.approve(auth, { userId: who.user.id, orgId: choice.id, orgClientId: choice.clientId });
+      let code: string;
+      try {
+        code = await oauth.approve(auth, { userId: who.user.id, orgId: choice.id, orgClientId: choice.clientId });
+      } catch (error) {
+        return refused(request, reply, error, undefined);
+      }
       return back(reply, auth.redirectUri, { code, state: auth.state });
     });
 
