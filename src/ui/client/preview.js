@@ -70,14 +70,15 @@ async function heard(projectId, data) {
 }
 
 /**
- * The person asks to edit the selected element's text: the preview may send it, once. The
- * selection script focuses the element itself (which brings the focus into the preview): focusing
- * the frame from here too would reach the preview by another way, and when it came after the
- * element's focus it would take the focus off it, which ends the edit.
+ * The person asks to edit the selected element's text: the preview may send it, once. The frame
+ * is focused here first, before the message goes: a script inside a cross-origin frame cannot
+ * reliably pull the focus into it (Chromium let the keys go on to the builder's button), and a
+ * frame focus arriving after the element's own would take the focus off it, ending the edit.
  */
 function startEdit() {
   if (!selection?.editable || !channel) return;
   editing = { file: selection.file, selector: selection.selector };
+  $('preview')?.focus();
   send({ type: 'edit-text', selector: selection.selector });
   say('Type the new text in the preview; Enter saves, Escape cancels.');
 }
