@@ -105,6 +105,15 @@ async function expectLinesBesideNumbers(page: Page, lines: number): Promise<void
  * the focus travels by message into the preview, and keys pressed before it arrives would go to
  * the builder's page (under load they did, and the typed text came out cut).
  */
+/** Selects an element of the preview, again until the frame (new after a reload) has heard the builder. */
+async function selectInPreview(page: Page, selector: string) {
+  for (let tries = 0; ; tries++) {
+    await preview(page).locator(selector).first().click();
+    const shown = await page.locator('#selection-tag', { hasText: `<${selector}>` }).waitFor({ timeout: 1_000 }).then(() => true, () => false);
+    if (shown || tries === 10) return;
+  }
+}
+
 async function editText(page: Page) {
   await page.getByRole('button', { name: 'Edit its text' }).click();
   const editable = preview(page).locator('[contenteditable]');
@@ -363,9 +372,11 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
     await page.waitForTimeout(500);
     expect((await ctx.services.files.get(org.id, project.id, 'index.html')).content).toBe(saved);
     // Words added to a paragraph whose source breaks its line: the line end was a space on the page.
+    // The saved edit is a new version, which reloads the preview in a new frame: select in that one.
+    const latest = (await ctx.services.versions.latest(org.id, project.id))!.number;
+    await expect.poll(() => page.locator('#workspace').getAttribute('data-last-seen')).toBe(String(latest));
     await preview(page).locator('h1', { hasText: 'Baked by hand' }).waitFor();
-    await preview(page).locator('p').click();
-    await page.locator('#selection-tag', { hasText: '<p>' }).waitFor();
+    await selectInPreview(page, 'p');
     await editText(page);
     await page.keyboard.press('End');
     await page.keyboard.type(' daily');
