@@ -181,7 +181,9 @@
     },
     true,
   );
-  document.addEventListener('focusout', (event) => event.isTrusted && editing && stopEditing(true));
+  // Leaving the edited element saves; another element losing the focus to it (the edit's own
+  // focus() blurs whatever had it) is no reason to stop.
+  document.addEventListener('focusout', (event) => event.isTrusted && editing && event.target === editing.element && stopEditing(true));
 
   /** What the builder says, through the port: first this load's nonce, then what to do. */
   function command(data) {
