@@ -12,7 +12,7 @@ import type { RouteDeps } from '../plugin.ts';
 import { checked, optional, text, type Form } from '../forms.ts';
 import { DomainError, InvalidInputError, NotAllowedError, RateLimitedError } from '../../modules/common/errors.ts';
 import { CreateClientBody } from '../../modules/clients/schema.ts';
-import { render } from '../page.ts';
+import { peopleWords, render } from '../page.ts';
 import { NoOrganization, setSessionCookie } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
 
@@ -39,16 +39,15 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
   const builder = (projectId: string) => `/app/projects/${projectId}`;
   const orgName = async (orgId: string | null) => (orgId ? ((await orgs.findOrg(orgId))?.name ?? null) : null);
 
-  /** Starts the build for a client; a refusal (a plan limit) is a page in the client's words. */
-  const startFor = async (request: FastifyRequest, reply: FastifyReply, orgId: string, clientId: string, build: BuildRequest, userId: string, agency: string | null) => {
+  /** Starts the build for a client; a refusal (a plan limit) is a page in the person's words. */
+  const startFor = async (request: FastifyRequest, reply: FastifyReply, orgId: string, clientId: string, build: BuildRequest, userId: string) => {
     try {
       const { project } = await buildLinks.start(orgId, clientId, build, { userId });
       return reply.redirect(builder(project.id), 303);
     } catch (error) {
       if (!(error instanceof NotAllowedError || error instanceof RateLimitedError) || !error.plain) throw error;
       if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
-      const ask = agency ? ` Ask ${agency} if you need more.` : '';
-      return render(request, reply, 'error', { title: 'Your website cannot be built yet', message: `${error.plain}${ask}` }, error instanceof RateLimitedError ? 429 : 403);
+      return render(request, reply, 'error', { title: 'Your website cannot be built yet', message: peopleWords(request, error) }, error instanceof RateLimitedError ? 429 : 403);
     }
   };
 
@@ -80,7 +79,7 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
     if (!who) return visitorPage(request, reply, q, build);
     if (who.client && !who.org) {
       await buildLinks.check(who.client.orgId, build);
-      if (confirmed) return startFor(request, reply, who.client.orgId, who.client.id, build, who.user.id, who.client.orgName);
+      if (confirmed) return startFor(request, reply, who.client.orgId, who.client.id, build, who.user.id);
       return render(request, reply, 'build-confirm', { title: 'Build this website?', prompt: build.prompt, fields: carried(q), agency: who.client.orgName });
     }
     if (!who.org) throw new NoOrganization();
@@ -112,7 +111,7 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
         if (!(error instanceof InvalidInputError)) throw error;
         return choosePage(request, reply, who.org.id, q, build, { form, error: error.message });
       }
-      return startFor(request, reply, who.org.id, clientId, build, who.user.id, null);
+      return startFor(request, reply, who.org.id, clientId, build, who.user.id);
     });
 
     // A visitor signs in on the link's page: a client's build starts at once (the form was the
