@@ -384,6 +384,16 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
     await expect.poll(async () => (await ctx.services.files.get(org.id, project.id, 'index.html')).content).toContain('<p>Fresh bread daily</p>');
     // The request event reaches the test on its own; the file may be read before it does.
     await expect.poll(() => edits.length).toBe(2);
+    // Leaving the preview for the builder (here its prompt) ends the edit, saved.
+    const second = (await ctx.services.versions.latest(org.id, project.id))!.number;
+    await expect.poll(() => page.locator('#workspace').getAttribute('data-last-seen')).toBe(String(second));
+    await preview(page).locator('p', { hasText: 'daily' }).waitFor();
+    await selectInPreview(page, 'h1');
+    await editText(page);
+    await page.keyboard.type('Bread every morning');
+    await page.locator('#prompt').click();
+    await expect.poll(async () => (await ctx.services.files.get(org.id, project.id, 'index.html')).content).toContain('<h1>Bread every morning</h1>');
+    await expect.poll(() => edits.length).toBe(3);
     expect(csp).toEqual([]);
     await context.close();
   }, 60_000);

@@ -125,11 +125,19 @@
     if (!selected || !isTextOnly(selected) || editing || selectorOf(selected) !== selector) return;
     editing = { element: selected, before: selected.innerHTML };
     selected.setAttribute('contenteditable', 'plaintext-only');
-    selected.focus();
+    focusOn(selected, true);
+  }
+
+  /** The focus on the edited element, its words selected (at the start, or if the caret left them). */
+  function focusOn(element, start = false) {
+    const selection = window.getSelection();
+    const inside = selection?.anchorNode && element.contains(selection.anchorNode);
+    element.focus();
+    if (inside && !start) return;
     const range = document.createRange();
-    range.selectNodeContents(selected);
-    window.getSelection()?.removeAllRanges();
-    window.getSelection()?.addRange(range);
+    range.selectNodeContents(element);
+    selection?.removeAllRanges();
+    selection?.addRange(range);
   }
 
   // The person's own input only: a site script's synthetic events (isTrusted false) do nothing.
@@ -181,9 +189,21 @@
     },
     true,
   );
-  // Leaving the edited element saves; another element losing the focus to it (the edit's own
-  // focus() blurs whatever had it) is no reason to stop.
-  document.addEventListener('focusout', (event) => event.isTrusted && editing && event.target === editing.element && stopEditing(true));
+  // The edit ends, saved, on Enter (above), a press elsewhere in the page, the focus going to
+  // another element of the page (Tab), or the builder saying the person left this frame. The frame
+  // itself losing the focus is no reason: Chromium tells a frame of focus changes late, so the
+  // builder's button taking the focus from this frame (before the edit) can arrive here after the
+  // edit began, followed by the focus the builder gave the frame for the edit. When the frame has
+  // the focus again, the edited element takes it back.
+  document.addEventListener(
+    'pointerdown',
+    (event) => event.isTrusted && editing && !editing.element.contains(event.target) && stopEditing(true),
+    true,
+  );
+  document.addEventListener('focusout', (event) => {
+    if (event.isTrusted && editing && event.target === editing.element && event.relatedTarget) stopEditing(true);
+  });
+  listen(window, 'focus', () => editing && document.activeElement !== editing.element && focusOn(editing.element));
 
   /** What the builder says, through the port: first this load's nonce, then what to do. */
   function command(data) {
@@ -203,6 +223,8 @@
       mark(null, 'data-sw-selected');
     } else if (type === 'edit-text') {
       startEditing(data.selector);
+    } else if (type === 'end-edit') {
+      stopEditing(true);
     } else if (type === 'placeholders') {
       document.documentElement.toggleAttribute('data-sw-placeholders', Boolean(data.on));
     }

@@ -72,8 +72,8 @@ async function heard(projectId, data) {
 /**
  * The person asks to edit the selected element's text: the preview may send it, once. The frame
  * is focused here first, before the message goes: a script inside a cross-origin frame cannot
- * reliably pull the focus into it (Chromium let the keys go on to the builder's button), and a
- * frame focus arriving after the element's own would take the focus off it, ending the edit.
+ * reliably pull the focus into it (Chromium let the keys go on to the builder's button). The
+ * frame hears of that focus late, maybe after the message (preview-edit.js copes).
  */
 function startEdit() {
   if (!selection?.editable || !channel) return;
@@ -96,6 +96,11 @@ export function initPreview({ projectId }) {
   toggle?.addEventListener('click', () => setSelecting(!selecting));
   $('clear-selection')?.addEventListener('click', clearSelection);
   $('edit-text')?.addEventListener('click', startEdit);
+  // The person leaving the preview while editing (a click or Tab here) ends the edit, saved: only
+  // this page knows it at once (the frame hears of focus changes late, see preview-edit.js).
+  document.addEventListener('focusout', (event) => {
+    if (editing && event.target === $('preview')) send({ type: 'end-edit' });
+  });
 
   // Only the first message of each frame is heard here: the selection script's `hello`.
   window.addEventListener('message', (event) => {
