@@ -16,6 +16,12 @@ export interface Expect {
   pages?: string[];
   /** Words or phrases that must appear in the site's visible text (any page, case-insensitive). */
   sections?: string[];
+  /** ISO 639-1 language the site must be written in (`<html lang>`); absent: English. */
+  language?: string;
+  /** The facts the prompt states, as written: each must be on the site, and never as a heading. */
+  facts?: { address?: string; phone?: string; email?: string; hours?: string[] };
+  /** The English colour word the prompt asks for (not checked by colour science: noted only). */
+  color?: string;
 }
 
 export interface BenchPrompt {
@@ -141,6 +147,8 @@ export function inventedFacts(text: string, prompt: string, country: string | nu
   for (const { name, pattern } of INVENTED_FACTS) {
     for (const m of text.matchAll(new RegExp(pattern.source, pattern.flags))) {
       const match = m[0].trim();
+      // A phone number or an address the prompt gave is a stated fact, not an invented one.
+      if ((name === 'phone' || name === 'address') && stated(prompt, match)) continue;
       if (name === 'price') {
         const currency = country ? CURRENCIES[country] : undefined;
         if (currency && !currency.test(match)) found.wrongCurrency.push(match);
@@ -154,6 +162,14 @@ export function inventedFacts(text: string, prompt: string, country: string | nu
   return found;
 }
 
+const digits = (s: string) => s.replace(/\D/g, '');
+/** The prompt gives this text (an address), or these digits in one number (a phone written with other spaces). */
+function stated(prompt: string, match: string): boolean {
+  if (contains(prompt, match)) return true;
+  const wanted = digits(match);
+  return wanted.length >= 6 && (prompt.match(/[+(]?\d[\d\s()./-]{4,}\d/g) ?? []).some((n) => digits(n).includes(wanted));
+}
+
 /** Text as compared: case, accents as typed (NFC), curly apostrophes and runs of whitespace made alike. */
-export const normalize = (text: string): string => text.normalize('NFC').toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, ' ');
+export const normalize = (text: string): string => text.normalize('NFC').toLowerCase().replace(/[’‘]/g, "'").replace(/\u2011/g, '-').replace(/\s+/g, ' ');
 export const contains = (haystack: string, needle: string): boolean => normalize(haystack).includes(normalize(needle));

@@ -26,6 +26,8 @@ interface PageFacts {
   ids: string[];
   links: { raw: string; url: string }[];
   nav: string[];
+  lang: string;
+  headings: string[];
 }
 
 export interface Result {
@@ -55,6 +57,13 @@ export interface Result {
   /** Every validator error (BENCH_JSON). */
   validatorAll: string[];
   brokenLinks: string[];
+  /** `<html lang>` of index.html is the expected language. */
+  languageOk: boolean;
+  /** Stated facts not on the site, or shown as a heading. */
+  factsMissing: string[];
+  factsStated: number;
+  /** Headings with a word broken across lines, at phone width (390 px) or desktop. */
+  headingBreaks: string[];
   ms: number;
   error?: string;
 }
@@ -87,7 +96,28 @@ const COLLECT = `(() => ({
   links: [...document.querySelectorAll('a[href], area[href], link[href], img[src], script[src], source[src], iframe[src], video[src], audio[src]')]
     .map((e) => ({ raw: e.getAttribute('href') ?? e.getAttribute('src'), url: e.href || e.src })),
   nav: [...document.querySelectorAll('nav a[href], header a[href]')].map((a) => a.href),
+  lang: document.documentElement.lang,
+  headings: [...document.querySelectorAll('h1, h2, h3, h4, summary, .eyebrow')].map((h) => h.innerText.trim()),
 }))()`;
+// Headings whose words break across lines: a word (between spaces) whose text spans more than
+// one line box. Hyphenation by the browser would count too; Chromium here has no dictionaries.
+const BROKEN_WORDS = `(() => {
+  const out = [];
+  for (const h of document.querySelectorAll('h1, h2, h3')) {
+    const walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) out.push(m[0]);
+      }
+    }
+  }
+  return out;
+})()`;
+const PHONE = { width: 390, height: 844 };
 const AXE_ALL = `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`;
 const AXE_CONTRAST = `axe.run(document, { runOnly: ['color-contrast'], resultTypes: ['violations'] }).then((r) => r.violations.reduce((n, v) => n + v.nodes.length, 0))`;
 
@@ -150,6 +180,10 @@ export async function checkSite(browser: Browser, validator: HtmlValidate, p: Be
     validatorErrors: 0,
     validatorAll: [],
     brokenLinks: [],
+    languageOk: false,
+    factsMissing: [],
+    factsStated: 0,
+    headingBreaks: [],
     ms,
   };
   try {
@@ -172,6 +206,9 @@ export async function checkSite(browser: Browser, validator: HtmlValidate, p: Be
         r.inventedAll.push(...found.all.map((fact) => `${path}: ${fact}`));
         r.wrongCurrency.push(...found.wrongCurrency);
         if (path === 'index.html' && screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+        r.headingBreaks.push(...((await page.evaluate(BROKEN_WORDS)) as string[]).map((w) => `${path}: ${w}`));
+        await page.setViewportSize(PHONE);
+        r.headingBreaks.push(...((await page.evaluate(BROKEN_WORDS)) as string[]).map((w) => `${path} (phone): ${w}`));
       } finally {
         await close();
       }
@@ -201,6 +238,15 @@ export async function checkSite(browser: Browser, validator: HtmlValidate, p: Be
     if (p.expect.place !== null) r.placeOk = !!index && (contains(index.text, p.expect.place) || contains(index.title, p.expect.place));
     else if (notesPlace !== undefined) r.placeOk = notesPlace === null; // no place asked for: none may be made up
     r.sectionsMissing = (p.expect.sections ?? []).filter((word) => !contains(allText, word));
+    r.languageOk = (index?.lang ?? '').slice(0, 2).toLowerCase() === (p.expect.language ?? 'en');
+    const stated = Object.entries(p.expect.facts ?? {}).flatMap(([name, v]) => (Array.isArray(v) ? v.map((x) => [name, x]) : [[name, v]])) as [string, string][];
+    r.factsStated = stated.length;
+    const headings = [...facts.values()].flatMap((f) => f.headings);
+    const squash = (s: string) => s.toLowerCase().replace(/\u2011/g, '-').replace(/[\s\u00a0]+/g, ' ').trim();
+    for (const [name, value] of stated) {
+      if (!contains(allText, value) && !squash(allText).includes(squash(value))) r.factsMissing.push(`${name} ${value} (absent)`);
+      else if (headings.some((h) => squash(h).includes(squash(value)))) r.factsMissing.push(`${name} ${value} (as a heading)`);
+    }
     // A page asked for as `about.html` may also be made as `about/index.html`; a nav link may name
     // it `/about.html`, `/about/`, `/about/index.html` or `/about` (which redirects).
     for (const wanted of p.expect.pages ?? []) {
@@ -242,6 +288,6 @@ export async function checkSite(browser: Browser, validator: HtmlValidate, p: Be
 
 /** A prompt whose generation or check failed: it counts against every target. */
 export function failed(p: BenchPrompt, kind: string, ms: number, error: string): Result {
-  return { id: p.id, expectedKind: p.expect.kind, detectedKind: kind, kindOk: false, pages: [], pagesMissing: [], pagesRequested: 0, nameOk: null, placeOk: null, sectionsMissing: [], sectionsRequested: 0, invented: 0, inventedAll: [], wrongCurrency: [], contrast: 0, contrastDark: null, serious: [], validatorErrors: 0, validatorAll: [], brokenLinks: [], ms, error };
+  return { id: p.id, expectedKind: p.expect.kind, detectedKind: kind, kindOk: false, pages: [], pagesMissing: [], pagesRequested: 0, nameOk: null, placeOk: null, sectionsMissing: [], sectionsRequested: 0, invented: 0, inventedAll: [], wrongCurrency: [], contrast: 0, contrastDark: null, serious: [], validatorErrors: 0, validatorAll: [], brokenLinks: [], languageOk: false, factsMissing: [], factsStated: 0, headingBreaks: [], ms, error };
 }
 

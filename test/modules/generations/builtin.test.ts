@@ -194,10 +194,10 @@ describe('follow-up prompts edit the site', () => {
     expect(edited.files).toContainEqual(own);
   });
 
-  it('fails clearly when it does not understand the change, saying what it understands', async () => {
+  it('fails clearly when it does not understand the change, in one sentence saying what to do instead', async () => {
     const first = await generate('Acme Plumbing in Leeds');
     await expect(generate('Make the vibe more whimsical', first.files)).rejects.toThrow(GenerationError);
-    await expect(generate('Make the vibe more whimsical', first.files)).rejects.toThrow(/understands: rename/);
+    await expect(generate('Make the vibe more whimsical', first.files)).rejects.toThrow(/^[^.]*nothing changed: edit a text in place in the preview, or connect an AI model in Settings[^.]*\.$/);
   });
 
   it('rebuilds a site it did not make from the prompt, keeping files it does not own', async () => {
@@ -370,7 +370,7 @@ describe('follow-ups keep what the person did', () => {
 
     const facts = await generate('Our phone number is 0117 496 0000. Open Mon-Sat 8am-4pm. Sourdough £4', about.files);
     const html = fileOf(facts.files, 'index.html');
-    expect(html).toContain('<a href="tel:01174960000">0117 496 0000</a>');
+    expect(html).toContain('<a href="tel:01174960000">0117\u00a0496\u00a00000</a>');
     expect(html).not.toContain('Add your phone number');
     expect(html).toContain('Mon-Sat 8am-4pm');
     expect(html).toMatch(/Sourdough<\/span> <span class="amount">£4</);

@@ -1,16 +1,22 @@
 // The builtin generator's understanding of a site: what it renders, and what it keeps in
 // `.sitewright/builtin-brief.json` (builtin/notes.ts) so that a follow-up prompt can change it
 // reliably. Facts (phone, email, address, opening hours, prices) are only ever the prompt's own.
+import { findNumbers, type CountryCode } from 'libphonenumber-js/max';
 import { NAMED_COLORS, parseHex } from './colors.ts';
 import { FONT_IDS, fontIn, type FontId } from './fonts.ts';
 import { findKind, GENERIC, KINDS, SECTION_IDS, type Kind, type SectionId } from './kinds.ts';
+import { languageOf } from './language.ts';
 import { findPlace, titleCase } from './places.ts';
+import { ALL_WORDS, kindIn, kindWordsOf, ourBusiness, wordsFor } from './words/index.ts';
+import { LANGUAGES, type Language } from './words/types.ts';
 
 export type Density = 'compact' | 'comfortable' | 'spacious';
 
 export interface Brief {
   /** 1: made by the first builtin generator, whose pages this one cannot reproduce. */
   version: 1 | 2;
+  /** The language every word of the site is written in. */
+  language: Language;
   name: string;
   kind: string;
   place: string | null;
@@ -77,10 +83,19 @@ export const SECTION_WORDS: Record<SectionId, RegExp> = {
   contact: /\bcontact\b|\bget in touch\b|\benquir(?:y|ies)\b|\bform\b/,
 };
 
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** How a prompt in any of the other languages names each section ("Leistungen", "tarifs"). */
+const OTHER_SECTION_WORDS = Object.fromEntries(
+  SECTION_IDS.map((s) => {
+    const words = [...new Set(ALL_WORDS.slice(1).flatMap((w) => w.sectionWords[s]))].sort((a, b) => b.length - a.length);
+    return [s, new RegExp(`(?<![\\p{L}])(?:${words.map(escapeRegex).join('|')})(?![\\p{L}])`, 'u')];
+  }),
+) as Record<SectionId, RegExp>;
+
 /** Sections a prompt mentions, in the site's order. */
 export function sectionsMentioned(text: string): SectionId[] {
   const lower = text.toLowerCase();
-  return SECTION_IDS.filter((s) => SECTION_WORDS[s].test(lower));
+  return SECTION_IDS.filter((s) => SECTION_WORDS[s].test(lower) || OTHER_SECTION_WORDS[s].test(lower));
 }
 
 /** Pages a prompt asks for: "with an about page and a menu page", "pages: about, gallery, contact". */
@@ -88,7 +103,7 @@ export function pagesMentioned(text: string): SectionId[] {
   const lower = text.toLowerCase();
   const asked = new Set<SectionId>();
   for (const m of lower.matchAll(/\b((?:[\w'-]+\s+){0,2}[\w'-]+)\s+pages?\b/g)) for (const s of sectionsMentioned(m[1]!)) asked.add(s);
-  const list = /\bpages\s*(?::|for|with|called|named|like)\s*([^.!?\n]+)/.exec(lower);
+  const list = /(?<![\p{L}])(?:pages|seiten|unterseiten|páginas|pagine|pagina's|paginas)\s*(?::|for|with|called|named|like)\s*([^.!?\n]+)/u.exec(lower);
   if (list) for (const s of sectionsMentioned(list[1]!)) asked.add(s);
   return SECTION_IDS.filter((s) => asked.has(s));
 }
@@ -98,13 +113,23 @@ const NOT_NAMES = new Set(
   `a an the make build create design need want website web site page landing portfolio homepage online official personal please i we my our for with new modern simple one it hi hello dark light
   can could would you me us call email visit contact book order find open show include add use get see a business company small local family independent professional best
   italian french thai indian chinese japanese mexican greek spanish turkish lebanese vietnamese korean british english scottish irish welsh american german portuguese
-  monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun uk us usa eu ai seo b2b b2c saas api crm faq`.split(/\s+/),
+  monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun uk us usa eu ai seo b2b b2c saas api crm faq
+  eine ein einen website webseite homepage seite seiten startseite start für unsere unser wir ich mein meine bitte erstelle erstellen baue brauche
+  site pour notre nos mon ma crée créer créez besoin voici accueil sitio página web para nuestra nuestro mi crea necesito inicio
+  sito per nostra nostro mio mia crea serve voor onze ons mijn maak nossa nosso minha meu crie cria preciso een um uma un una une ein`.split(/\s+/),
 );
-const KIND_WORDS = new Set(KINDS.flatMap((k) => [...k.words, ...(k.hints ?? [])]).flatMap((w) => w.split(/\s+/)));
+const KIND_WORDS = new Set(
+  [...KINDS.flatMap((k) => [...k.words, ...(k.hints ?? []), ...kindWordsOf(k.id)]), ...ALL_WORDS.flatMap((w) => Object.values(w.sectionWords).flat())].flatMap((w) =>
+    w.split(/\s+/),
+  ),
+);
 
 const clean = (text: string) =>
   text.replace(/\s+/g, ' ').replace(/^[\s,.;:'"“”]+|[\s,.;:'"“”!?]+$/g, '').slice(0, 80);
 const isDescription = (words: string[]) => words.every((w) => NOT_NAMES.has(w.toLowerCase()) || KIND_WORDS.has(w.toLowerCase().replace(/(?:'s|s)$/, '')) || KIND_WORDS.has(w.toLowerCase()));
+
+/** An article alone, at the start of a sentence ("Il", "Die", "Het"): never a name. */
+const ARTICLE = /^(?:il|lo|la|le|les|el|los|las|der|die|das|de|het|o|os|as)$/i;
 
 /** Capitalised word runs (allowing 's, &, and, of, de …) that can be a business name. */
 const NAME_RUN = /[\p{Lu}\d][\p{L}\d'’.&-]*(?:\s+(?:(?:&|and|of|de|la|le|du|the|von|van)(?![\p{L}])|[\p{Lu}\d][\p{L}\d'’.&-]*))*(?<![\s&.])/gu;
@@ -113,7 +138,7 @@ function findName(prompt: string, placeName: string | null): string | undefined 
   const quoted = /["“]([^"”]{2,80})["”]/.exec(prompt);
   if (quoted) return clean(quoted[1]!);
   // "called rise and shine", "named Luna": any case, to the end of the phrase.
-  const called = /\b(?:called|named|name is|business name is|brand is)\s+(.{2,80}?)(?=\s+(?:in|at|for|with|which|that|based|located|near|who|and we|we)\b|[,.;:!?\n(]|$)/i.exec(prompt);
+  const called = /(?<![\p{L}])(?:called|named|name is|business name is|brand is|namens|heißt|genannt|s'appelle|appelée?|nommée?|llamad[oa]|se llama|chiamat[oa]|si chiama|genaamd|heet|chamad[oa]|se chama)\s+(.{2,80}?)(?=\s+(?:in|at|for|with|which|that|based|located|near|who|and we|we)\b|[,.;:!?\n(]|$)/iu.exec(prompt);
   if (called && !isDescription(called[1]!.split(/\s+/))) {
     const name = clean(called[1]!);
     return name === name.toLowerCase() ? titleCase(name) : name;
@@ -125,7 +150,7 @@ function findName(prompt: string, placeName: string | null): string | undefined 
     // (but "The" of "The Velvet Hours" belongs to the name).
     while (words.length && NOT_NAMES.has(words[0]!.toLowerCase()) && !(words[0] === 'The' && words.length > 1 && !isDescription(words.slice(1)))) words.shift();
     const candidate = clean(words.join(' '));
-    if (candidate.length < 2 || !/\p{L}{2}/u.test(candidate) || isDescription(words) || (place && place.split(/[\s-]+/).includes(candidate.toLowerCase()))) continue;
+    if (candidate.length < 2 || !/\p{L}{2}/u.test(candidate) || ARTICLE.test(candidate) || isDescription(words) || (place && place.split(/[\s-]+/).includes(candidate.toLowerCase()))) continue;
     // "Luna Bakery in Bristol" keeps the bakery; a run that is only the place is not a name.
     if (place && candidate.toLowerCase().endsWith(` ${place}`) && isDescription(words.slice(0, -place.split(' ').length))) continue;
     return candidate;
@@ -133,33 +158,78 @@ function findName(prompt: string, placeName: string | null): string | undefined 
   return undefined;
 }
 
+/** Colour words of every language, longest first ("vert sauge" before "vert"), to the English colour. */
+const COLOR_WORDS: [RegExp, string][] = [
+  ...Object.keys(NAMED_COLORS).map((c): [string, string] => [c, c]),
+  ...ALL_WORDS.flatMap((w) => Object.entries(w.colorWords)).filter(([, c]) => c in NAMED_COLORS),
+]
+  .sort((a, b) => b[0].length - a[0].length)
+  .map(([word, colour]) => [new RegExp(`(?<![\\p{L}])${escapeRegex(word)}(?![\\p{L}])`, 'u'), colour]);
+
 /** A colour the prompt names: a #hex or a colour word. */
 export function findColor(prompt: string): string | undefined {
   const hex = /#[0-9a-f]{6}\b|#[0-9a-f]{3}\b/i.exec(prompt);
   if (hex && parseHex(hex[0])) return hex[0].toLowerCase();
+  // The colour word written first ("sage green": sage), in any of the languages.
   const lower = prompt.toLowerCase();
-  const word = Object.keys(NAMED_COLORS).find((c) => new RegExp(`\\b${c}\\b`).test(lower));
-  return word ? NAMED_COLORS[word] : undefined;
+  let first: { at: number; colour: string } | undefined;
+  for (const [word, colour] of COLOR_WORDS) {
+    const at = word.exec(lower)?.index;
+    if (at !== undefined && (!first || at < first.at)) first = { at, colour };
+  }
+  return first ? NAMED_COLORS[first.colour] : undefined;
 }
 
 const PHONE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)[\s.-]?)?\d[\d\s.-]{5,16}\d/;
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
 
-/** Contact details the prompt gives (never invented). */
-export function contactIn(prompt: string): Brief['contact'] {
-  const phoneAt = /\b(?:phone|call|tel(?:ephone)?|mobile|whatsapp|ring)\b[^\d+(]{0,20}/i.exec(prompt);
-  const phone = phoneAt ? PHONE.exec(prompt.slice(phoneAt.index + phoneAt[0].length))?.[0] : undefined;
-  const email = EMAIL.exec(prompt)?.[0];
-  const address = /\b(?:address(?: is)?|located at|find us at|we are at|we're at)\s*:?\s+([^.;\n]{4,120}?)(?=\.\s|[;\n]|$)/i.exec(prompt)?.[1];
-  return { phone: phone?.trim() ?? null, email: email ?? null, address: address ? clean(address) : null };
+/** The country whose phone numbers a prompt in each language most likely gives, when no place says. */
+const LANGUAGE_COUNTRY: Record<Language, CountryCode> = { en: 'GB', de: 'DE', fr: 'FR', es: 'ES', it: 'IT', nl: 'NL', pt: 'PT' };
+const PHONE_WORD = /(?<![\p{L}])(?:phone|call|tel(?:ephone)?|mobile|whatsapp|ring|telefon|telefono|teléfono|téléphone|tél|telefoon|telemóvel|celular|handy|móvil|cellulare|app me op|contact|kontakt|contacto|contatto)(?![\p{L}])[^\d+(]{0,20}/iu;
+
+/** The phone number a prompt gives, as written: a valid number of the country, else one after a word that says it is one. */
+export function phoneIn(prompt: string, country: CountryCode): string | null {
+  const at = PHONE_WORD.exec(prompt);
+  // A time range ("9.00-14.00") can pass for a number of some country: never a phone.
+  const valid = findNumbers(prompt, { defaultCountry: country, v2: true }).find((n) => !/\d{1,2}[.:]\d{2}\s*-/.test(prompt.slice(n.startsAt, n.endsAt)));
+  if (!at) return valid ? prompt.slice(valid.startsAt, valid.endsAt) : null;
+  const after = prompt.slice(at.index + at[0].length);
+  const named = findNumbers(after, { defaultCountry: country, v2: true })[0];
+  if (named && named.startsAt === 0) return after.slice(0, named.endsAt);
+  if (valid) return prompt.slice(valid.startsAt, valid.endsAt);
+  // Fake-looking but well-formed numbers ("+33 6 39 98 12 45") after such a word: the library's
+  // POSSIBLE leniency (documented in its README, absent from its type declarations).
+  const possibleOnly = { defaultCountry: country, v2: true as const, leniency: 'POSSIBLE' };
+  const possible = findNumbers(after, possibleOnly)[0];
+  return possible && possible.startsAt === 0 ? after.slice(0, possible.endsAt) : (PHONE.exec(after)?.[0]?.trim() ?? null);
 }
 
-const DAY = '(?:mon|tue|wed|thu|fri|sat|sun|week|daily|every day|weekend)';
+/** "Adresse: Karl-Heine-Straße 71, 04229 Leipzig, Telefon ...": the address runs to the next fact or sentence. */
+const ADDRESS =
+  /(?<![\p{L}])(?:address(?: is)?|located at|find us at|we are at|we're at|adresse|anschrift|dirección|direccion|indirizzo|adres|morada|endereço)\s*:?\s+([^;\n]{4,120}?)(?=,?\s+(?:tel|telefon|phone|tél|e-?mail|fax|call)\b|\.\s|[;\n]|\.?$)/iu;
+
+/** Contact details the prompt gives (never invented). */
+export function contactIn(prompt: string, country: CountryCode = 'GB'): Brief['contact'] {
+  const email = EMAIL.exec(prompt)?.[0];
+  const address = ADDRESS.exec(prompt)?.[1];
+  return { phone: phoneIn(prompt, country), email: email ?? null, address: address ? clean(address) : null };
+}
+
+// Days as prompts write them in the seven languages ("Mo–Fr", "lun-ven", "L-V", "di t/m za", "seg a sex", "2.ª a 6.ª").
+const DAY =
+  '(?:mon|tue|wed|thu|fri|sat|sun|week|daily|every day|weekend|mo|di|mi|do|fr|sa|so|täglich|lun|mar|mer|jeu|ven|sam|dim|tous les jours|' +
+  'l-v|lunes|martes|mié|jue|vie|sáb|dom|de lunes|de martes|todos los días|gio|sab|tutti i giorni|ma|wo|vr|za|zo|dagelijks|seg|ter|qua|qui|sex|todos os dias|\\d\\.ª)';
+const HOURS_WORD =
+  '(?:opening hours|opening times|hours|open|öffnungszeiten|geöffnet|auf(?=\\s*:)|horaires|ouvert|horario|abierto|orari|aperti|aperto|openingstijden|geopend|horário|aberto)';
 /** Opening hours the prompt gives: "open Mon–Fri 8am–6pm, Sat 9–4", "opening hours: ...". */
 export function hoursIn(prompt: string): string[] {
-  const m = new RegExp(`\\b(?:opening hours|opening times|hours|open)\\b\\s*(?:are|is)?\\s*:?\\s*((?:${DAY}|\\d)[^.\\n]*?)(?=\\.\\s|\\n|$)`, 'i').exec(prompt);
+  const m = new RegExp(`(?<![\\p{L}])${HOURS_WORD}(?![\\p{L}])\\s*(?:are|is|sind|sont|son|sono|zijn|são)?\\s*:?\\s*((?:${DAY}|\\d)[^\\n]*?)(?=\\.\\s|\\n|\\.?$)`, 'iu').exec(prompt);
   if (!m || !/\d|closed|daily|every day/i.test(m[1]!)) return [];
-  return m[1]!.split(/\s*[;,]\s*(?:and\s+)?|\s+and\s+(?=\p{L}{3,}\b)/u).map((s) => clean(s)).filter((s) => s.length > 1).slice(0, 10);
+  return m[1]!
+    .split(/\s*[;,]\s*(?:and\s+)?|\s+(?:and|und|et|en)\s+(?=\p{L}{2,})/u)
+    .map((s) => clean(s))
+    .filter((s) => s.length > 1)
+    .slice(0, 10);
 }
 
 const AMOUNT = /(?:from\s+)?(?:[£$€¥₹]\s?\d[\d,]*(?:\.\d{1,2})?|\d[\d,]*(?:[.,]\d{1,2})?\s?(?:€|£|\$|euros?|eur|gbp|usd|dollars|pounds|kr|chf))/i;
@@ -206,12 +276,14 @@ export function densityIn(prompt: string): Density | undefined {
 
 /** A first prompt understood as a brief. `projectName` names the site when the prompt does not. */
 export function understand(prompt: string, projectName?: string): Brief {
-  let place = findPlace(prompt);
+  const language = languageOf(prompt);
+  let place = findPlace(prompt, language);
   const kind: Kind = findKind(prompt);
   const given = findName(prompt, place?.name || null);
   // "The Reading Nook" is a name, not a place in Reading.
-  if (given && place && given.toLowerCase().includes(place.name.toLowerCase())) place = findPlace(prompt.replace(new RegExp(given.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'), ' '));
-  const name = given ?? (projectName?.trim() || `${kind === GENERIC ? 'Our business' : kind.label}${place?.name ? ` in ${place.name}` : ''}`);
+  if (given && place && given.toLowerCase().includes(place.name.toLowerCase())) place = findPlace(prompt.replace(new RegExp(given.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'), ' '), language);
+  const label = kind === GENERIC ? ourBusiness(language) : kindIn(kind, language).label;
+  const name = given ?? (projectName?.trim() || `${label}${place?.name ? wordsFor(language).inPlace.replace('{place}', place.name) : ''}`);
   // Sections the prompt asks for: after "with", "including", "sections:" … (not any word that
   // happens to name one: a "product-analytics startup" wants no shop).
   const asked = /\b(?:with|including|include|includes|featuring|plus|has|have|should have|sections?\s*:|pages?\s*:)\b([\s\S]*)/i.exec(prompt);
@@ -219,7 +291,7 @@ export function understand(prompt: string, projectName?: string): Brief {
   const pages = pagesMentioned(prompt);
   const without = /\b(?:without|no|skip|leave out)\s+(?:an?\s+|the\s+)?([^.,;!?\n]+)/i.exec(prompt);
   const unwanted = without ? sectionsMentioned(without[1]!) : [];
-  const contact = contactIn(prompt);
+  const contact = contactIn(prompt, (place?.country as CountryCode | undefined) ?? LANGUAGE_COUNTRY[language]);
   const hours = hoursIn(prompt);
   const prices = pricesIn(prompt);
   const wanted = new Set<SectionId>([...kind.sections, ...mentioned.filter((s) => s !== 'contact' || kind.sections.includes('contact')), ...pages]);
@@ -231,6 +303,7 @@ export function understand(prompt: string, projectName?: string): Brief {
   const order = [...kind.sections.filter((s) => !last.includes(s)), ...SECTION_IDS.filter((s) => !kind.sections.includes(s) && !last.includes(s)), ...last];
   return {
     version: 2,
+    language,
     name,
     kind: kind.id,
     place: place?.name || null,
@@ -265,6 +338,7 @@ export function parseBrief(text: string): Brief | undefined {
     const contact = (b.contact ?? {}) as Partial<Brief['contact']>;
     return {
       version: b.version === 2 ? 2 : 1,
+      language: LANGUAGES.includes(b.language as Language) ? (b.language as Language) : 'en',
       name: b.name,
       kind: b.kind,
       place: str(b.place),

@@ -9,6 +9,7 @@ export const NAMED_COLORS: Record<string, string> = {
   blue: '#1d4ed8', navy: '#1e3a8a', indigo: '#4338ca', purple: '#7e22ce', violet: '#6d28d9', magenta: '#a21caf',
   pink: '#be185d', rose: '#be123c', brown: '#7c4a1e', terracotta: '#b4532a', black: '#111827', grey: '#4b5563',
   gray: '#4b5563', slate: '#334155', burgundy: '#7f1d1d', coral: '#c2410c', lavender: '#6d28d9', mint: '#047857',
+  sage: '#56715a', cream: '#8a6d3b',
 };
 
 export function parseHex(hex: string): Rgb | undefined {

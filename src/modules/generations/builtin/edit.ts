@@ -4,6 +4,7 @@
 import { contactIn, densityIn, findColor, hoursIn, pagesMentioned, pricesIn, sectionsMentioned, type Brief } from './brief.ts';
 import { fontIn, FONTS } from './fonts.ts';
 import { kindById, SECTION_IDS, type SectionId } from './kinds.ts';
+import { LANGUAGE_NAMES, namedLanguage } from './language.ts';
 import { findPlace } from './places.ts';
 
 export interface Edit {
@@ -55,6 +56,14 @@ export function applyEdit(current: Brief, prompt: string): Edit {
       brief.texts[key] = text(sectionText[2]!);
       changes.push(`new ${id === 'hero' ? 'introduction' : id} text`);
     }
+  }
+
+  // "Translate the site into French", "auf Deutsch bitte": every word the model writes, again in
+  // that language (texts the person wrote stay as they wrote them).
+  const language = namedLanguage(prompt) ?? (/\btranslat/i.test(prompt) ? translationTarget(prompt) : undefined);
+  if (language && language !== brief.language) {
+    brief.language = language;
+    changes.push(`translated into ${LANGUAGE_NAMES[language]}`);
   }
 
   if (/\b(dark\s+(theme|mode|background|look|colou?rs?)|make\s+it\s+dark)\b/i.test(prompt)) {
@@ -149,6 +158,12 @@ export function applyEdit(current: Brief, prompt: string): Edit {
     }
   }
   return { brief, changes: [...new Set(changes)] };
+}
+
+/** "translate it into German": the language after into/to, by its English name. */
+export function translationTarget(prompt: string) {
+  const named = /\b(?:into|to)\s+(\p{L}+)/iu.exec(prompt)?.[1]?.toLowerCase();
+  return (Object.keys(LANGUAGE_NAMES) as (keyof typeof LANGUAGE_NAMES)[]).find((l) => LANGUAGE_NAMES[l].toLowerCase() === named);
 }
 
 const RENAME =

@@ -6,9 +6,10 @@
 import type { GenerateRequest, GenerateResult, Provider, SiteFile } from '../provider.ts';
 import { GenerationError } from '../provider.ts';
 import { understand, type Brief } from './brief.ts';
-import { applyEdit, UNDERSTOOD_EDITS } from './edit.ts';
+import { applyEdit, translationTarget } from './edit.ts';
 import { editForeignHtml } from './edit-html.ts';
-import { editElement, ELEMENT_EDITS } from './element-edit.ts';
+import { editElement } from './element-edit.ts';
+import { LANGUAGE_NAMES, namedLanguage } from './language.ts';
 import { NOTES_FILE, readNotes } from './notes.ts';
 import { applyReplacedTexts, readBack, withReadBack } from './overrides.ts';
 import { palette, render404, renderCss, renderIndex, renderPage } from './render.ts';
@@ -58,7 +59,7 @@ export class BuiltinProvider implements Provider {
     if (element) {
       // A prompt aimed at one selected element changes that element alone.
       const edited = editElement(files, element, prompt);
-      if (!edited) throw new GenerationError(`The builtin model did not understand what to change in the selected element. It understands ${ELEMENT_EDITS}`);
+      if (!edited) throw new GenerationError(`${MODEL} did not understand what to change in the selected element, so nothing changed: give its new text in quotes, or edit it in place in the preview.`);
       return report({ files: edited.files, summary: `Edited the site: ${edited.change}` });
     }
     const notes = readNotes(files);
@@ -90,14 +91,29 @@ export class BuiltinProvider implements Provider {
       );
     }
     const { brief: edited, changes } = applyEdit(brief, prompt);
-    if (changes.length === 0) throw new GenerationError(`The builtin model did not understand what to change. It understands: ${UNDERSTOOD_EDITS}`);
+    const skipped = notDone(prompt);
+    if (changes.length === 0) throw new GenerationError(skipped[0] ?? `${MODEL} did not understand what to change, so nothing changed: edit a text in place in the preview, or connect an AI model in Settings for changes like this.`);
     onProgress?.({ message: `Changing: ${changes.join(', ')}` });
     const next: Brief = { ...edited, version: 2, images: imagesOf(files, edited) };
     const made = renderSite(next);
     const owned = new Set([...ownPaths(current), ...notes.paths]);
     const kept = files.filter((f) => !owned.has(f.path) && !made.some((m) => m.path === f.path));
-    return report({ files: [...kept, ...made], summary: `Edited the site: ${changes.join(', ')}` });
+    return report({ files: [...kept, ...made], summary: `Edited the site: ${changes.join(', ')}${skipped.length ? `. Not done: ${skipped.join(' ')}` : ''}` });
   }
+}
+
+const MODEL = 'The builtin model (Templates, offline)';
+
+/** Parts of a follow-up the builtin model cannot do, each said in one sentence with what to do instead. */
+function notDone(prompt: string): string[] {
+  const out: string[] = [];
+  if (/\btranslat/i.test(prompt) && !namedLanguage(prompt) && !translationTarget(prompt)) {
+    out.push(`${MODEL} writes sites in ${Object.values(LANGUAGE_NAMES).join(', ')} only, so the site was not translated; connect an AI model in Settings for other languages.`);
+  }
+  if (/[\w-]+\.(?:png|jpe?g|gif|webp|avif|svg)\b/i.test(prompt)) {
+    out.push(`${MODEL} cannot place an image where a prompt says: the project's uploaded images go into the hero and the gallery by themselves, or connect an AI model in Settings.`);
+  }
+  return out;
 }
 
 /** The project's own images (uploaded, not written by the generator): for galleries and products. */

@@ -5,6 +5,7 @@
 // prompt, or the site shows a placeholder asking for them. {name} and {inPlace} are filled in.
 import type { FontId } from './fonts.ts';
 import type { MotifId } from './art.ts';
+import { kindWordsOf } from './words/index.ts';
 
 export const SECTION_IDS = ['services', 'features', 'menu', 'products', 'gallery', 'timetable', 'pricing', 'team', 'about', 'area', 'emergency', 'events', 'hours', 'booking', 'signup', 'donate', 'faq', 'reviews', 'contact'] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
@@ -368,6 +369,8 @@ for (const k of KINDS) {
   for (const w of k.hints ?? []) if (!WORDS.has(w)) WORDS.set(w, { kind: k.id, weight: 1 });
   for (const w of k.words) if (WORDS.get(w)?.weight !== 2) WORDS.set(w, { kind: k.id, weight: 2 });
 }
+// The other languages' words naming each kind (words/): an English word keeps its kind.
+for (const k of KINDS) for (const w of kindWordsOf(k.id)) if (!WORDS.has(w)) WORDS.set(w, { kind: k.id, weight: 2 });
 // One pattern for all of them, longest first so "dog grooming" wins over "grooming" where both
 // start, compiled once and matched against the lower-cased prompt (case-insensitive Unicode
 // patterns cost V8 far more to compile).

@@ -91,12 +91,19 @@ export const titleCase = (text: string) =>
   text.replace(/(^|[\s-])(\p{Ll})/gu, (_m, sep: string, c: string) => sep + c.toUpperCase()).replace(/([\s-])(And|Of|The|De|La|Le|Du|Upon|On|Sur)(?=[\s-])/g, (w) => w.toLowerCase());
 
 /** The place a prompt names ("in Leeds", "based in new york", "Bristol bakery"), if any. */
-export function findPlace(prompt: string): Place | null {
+/** The words before a place in the other languages ("à Lyon", "en Sevilla", "a Napoli", "em Lisboa", "aus Köln"). */
+const PLACE_WORDS: Record<string, string> = { de: 'aus|bei|nahe', fr: 'à|au|près de', es: 'en|cerca de', it: 'a|ad|vicino a', nl: 'bij|uit', pt: 'em|perto de' };
+
+/** "München-Schwabing. Die Website ...": a place ends with its sentence (an abbreviation's stop is kept: "St. Ives"). */
+const endOfSentence = (words: string) => words.replace(/(?<!\b(?:St|Ste|Mt|Ft))\.\s[\s\S]*$/u, '');
+
+export function findPlace(prompt: string, language = 'en'): Place | null {
   const lower = prompt.toLowerCase();
   // A place after "in", "based in", "from", "near" … : a known one in any case, or a capitalised name.
-  const after = /\b(?:in|based in|located in|from|near|serving|around|across|at)\s+((?:the\s+)?[\p{L}][\p{L}'’.-]*(?:[\s-]+(?:(?:upon|on|de|la|le|sur|the|of|en|am|an|im)[\s-]+)*[\p{Lu}][\p{L}'’.-]*)*)/gu;
+  const words = `in|based in|located in|from|near|serving|around|across|at${PLACE_WORDS[language] ? `|${PLACE_WORDS[language]}` : ''}`;
+  const after = new RegExp(String.raw`(?<![\p{L}])(?:${words})\s+((?:the\s+)?[\p{L}][\p{L}'’.-]*(?:[\s-]+(?:(?:upon|on|de|la|le|sur|the|of|en|am|an|im)[\s-]+)*[\p{Lu}][\p{L}'’.-]*)*)`, 'gu');
   for (const m of prompt.matchAll(after)) {
-    const words = m[1]!;
+    const words = endOfSentence(m[1]!);
     const known = KNOWN.find((k) => words.toLowerCase().startsWith(k) && /^(?:$|[\s,.;:!?)])/.test(words.slice(k.length)));
     // "shipped anywhere in the UK": a country the business serves, not where it is.
     if (known && COUNTRY_NAMES.has(known) && /\b(?:anywhere|across|throughout|all over|everywhere)\s+(?:in\s+)?$/i.test(prompt.slice(0, m.index + m[0].length - words.length))) return { name: '', country: COUNTRY_OF.get(known)! };

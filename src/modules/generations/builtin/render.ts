@@ -60,7 +60,7 @@ function nav(site: Site, fromHome: boolean, current?: SectionId): string {
   const pages = linked.filter((s) => site.brief.pages.includes(s));
   const anchors = linked.filter((s) => !site.brief.pages.includes(s)).slice(0, Math.max(0, NAV_LIMIT - pages.length));
   const items = linked.filter((s) => pages.includes(s) || anchors.includes(s));
-  const home = site.brief.pages.length ? `<li><a href="index.html"${fromHome ? ' aria-current="page"' : ''}>Home</a></li>` : '';
+  const home = site.brief.pages.length ? `<li><a href="index.html"${fromHome ? ' aria-current="page"' : ''}>${escapeHtml(site.words.home)}</a></li>` : '';
   return `${home}${items.map((s) => `<li><a href="${sectionHref(site, s, fromHome)}"${s === current ? ' aria-current="page"' : ''}>${escapeHtml(sectionTitle(site, s))}</a></li>`).join('')}`;
 }
 
@@ -68,7 +68,7 @@ function page(site: Site, p: Palette, o: { title: string; description: string; b
   const { brief } = site;
   const place = brief.place ? ` · ${escapeHtml(brief.place)}` : '';
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${brief.language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -78,17 +78,17 @@ function page(site: Site, p: Palette, o: { title: string; description: string; b
 <link rel="stylesheet" href="styles.css">
 </head>
 <body id="top">
-<a class="skip" href="#main">Skip to content</a>
+<a class="skip" href="#main">${escapeHtml(site.words.skip)}</a>
 <header class="site-header"><div class="container bar">
   <a class="brand" href="${o.fromHome ? '#top' : 'index.html'}">${escapeHtml(brief.name)}</a>
-  <nav aria-label="Main"><ul>${nav(site, o.fromHome, o.current)}</ul></nav>
+  <nav aria-label="${escapeHtml(site.words.mainNav)}"><ul>${nav(site, o.fromHome, o.current)}</ul></nav>
 </div></header>
 <main id="main">
 ${o.body}
 </main>
 <footer class="site-footer"><div class="container bar">
   <p>© ${new Date().getUTCFullYear()} ${escapeHtml(brief.name)}${place}</p>
-  <p><a href="${o.fromHome ? '#top' : 'index.html'}">${o.fromHome ? 'Back to top' : 'Home'}</a></p>
+  <p><a href="${o.fromHome ? '#top' : 'index.html'}">${escapeHtml(o.fromHome ? site.words.backToTop : site.words.home)}</a></p>
 </div></footer>
 </body>
 </html>
@@ -112,7 +112,7 @@ ${site.images[0] && !brief.sections.includes('gallery') ? `<img class="art" src=
 </div></section>`;
   const onHome = brief.sections.filter((s) => !brief.pages.includes(s));
   return page(site, p, {
-    title: `${escapeHtml(brief.name)} | ${escapeHtml(kind.label)}${brief.place ? ` in ${escapeHtml(brief.place)}` : ''}`,
+    title: `${escapeHtml(brief.name)} | ${escapeHtml(kind.label)}${brief.place ? escapeHtml(site.words.inPlace.replace('{place}', brief.place)) : ''}`,
     description: text(site, 'hero.text', tagline),
     body: [hero, ...onHome.map((s) => renderSection(site, s))].join('\n'),
     fromHome: true,
@@ -122,7 +122,7 @@ ${site.images[0] && !brief.sections.includes('gallery') ? `<img class="art" src=
 export function renderPage(site: Site, p: Palette, id: SectionId): string {
   return page(site, p, {
     title: `${escapeHtml(sectionTitle(site, id))} | ${escapeHtml(site.brief.name)}`,
-    description: `${escapeHtml(sectionTitle(site, id))}: ${escapeHtml(site.brief.name)}${site.brief.place ? ` in ${escapeHtml(site.brief.place)}` : ''}`,
+    description: `${escapeHtml(sectionTitle(site, id))}: ${escapeHtml(fill(site, '{name}{inPlace}'))}`,
     body: renderSection(site, id, 1),
     fromHome: false,
     current: id,
@@ -131,10 +131,10 @@ export function renderPage(site: Site, p: Palette, id: SectionId): string {
 
 export function render404(site: Site, p: Palette): string {
   return page(site, p, {
-    title: `Page not found | ${escapeHtml(site.brief.name)}`,
-    description: 'This page does not exist.',
+    title: `${escapeHtml(site.words.notFound)} | ${escapeHtml(site.brief.name)}`,
+    description: escapeHtml(site.words.notFoundText),
     body: `<section class="section"><div class="container narrow">
-<h1>Page not found</h1><p class="lead">This page does not exist. <a href="/">Back to ${escapeHtml(site.brief.name)}</a></p>
+<h1>${escapeHtml(site.words.notFound)}</h1><p class="lead">${escapeHtml(site.words.notFoundText)} <a href="/">${escapeHtml(fill(site, site.words.backTo))}</a></p>
 </div></section>`,
     fromHome: false,
   }).replace('href="styles.css"', 'href="/styles.css"');
@@ -161,8 +161,10 @@ img, svg { max-width: 100%; }
 img { height: auto; display: block; border-radius: var(--radius); }
 a { color: var(--link); }
 a:focus-visible, button:focus-visible, input:focus-visible, textarea:focus-visible, summary:focus-visible { outline: 3px solid var(--link); outline-offset: 3px; }
-h1, h2, h3 { line-height: 1.15; letter-spacing: -0.02em; margin: 0 0 .6em; }
-h1 { font-size: clamp(2.2rem, 6vw, 3.8rem); }
+/* Headings break words only where the page's language allows (hyphens, with <html lang>), never mid-syllable. */
+h1, h2, h3 { line-height: 1.15; letter-spacing: -0.02em; margin: 0 0 .6em; overflow-wrap: normal; hyphens: auto; text-wrap: balance; }
+p, li, dd, figcaption { hyphens: auto; }
+h1 { font-size: clamp(2rem, 6vw, 3.8rem); }
 h2 { font-size: clamp(1.7rem, 4vw, 2.5rem); }
 h3 { font-size: 1.25rem; }
 p { margin: 0 0 1em; }

@@ -3,6 +3,7 @@
 // it. `level` is the heading level of the section's title: 2 on the home page, 1 on its own page.
 import { icon, illustration, offerIcons, type IconId } from './art.ts';
 import type { SectionId } from './kinds.ts';
+import { midSentence } from './words/index.ts';
 import { el, escapeHtml, price, sectionHref, sectionTitle, text, todo, type Site } from './site.ts';
 
 type Render = (site: Site, level: 1 | 2) => string;
@@ -12,15 +13,12 @@ const heading = (site: Site, id: SectionId, level: 1 | 2) => el(site, `h${level}
 const wrap = (id: SectionId, inner: string, width = '') =>
   `<section id="${id}" class="section" aria-labelledby="${id}-title"><div class="container${width ? ` ${width}` : ''}">\n${inner}\n</div></section>`;
 
-// Lines that claim nothing about the business (no years, no prices, no promises of a time).
-const DESCRIBE = ['{X}, done with care.', 'Ask us about {x}: we will tell you what suits you.', '{X}, with attention to detail.', 'Tell us what you need and we will talk {x} through with you.'];
-
 function offers(site: Site): [string, string][] {
   const own = site.brief.offers;
   if (!own) return site.kind.offers;
-  // A name keeps its capitals ("MOT testing", "GCSE maths"); other words are lower-cased mid-sentence.
-  const lower = (o: string) => (/^[\p{Lu}\d]{2,}/u.test(o) ? o : o[0]!.toLowerCase() + o.slice(1));
-  return own.map((o, i) => [o, DESCRIBE[i % DESCRIBE.length]!.replace('{X}', o).replace('{x}', lower(o))]);
+  // Lines that claim nothing about the business (no years, no prices, no promises of a time).
+  const lines = site.words.describe;
+  return own.map((o, i) => [o, lines[i % lines.length]!.replace('{X}', o).replace('{x}', midSentence(site.brief.language, o))]);
 }
 
 function cards(site: Site, id: 'services' | 'features'): string {
@@ -45,19 +43,19 @@ const SECTIONS: Record<SectionId, Render> = {
     // The prices the prompt gave, then a place for the rest; or, without any, a card per part of the menu.
     const body = given.length
       ? `<ul class="menu-list">${given.map((p, i) => `<li><span data-sw="menu.item.${i}">${text(site, `menu.item.${i}`, p.item)}</span> <span class="amount">${escapeHtml(price(site, p.price))}</span></li>`).join('')}</ul>
-${todo(site, 'p', 'menu.more', 'Add the rest of your menu, with prices')}`
-      : `<div class="grid menu">${(site.kind.menu ?? ['Menu'])
+${todo(site, 'p', 'menu.more', site.words.menuMore)}`
+      : `<div class="grid menu">${(site.kind.menu ?? [site.words.menuDefault])
           .map((g, i) => `
-  <article class="card">${el(site, 'h3', `menu.${i}.title`, g)}${todo(site, 'p', `menu.${i}.items`, `Add the ${g.toLowerCase()} you serve, with their prices`)}</article>`)
+  <article class="card">${el(site, 'h3', `menu.${i}.title`, g)}${todo(site, 'p', `menu.${i}.items`, site.words.menuGroupTodo.replace('{x}', midSentence(site.brief.language, g)))}</article>`)
           .join('')}
 </div>`;
     return wrap('menu', `${heading(site, 'menu', level)}
-${el(site, 'p', 'menu.intro', 'Ask us about allergens: we are happy to help.', 'class="lead"')}
+${el(site, 'p', 'menu.intro', site.words.menuIntro, 'class="lead"')}
 ${body}`);
   },
 
   products: (site, level) => {
-    const ranges = site.kind.products ?? ['Products'];
+    const ranges = site.kind.products ?? [site.words.productsDefault];
     const images = site.images;
     return wrap(
       'products',
@@ -67,7 +65,7 @@ ${body}`);
           const given = priceFor(site, r);
           const picture = images[i] ? `<img src="${escapeHtml(images[i]!)}" alt="" loading="lazy">` : illustration(site.kind.motif, i + 3);
           return `
-  <article class="card product">${picture}${el(site, 'h3', `products.${i}.title`, r)}${given ? `<p class="amount">${escapeHtml(price(site, given.price))}</p>` : todo(site, 'p', `products.${i}.text`, `Add your ${r.toLowerCase()}: names, photos and prices`)}</article>`;
+  <article class="card product">${picture}${el(site, 'h3', `products.${i}.title`, r)}${given ? `<p class="amount">${escapeHtml(price(site, given.price))}</p>` : todo(site, 'p', `products.${i}.text`, site.words.productsTodo.replace('{x}', midSentence(site.brief.language, r)))}</article>`;
         })
         .join('')}
 </div>`,
@@ -77,26 +75,26 @@ ${body}`);
   gallery: (site, level) => {
     const own = site.images.slice(0, 9);
     const tiles = own.length
-      ? own.map((src, i) => `<figure class="tile"><img src="${escapeHtml(src)}" alt="${escapeHtml(altOf(src))}" loading="lazy"><figcaption data-sw="gallery.${i}.caption">${text(site, `gallery.${i}.caption`, altOf(src))}</figcaption></figure>`)
-      : [0, 1, 2, 3, 4, 5].map((i) => `<figure class="tile">${illustration(site.kind.motif, i + 1)}${todo(site, 'figcaption', `gallery.${i}.caption`, 'Replace with one of your photos')}</figure>`);
+      ? own.map((src, i) => `<figure class="tile"><img src="${escapeHtml(src)}" alt="${escapeHtml(altOf(site, src))}" loading="lazy"><figcaption data-sw="gallery.${i}.caption">${text(site, `gallery.${i}.caption`, altOf(site, src))}</figcaption></figure>`)
+      : [0, 1, 2, 3, 4, 5].map((i) => `<figure class="tile">${illustration(site.kind.motif, i + 1)}${todo(site, 'figcaption', `gallery.${i}.caption`, site.words.galleryTodo)}</figure>`);
     return wrap('gallery', `${heading(site, 'gallery', level)}\n<div class="gallery">${tiles.join('\n')}</div>`);
   },
 
   timetable: (site, level) => {
-    const classes = site.kind.classes ?? ['Classes'];
+    const classes = site.kind.classes ?? [site.words.classesDefault];
     return wrap(
       'timetable',
       `${heading(site, 'timetable', level)}
 <div class="table-wrap"><table>
 <caption class="visually-hidden">${escapeHtml(sectionTitle(site, 'timetable'))}</caption>
-<thead><tr><th scope="col">Class</th><th scope="col">When</th><th scope="col">With</th></tr></thead>
-<tbody>${classes.map((c, i) => `<tr><th scope="row" data-sw="timetable.${i}.class">${text(site, `timetable.${i}.class`, c)}</th>${todo(site, 'td', `timetable.${i}.when`, 'Add day and time')}${todo(site, 'td', `timetable.${i}.with`, 'Add a name')}</tr>`).join('\n')}</tbody>
+<thead><tr>${site.words.timetableHead.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead>
+<tbody>${classes.map((c, i) => `<tr><th scope="row" data-sw="timetable.${i}.class">${text(site, `timetable.${i}.class`, c)}</th>${todo(site, 'td', `timetable.${i}.when`, site.words.addDayAndTime)}${todo(site, 'td', `timetable.${i}.with`, site.words.addName)}</tr>`).join('\n')}</tbody>
 </table></div>`
     );
   },
 
   pricing: (site, level) => {
-    const tiers = site.kind.tiers ?? (site.brief.prices.length ? [] : ['Standard', 'Premium']);
+    const tiers = site.kind.tiers ?? (site.brief.prices.length ? [] : site.words.tiersDefault);
     const given = site.brief.prices;
     const listed = tiers.length ? tiers : given.map((p) => p.item);
     return wrap(
@@ -106,7 +104,7 @@ ${body}`);
         .map((t, i) => {
           const p = priceFor(site, t) ?? (tiers.length ? undefined : given[i]);
           return `
-  <article class="card price${i === 1 ? ' featured' : ''}">${el(site, 'h3', `pricing.${i}.title`, t)}${p ? `<p class="amount">${escapeHtml(price(site, p.price))}</p>` : todo(site, 'p', `pricing.${i}.price`, 'Add the price')}${todo(site, 'p', `pricing.${i}.text`, 'Add what is included')}</article>`;
+  <article class="card price${i === 1 ? ' featured' : ''}">${el(site, 'h3', `pricing.${i}.title`, t)}${p ? `<p class="amount">${escapeHtml(price(site, p.price))}</p>` : todo(site, 'p', `pricing.${i}.price`, site.words.addPrice)}${todo(site, 'p', `pricing.${i}.text`, site.words.addIncluded)}</article>`;
         })
         .join('')}
 </div>`
@@ -119,7 +117,7 @@ ${body}`);
       `${heading(site, 'team', level)}
 <div class="grid team">${[0, 1, 2]
         .map((i) => `
-  <article class="card person">${icon('users', 'avatar')}${todo(site, 'h3', `team.${i}.name`, 'Add a name')}${todo(site, 'p', `team.${i}.role`, 'Add their role and a line about them')}</article>`)
+  <article class="card person">${icon('users', 'avatar')}${todo(site, 'h3', `team.${i}.name`, site.words.addName)}${todo(site, 'p', `team.${i}.role`, site.words.teamRole)}</article>`)
         .join('')}
 </div>`,
     ),
@@ -128,9 +126,9 @@ ${body}`);
     wrap(
       'about',
       `<div class="split"><div>
-${el(site, `h${level}`, 'about.title', `About ${site.brief.name}`, 'id="about-title"')}
+${el(site, `h${level}`, 'about.title', site.words.aboutTitle, 'id="about-title"')}
 ${el(site, 'p', 'about.text', site.kind.about, 'class="lead"')}
-${todo(site, 'p', 'about.story', 'Add your story: who you are, how you started and what you care about')}
+${todo(site, 'p', 'about.story', site.words.aboutStory)}
 </div>
 ${illustration(site.kind.motif, 9)}</div>`
     ),
@@ -139,7 +137,7 @@ ${illustration(site.kind.motif, 9)}</div>`
     wrap(
       'area',
       `${heading(site, 'area', level)}
-${site.brief.place ? el(site, 'p', 'area.text', `We work in {place} and the places around it. Not sure if we cover you? Ask us.`, 'class="lead"') : todo(site, 'p', 'area.text', 'Add the towns and areas you cover', 'lead')}`,
+${site.brief.place ? el(site, 'p', 'area.text', site.words.areaText, 'class="lead"') : todo(site, 'p', 'area.text', site.words.areaTodo, 'lead')}`,
       'narrow',
     ),
 
@@ -149,8 +147,8 @@ ${site.brief.place ? el(site, 'p', 'area.text', `We work in {place} and the plac
       'emergency',
       `<div class="callout">${icon('call', 'icon big')}<div>
 ${heading(site, 'emergency', level)}
-${el(site, 'p', 'emergency.text', 'Something urgent? Call us and tell us what is happening.')}
-${phone ? `<p>${telLink(phone, `Call ${phone}`, 'button')}</p>` : todo(site, 'p', 'emergency.phone', `Add the number to call in an emergency${site.country ? ` (for example ${site.country.phoneExample})` : ''}`)}
+${el(site, 'p', 'emergency.text', site.words.emergencyText)}
+${phone ? `<p>${telLink(phone, site.words.callPhone.replace('{phone}', phone), 'button')}</p>` : todo(site, 'p', 'emergency.phone', `${site.words.emergencyTodo}${forExample(site)}`)}
 </div></div>`,
     );
   },
@@ -160,7 +158,7 @@ ${phone ? `<p>${telLink(phone, `Call ${phone}`, 'button')}</p>` : todo(site, 'p'
       'events',
       `${heading(site, 'events', level)}
 <ul class="events">${[0, 1]
-        .map((i) => `<li class="card">${icon('calendar')}${todo(site, 'p', `events.${i}`, 'Add an event: its date, name and place')}</li>`)
+        .map((i) => `<li class="card">${icon('calendar')}${todo(site, 'p', `events.${i}`, site.words.eventsTodo)}</li>`)
         .join('')}</ul>`,
       'narrow',
     ),
@@ -170,7 +168,7 @@ ${phone ? `<p>${telLink(phone, `Call ${phone}`, 'button')}</p>` : todo(site, 'p'
     return wrap(
       'hours',
       `${heading(site, 'hours', level)}
-${lines.length ? `<ul class="hours">${lines.map((l, i) => `<li data-sw="hours.${i}">${text(site, `hours.${i}`, l)}</li>`).join('')}</ul>` : todo(site, 'p', 'hours.text', 'Add your opening hours, day by day')}`,
+${lines.length ? `<ul class="hours">${lines.map((l, i) => `<li data-sw="hours.${i}">${text(site, `hours.${i}`, l)}</li>`).join('')}</ul>` : todo(site, 'p', 'hours.text', site.words.hoursTodo)}`,
       'narrow',
     );
   },
@@ -180,15 +178,15 @@ ${lines.length ? `<ul class="hours">${lines.map((l, i) => `<li data-sw="hours.${
       'booking',
       `<div class="split"><div>
 ${heading(site, 'booking', level)}
-${el(site, 'p', 'booking.text', 'Tell us when suits you and we will confirm by email.', 'class="lead"')}
+${el(site, 'p', 'booking.text', site.words.bookingText, 'class="lead"')}
 </div>
 <form class="form" action="/_forms/booking" method="post">
-  ${field('booking-name', 'name', 'Name', 'autocomplete="name" required')}
-  ${field('booking-email', 'email', 'Email', 'type="email" autocomplete="email" required')}
-  ${field('booking-phone', 'phone', 'Phone (optional)', 'type="tel" autocomplete="tel"')}
-  ${field('booking-date', 'date', 'Preferred date', 'type="date" required')}
-  <div class="field"><label for="booking-message">Anything we should know?</label><textarea id="booking-message" name="message" rows="3"></textarea></div>
-  ${honeypot('booking')}
+  ${field('booking-name', 'name', site.words.labelName, 'autocomplete="name" required')}
+  ${field('booking-email', 'email', site.words.labelEmail, 'type="email" autocomplete="email" required')}
+  ${field('booking-phone', 'phone', site.words.labelPhoneOptional, 'type="tel" autocomplete="tel"')}
+  ${field('booking-date', 'date', site.words.labelDate, 'type="date" required')}
+  <div class="field"><label for="booking-message">${escapeHtml(site.words.labelAnything)}</label><textarea id="booking-message" name="message" rows="3"></textarea></div>
+  ${honeypot(site, 'booking')}
   <button class="button" type="submit">${escapeHtml(sectionTitle(site, 'booking'))}</button>
 </form></div>`,
     ),
@@ -198,11 +196,11 @@ ${el(site, 'p', 'booking.text', 'Tell us when suits you and we will confirm by e
       'signup',
       `<div class="callout">${icon(site.kind.motif, 'icon big')}<div>
 ${heading(site, 'signup', level)}
-${el(site, 'p', 'signup.text', ['software', 'app'].includes(site.kind.id) ? 'Leave your email and we will send you access.' : 'Leave your email and we will keep you posted.')}
+${el(site, 'p', 'signup.text', ['software', 'app'].includes(site.kind.id) ? site.words.signupTextProduct : site.words.signupText)}
 <form class="inline-form" action="/_forms/signup" method="post">
-  <label for="signup-email">Email</label><input id="signup-email" name="email" type="email" autocomplete="email" required>
-  ${honeypot('signup')}
-  <button class="button" type="submit">${escapeHtml(site.kind.cta[1] === 'signup' ? site.kind.cta[0] : 'Sign up')}</button>
+  <label for="signup-email">${escapeHtml(site.words.labelEmail)}</label><input id="signup-email" name="email" type="email" autocomplete="email" required>
+  ${honeypot(site, 'signup')}
+  <button class="button" type="submit">${escapeHtml(site.kind.cta[1] === 'signup' ? site.kind.cta[0] : sectionTitle(site, 'signup'))}</button>
 </form></div></div>`
     ),
 
@@ -211,19 +209,19 @@ ${el(site, 'p', 'signup.text', ['software', 'app'].includes(site.kind.id) ? 'Lea
       'donate',
       `<div class="callout">${icon('heart', 'icon big')}<div>
 ${heading(site, 'donate', level)}
-${el(site, 'p', 'donate.text', 'Your time, money or skills make our work possible.')}
-${todo(site, 'p', 'donate.link', 'Add how to donate: your donation page or bank details')}
-<p><a class="button" href="${sectionHref(site, 'contact', level === 2)}">Volunteer with us</a></p>
+${el(site, 'p', 'donate.text', site.words.donateText)}
+${todo(site, 'p', 'donate.link', site.words.donateTodo)}
+<p><a class="button" href="${sectionHref(site, 'contact', level === 2)}">${escapeHtml(site.words.volunteer)}</a></p>
 </div></div>`,
     ),
 
   faq: (site, level) => {
-    const questions = site.kind.faq ?? ['How do I get started?', 'Where are you?'];
+    const questions = site.kind.faq ?? site.words.faqDefault;
     return wrap(
       'faq',
       `${heading(site, 'faq', level)}${questions
         .map((q, i) => `
-<details>${el(site, 'summary', `faq.${i}.q`, q)}${todo(site, 'p', `faq.${i}.a`, 'Add your answer')}</details>`)
+<details>${el(site, 'summary', `faq.${i}.q`, q)}${todo(site, 'p', `faq.${i}.a`, site.words.addAnswer)}</details>`)
         .join('')}`,
       'narrow',
     );
@@ -235,58 +233,61 @@ ${todo(site, 'p', 'donate.link', 'Add how to donate: your donation page or bank 
       `${heading(site, 'reviews', level)}
 <div class="grid">${[0, 1]
         .map((i) => `
-  <figure class="card quote">${todo(site, 'blockquote', `reviews.${i}.quote`, 'Add a review a customer wrote (with their permission)')}${todo(site, 'figcaption', `reviews.${i}.who`, 'Add their name')}</figure>`)
+  <figure class="card quote">${todo(site, 'blockquote', `reviews.${i}.quote`, site.words.reviewTodo)}${todo(site, 'figcaption', `reviews.${i}.who`, site.words.reviewWho)}</figure>`)
         .join('')}
 </div>`,
     ),
 
   contact: (site, level) => {
     const { phone, email, address } = site.brief.contact;
-    const example = site.country ? ` (for example ${site.country.phoneExample})` : '';
     const item = (name: IconId, body: string) => `<li>${icon(name)}${body}</li>`;
-    const phoneItem = item('call', phone ? telLink(phone) : todo(site, 'span', 'contact.phone', `Add your phone number${example}`));
-    const emailItem = item('mail', email ? `<a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a>` : todo(site, 'span', 'contact.email', 'Add your email address'));
-    const addressItem = item('pin', address ? `<span>${escapeHtml(address)}</span>` : todo(site, 'span', 'contact.address', `Add your address${site.brief.place ? ` in ${site.brief.place}` : ''}`));
+    const phoneItem = item('call', phone ? telLink(phone) : todo(site, 'span', 'contact.phone', `${site.words.phoneTodo}${forExample(site)}`));
+    const emailItem = item('mail', email ? `<a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a>` : todo(site, 'span', 'contact.email', site.words.emailTodo));
+    const addressItem = item('pin', address ? `<span>${escapeHtml(address)}</span>` : todo(site, 'span', 'contact.address', site.brief.place ? site.words.addressInTodo.replace('{place}', site.brief.place) : site.words.addressTodo));
     // An online product is reached by email: no phone or street address to ask for.
     const online = ['software', 'app'].includes(site.kind.id);
     const facts = online ? [emailItem, ...(phone ? [phoneItem] : []), ...(address ? [addressItem] : [])] : [phoneItem, emailItem, addressItem];
     return wrap(
       'contact',
       `<div class="split"><div>
-${el(site, `h${level}`, 'contact.title', 'Get in touch', 'id="contact-title"')}
-${el(site, 'p', 'contact.text', 'Send us a message and we will get back to you.', 'class="lead"')}
+${el(site, `h${level}`, 'contact.title', site.words.contactTitle, 'id="contact-title"')}
+${el(site, 'p', 'contact.text', site.words.contactText, 'class="lead"')}
 <ul class="contact-list">${facts.join('')}</ul>
 </div>
 <form class="form" action="/_forms/contact" method="post">
-  ${field('contact-name', 'name', 'Name', 'autocomplete="name" required')}
-  ${field('contact-email', 'email', 'Email', 'type="email" autocomplete="email" required')}
-  <div class="field"><label for="contact-message">Message</label><textarea id="contact-message" name="message" rows="5" required></textarea></div>
-  ${honeypot('contact')}
-  <button class="button" type="submit">Send message</button>
+  ${field('contact-name', 'name', site.words.labelName, 'autocomplete="name" required')}
+  ${field('contact-email', 'email', site.words.labelEmail, 'type="email" autocomplete="email" required')}
+  <div class="field"><label for="contact-message">${escapeHtml(site.words.labelMessage)}</label><textarea id="contact-message" name="message" rows="5" required></textarea></div>
+  ${honeypot(site, 'contact')}
+  <button class="button" type="submit">${escapeHtml(site.words.send)}</button>
 </form></div>`
     );
   },
 };
 
-/** A phone number as a link that dials it. */
+/** A phone number as a link that dials it; the number itself never breaks across lines. */
 function telLink(phone: string, label = phone, className = ''): string {
-  return `<a${className ? ` class="${className}"` : ''} href="tel:${escapeHtml(phone.replace(/[^\d+]/g, ''))}">${escapeHtml(label)}</a>`;
+  const unbroken = label.replace(phone, phone.replace(/ /g, '\u00a0').replace(/-/g, '\u2011'));
+  return `<a${className ? ` class="${className}"` : ''} href="tel:${escapeHtml(phone.replace(/[^\d+]/g, ''))}">${escapeHtml(unbroken)}</a>`;
 }
 
 function field(id: string, name: string, label: string, attrs: string): string {
   const type = /\btype=/.test(attrs) ? '' : 'type="text" ';
-  return `<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${name}" ${type}${attrs}></div>`;
+  return `<div class="field"><label for="${id}">${escapeHtml(label)}</label><input id="${id}" name="${name}" ${type}${attrs}></div>`;
 }
 
 /** The forms' spam trap: real people never see nor fill it. */
-function honeypot(form: string): string {
-  return `<div class="gotcha" aria-hidden="true"><label for="${form}-gotcha">Leave this field empty</label><input id="${form}-gotcha" name="_gotcha" type="text" tabindex="-1" autocomplete="off"></div>`;
+function honeypot(site: Site, form: string): string {
+  return `<div class="gotcha" aria-hidden="true"><label for="${form}-gotcha">${escapeHtml(site.words.honeypot)}</label><input id="${form}-gotcha" name="_gotcha" type="text" tabindex="-1" autocomplete="off"></div>`;
 }
 
-function altOf(path: string): string {
+function altOf(site: Site, path: string): string {
   const base = path.split('/').pop()!.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' ').trim();
-  return base ? base[0]!.toUpperCase() + base.slice(1) : 'Photo';
+  return base ? base[0]!.toUpperCase() + base.slice(1) : site.words.photo;
 }
+
+/** " (for example +44 20 7946 0000)" in the site's words, when the country is known. */
+const forExample = (site: Site) => (site.country ? site.words.forExample.replace('{example}', site.country.phoneExample) : '');
 
 export function renderSection(site: Site, id: SectionId, level: 1 | 2 = 2): string {
   return SECTIONS[id](site, level);

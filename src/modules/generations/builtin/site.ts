@@ -6,17 +6,20 @@
 import type { Brief } from './brief.ts';
 import { kindById, type Kind, type SectionId } from './kinds.ts';
 import { countryOf, type Country } from './places.ts';
+import { kindIn, wordsFor, type Words } from './words/index.ts';
 
 export interface Site {
   brief: Brief;
   kind: Kind;
   country: Country | undefined;
+  /** The words of the site's language. */
+  words: Words;
   /** Images the project has (uploaded), by path: used for the gallery, products and hero. */
   images: string[];
 }
 
 export function siteOf(brief: Brief, images: string[] = []): Site {
-  return { brief, kind: kindById(brief.kind), country: countryOf(brief.country), images };
+  return { brief, kind: kindIn(kindById(brief.kind), brief.language), country: countryOf(brief.country), words: wordsFor(brief.language), images };
 }
 
 export function escapeHtml(value: string): string {
@@ -27,7 +30,7 @@ export function escapeHtml(value: string): string {
 export function fill(site: Site, template: string): string {
   const { name, place } = site.brief;
   // "Bakery in York" needs no second "in York".
-  const inPlace = place && !name.includes(place) ? ` in ${place}` : '';
+  const inPlace = place && !name.includes(place) ? site.words.inPlace.replace('{place}', place) : '';
   return template.replaceAll('{name}', name).replaceAll('{inPlace}', inPlace).replaceAll('{place}', place ?? '');
 }
 
@@ -54,26 +57,28 @@ export function todo(site: Site, tag: string, key: string, request: string, clas
 /** What a section is called, in the navigation and as its heading. */
 export function sectionTitle(site: Site, id: SectionId): string {
   const k = site.kind;
+  const w = site.words.titles;
+  const product = ['software', 'app'].includes(k.id);
   const titles: Record<SectionId, string> = {
     services: k.offerTitle,
-    features: 'Features',
-    menu: k.id === 'bar' ? 'Drinks' : 'Menu',
-    products: k.id === 'hotel' ? 'Rooms' : k.id === 'realestate' ? 'Properties' : 'Shop',
-    gallery: ['photographer', 'artist', 'architect', 'agency'].includes(k.id) ? 'Portfolio' : 'Gallery',
-    timetable: 'Timetable',
-    pricing: ['software', 'app'].includes(k.id) ? 'Pricing' : 'Prices',
-    team: k.team ?? 'Team',
-    about: 'About',
-    area: 'Areas we cover',
-    emergency: 'Emergencies',
-    events: k.id === 'music' ? 'Tour dates' : 'Events',
-    hours: 'Opening hours',
-    booking: k.cta[1] === 'booking' ? k.cta[0] : 'Book',
-    signup: ['software', 'app'].includes(k.id) ? 'Get started' : 'Sign up',
-    donate: 'Support us',
-    faq: 'Questions',
-    reviews: 'Reviews',
-    contact: 'Contact',
+    features: w.features,
+    menu: k.id === 'bar' ? w.drinks : w.menu,
+    products: k.id === 'hotel' ? w.rooms : k.id === 'realestate' ? w.properties : w.shop,
+    gallery: ['photographer', 'artist', 'architect', 'agency'].includes(k.id) ? w.portfolio : w.gallery,
+    timetable: w.timetable,
+    pricing: product ? w.pricing : w.prices,
+    team: k.team ?? w.team,
+    about: w.about,
+    area: w.area,
+    emergency: w.emergency,
+    events: k.id === 'music' ? w.tourDates : w.events,
+    hours: w.hours,
+    booking: k.cta[1] === 'booking' ? k.cta[0] : w.book,
+    signup: product ? w.getStarted : w.signUp,
+    donate: w.donate,
+    faq: w.faq,
+    reviews: w.reviews,
+    contact: w.contact,
   };
   return titles[id];
 }
