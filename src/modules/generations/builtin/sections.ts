@@ -267,7 +267,7 @@ ${el(site, 'p', 'contact.text', site.words.contactText, 'class="lead"')}
 
 /** A phone number as a link that dials it; the number itself never breaks across lines. */
 function telLink(phone: string, label = phone, className = ''): string {
-  const unbroken = label.replace(phone, phone.replace(/ /g, '\u00a0').replace(/-/g, '\u2011'));
+  const unbroken = label.replace(phone, phone.replace(/-/g, '\u2011')).replace(/ /g, '\u00a0');
   return `<a${className ? ` class="${className}"` : ''} href="tel:${escapeHtml(phone.replace(/[^\d+]/g, ''))}">${escapeHtml(unbroken)}</a>`;
 }
 
