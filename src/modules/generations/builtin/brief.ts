@@ -4,7 +4,7 @@
 import { findNumbers, type CountryCode } from 'libphonenumber-js/max';
 import { NAMED_COLORS, parseHex } from './colors.ts';
 import { FONT_IDS, fontIn, type FontId } from './fonts.ts';
-import { findKind, GENERIC, KINDS, SECTION_IDS, type Kind, type SectionId } from './kinds.ts';
+import { escapeRegex, findKind, GENERIC, KINDS, SECTION_IDS, type Kind, type SectionId } from './kinds.ts';
 import { languageOf } from './language.ts';
 import { findPlace, titleCase } from './places.ts';
 import { ALL_WORDS, kindIn, kindWordsOf, ourBusiness, wordsFor } from './words/index.ts';
@@ -83,7 +83,6 @@ export const SECTION_WORDS: Record<SectionId, RegExp> = {
   contact: /\bcontact\b|\bget in touch\b|\benquir(?:y|ies)\b|\bform\b/,
 };
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** How a prompt in any of the other languages names each section ("Leistungen", "tarifs"). */
 const OTHER_SECTION_WORDS = Object.fromEntries(
   SECTION_IDS.map((s) => {
@@ -281,7 +280,7 @@ export function understand(prompt: string, projectName?: string): Brief {
   const kind: Kind = findKind(prompt);
   const given = findName(prompt, place?.name || null);
   // "The Reading Nook" is a name, not a place in Reading.
-  if (given && place && given.toLowerCase().includes(place.name.toLowerCase())) place = findPlace(prompt.replace(new RegExp(given.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'), ' '), language);
+  if (given && place && given.toLowerCase().includes(place.name.toLowerCase())) place = findPlace(prompt.replace(new RegExp(escapeRegex(given), 'i'), ' '), language);
   const label = kind === GENERIC ? ourBusiness(language) : kindIn(kind, language).label;
   const name = given ?? (projectName?.trim() || `${label}${place?.name ? wordsFor(language).inPlace.replace('{place}', place.name) : ''}`);
   // Sections the prompt asks for: after "with", "including", "sections:" … (not any word that

@@ -362,7 +362,7 @@ export function kindById(id: string): Kind {
   return KINDS.find((k) => k.id === wanted) ?? GENERIC;
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Every word and hint, to the kind it names (a naming word wins over a hint of another kind). */
 const WORDS = new Map<string, { kind: string; weight: number }>();
 for (const k of KINDS) {

@@ -1,6 +1,6 @@
 // The words of a builtin site in its language, and a kind's copy in it (English: kinds.ts).
 import type { Kind } from '../kinds.ts';
-import { BUSINESS } from './business.ts';
+import { BUSINESS, OUR_BUSINESS } from './business.ts';
 import { de, deKinds } from './de.ts';
 import { en } from './en.ts';
 import { es, esKinds } from './es.ts';
@@ -8,7 +8,7 @@ import { fr, frKinds } from './fr.ts';
 import { it, itKinds } from './it.ts';
 import { nl, nlKinds } from './nl.ts';
 import { pt, ptKinds } from './pt.ts';
-import type { KindCopy, Language, Words } from './types.ts';
+import type { KindCopy, KindText, Language, Words } from './types.ts';
 
 export { LANGUAGES, type Language, type Words } from './types.ts';
 
@@ -20,12 +20,11 @@ export const wordsFor = (language: Language): Words => WORDS[language];
 /** The kind with its copy in `language` (what is not words, as its sections and palette, unchanged). */
 export function kindIn(kind: Kind, language: Language): Kind {
   if (language === 'en') return kind;
-  const copy = KIND_COPY[language][kind.id] ?? (kind.id === 'business' ? BUSINESS[language] : undefined);
+  const copy: Partial<KindCopy> & KindText | undefined = KIND_COPY[language][kind.id] ?? (kind.id === 'business' ? BUSINESS[language] : undefined);
   if (!copy) return kind;
-  const { cta, label, headline, tagline, offerTitle, offers, about, menu, products, tiers, team, classes, faq } = copy;
-  const rest = { label, headline, tagline, offerTitle, offers, about, ...{ menu, products, tiers, team, classes, faq } };
-  for (const key of Object.keys(rest) as (keyof typeof rest)[]) if (rest[key] === undefined) delete rest[key];
-  return { ...kind, ...rest, cta: [cta, kind.cta[1]] };
+  // A list a translation leaves out (none should) stays the English one.
+  const { words: _words, cta, ...text } = copy;
+  return { ...kind, ...text, cta: [cta, kind.cta[1]] };
 }
 
 /** Every language's words naming a kind (lower case), by kind id: a prompt in any of them finds it. */
@@ -34,7 +33,7 @@ export function kindWordsOf(id: string): string[] {
 }
 
 /** "Our business": the name of a site whose prompt gives none (and no project name either). */
-export const ourBusiness = (language: Language) => (language === 'en' ? 'Our business' : BUSINESS[language].ourBusiness);
+export const ourBusiness = (language: Language) => (language === 'en' ? 'Our business' : OUR_BUSINESS[language]);
 
 /** Every language's words for each section, for reading a prompt. */
 export const ALL_WORDS: Words[] = Object.values(WORDS);

@@ -2,27 +2,19 @@
 // language's file (de, fr, es, it, nl, pt) gives the same keys. Templates: {name} the business,
 // {place} its town, {inPlace} the language's "in {place}" (or nothing), {x} a word of the site
 // (as the language writes it mid-sentence), {X} the same at the start, {phone}, {example}.
-import type { SectionId } from '../kinds.ts';
+import type { Kind, SectionId } from '../kinds.ts';
 
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** A kind of business's own copy (kinds.ts holds the English, and what is not words). */
-export interface KindCopy {
-  label: string;
-  headline: string;
-  tagline: string;
+/** The words of a kind (kinds.ts holds the English, and what is not words). */
+export type KindText = Pick<Kind, 'label' | 'headline' | 'tagline' | 'offerTitle' | 'offers' | 'about' | 'menu' | 'products' | 'tiers' | 'team' | 'classes' | 'faq'> & {
   /** The main call to action's label. */
   cta: string;
-  offerTitle: string;
-  offers: [string, string][];
-  about: string;
-  menu?: string[];
-  products?: string[];
-  tiers?: string[];
-  team?: string;
-  classes?: string[];
-  faq?: string[];
+};
+
+/** A kind of business's own copy in a language. */
+export interface KindCopy extends KindText {
   /** Words of this language (lower case) that name such a business: "bäckerei", "boulangerie". */
   words: string[];
 }
