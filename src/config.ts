@@ -6,6 +6,7 @@ import { Value } from '@sinclair/typebox/value';
 import { parseCidrList } from './lib/cidr.ts';
 import { parseTrustProxy, type TrustProxy } from './lib/client-address.ts';
 import { parseDuration, parseDurationList } from './lib/duration.ts';
+import { parseSecretsKey } from './lib/secrets.ts';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
 
@@ -59,6 +60,8 @@ const EnvSchema = Type.Object({
   AI_MODELS: Type.String({ default: 'gpt-4o-mini' }),
   AI_DEFAULT_MODEL: Type.String({ default: 'builtin' }),
   AI_TIMEOUT: Type.String({ default: '120s' }),
+  AI_ALLOW_PRIVATE_ENDPOINTS: Type.Optional(Bool),
+  SECRETS_KEY: Type.Optional(Type.String()),
   GENERATION_WORKER: Bool,
   GENERATION_CONCURRENCY: Type.String({ default: '2', pattern: '^[1-9][0-9]{0,2}$' }),
   GENERATION_POLL_INTERVAL: Type.String({ default: '1s' }),
@@ -84,6 +87,8 @@ export interface Config {
   trustProxy: TrustProxy;
   rateLimit: { quota: number; windowSeconds: number };
   sqliteSynchronous: 'NORMAL' | 'FULL';
+  /** SECRETS_KEY: seals the secrets organizations hand over; without it the embedded default keeps a key file in DATA_DIR. */
+  secretsKey: Buffer | undefined;
   webhooksAllowPrivate: boolean;
   /** Deprecation and Sunset header values for /api/v1, sent only when set. */
   deprecation: { deprecation: string | undefined; sunset: string | undefined };
@@ -143,6 +148,12 @@ export interface AiSettings {
   models: string[];
   defaultModel: string;
   timeoutMs: number;
+  /**
+   * Whether an organization's own AI endpoint (Settings → AI model) may be on loopback or a
+   * private network (a local Ollama). Default: yes when only invited people get accounts, no when
+   * anyone may sign up (REGISTRATION=open): a stranger's organization must not reach the server's network.
+   */
+  allowPrivateEndpoints: boolean;
 }
 
 /** AI generation jobs; durations in milliseconds. */
@@ -210,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(e.TRUST_PROXY),
     rateLimit: { quota: Number(e.RATE_LIMIT_QUOTA), windowSeconds: Number(e.RATE_LIMIT_WINDOW_SECONDS) },
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
+    secretsKey: secretsKey(e.SECRETS_KEY),
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true',
     deprecation: { deprecation: e.API_DEPRECATION, sunset: e.API_SUNSET },
     shutdownGraceMs: Number(e.SHUTDOWN_GRACE_MS),
@@ -241,6 +253,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secureCookies: (e.PUBLIC_URL ?? '').startsWith('https:'),
     },
   };
+}
+
+/** SECRETS_KEY: 32 bytes as base64 or hex, refused at boot otherwise (a typo must not seal with a weak key). */
+function secretsKey(value: string | undefined): Buffer | undefined {
+  if (value === undefined) return undefined;
+  const key = parseSecretsKey(value);
+  if (!key) throw new ConfigError('Invalid configuration:\n  SECRETS_KEY: expected 32 random bytes as base64 or 64 hex digits (for example the output of `openssl rand -base64 32`)');
+  return key;
 }
 
 function webhookSettings(e: Static<typeof EnvSchema>): WebhookSettings {
@@ -275,6 +295,7 @@ function aiSettings(e: Static<typeof EnvSchema>): AiSettings {
     models,
     defaultModel: e.AI_DEFAULT_MODEL,
     timeoutMs: positiveDuration('AI_TIMEOUT', e.AI_TIMEOUT),
+    allowPrivateEndpoints: e.AI_ALLOW_PRIVATE_ENDPOINTS === undefined ? e.REGISTRATION !== 'open' : e.AI_ALLOW_PRIVATE_ENDPOINTS === 'true',
   };
 }
 

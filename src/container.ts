@@ -1,10 +1,14 @@
 // Builds everything once: the database (migrated), the rate limiters, the AI providers and every
 // service of the core. The server (main.ts), the CLI, the worker process and the tests all start
 // from here, so each runs the same objects wired the same way.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
+import { parseSecretsKey, SecretBox } from './lib/secrets.ts';
 import { Throttle } from './lib/throttle.ts';
 import { createServices, type Services } from './modules/index.ts';
 import { createMailer } from './modules/mail/mailer.ts';
@@ -56,7 +60,8 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const accountThrottle = new Throttle({ windowSeconds: 3_600, maxDelaySeconds: 900, redisUrl: config.redisUrl, keyPrefix: prefix ? `${prefix}:accounts` : 'sw:accounts' });
   const mailer = createMailer({ smtpUrl: config.accounts.smtpUrl, from: config.accounts.mailFrom }, opts.logger);
   const providers = createProviders(config);
-  const services = createServices({ config, database, providers, formLimiter, accountThrottle, mailer, logger: opts.logger });
+  const secrets = secretBox(config);
+  const services = createServices({ config, database, providers, formLimiter, accountThrottle, mailer, secrets, logger: opts.logger });
   return {
     config,
     database,
@@ -71,4 +76,28 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
       await database.close();
     },
   };
+}
+
+/**
+ * The box sealing organizations' secrets: SECRETS_KEY, else (embedded default only) a key made
+ * once in DATA_DIR/secrets.key, readable by the server's user alone. With a shared database and
+ * no SECRETS_KEY there is none: instances would each make a different key, and a key beside the
+ * database in a backup would protect nothing.
+ */
+function secretBox(config: Config): SecretBox | undefined {
+  if (config.secretsKey) return new SecretBox(config.secretsKey);
+  if (config.databaseUrl) return undefined;
+  const file = join(config.dataDir, 'secrets.key');
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    try {
+      writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another process (the CLI, a second start) made it first: read theirs.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  const key = parseSecretsKey(readFileSync(file, 'utf8'));
+  if (!key) throw new Error(`${file} does not hold a secrets key (32 bytes as base64): restore it from a backup, or remove it if no organization has connected an AI model yet`);
+  return new SecretBox(key);
 }

@@ -95,7 +95,7 @@ export function startWorkers(container: Container, log: Logger, opts: { all: boo
   const { config, database } = container;
   const parts: (Stoppable & { start(): void })[] = [];
   if (opts.all || config.webhooks.dispatcher) parts.push(createDispatcher(database, config, log));
-  if (opts.all || config.generation.worker) parts.push(new GenerationWorker(database, container.providers, config, log));
+  if (opts.all || config.generation.worker) parts.push(new GenerationWorker(database, container.services.aiModels, config, log));
   // Cheap, and leased: every instance may run it.
   parts.push(new DomainChecker(container.services.domains, database, config, log));
   for (const part of parts) part.start();

@@ -38,7 +38,7 @@ describe('site content and AI settings', () => {
   it('default to the documented limits and the builtin model', () => {
     const config = loadConfig({});
     expect(config.files).toEqual({ maxFileBytes: 5 * 1_048_576, maxProjectBytes: 50 * 1_048_576, maxProjectFiles: 1000 });
-    expect(config.ai).toEqual({ apiKey: undefined, baseUrl: undefined, models: ['gpt-4o-mini'], defaultModel: 'builtin', timeoutMs: 120_000 });
+    expect(config.ai).toEqual({ apiKey: undefined, baseUrl: undefined, models: ['gpt-4o-mini'], defaultModel: 'builtin', timeoutMs: 120_000, allowPrivateEndpoints: true });
     expect(config.generation).toEqual({ worker: true, concurrency: 2, pollIntervalMs: 1_000, retrySchedule: [0, 30_000, 120_000], timeoutMs: 300_000 });
   });
 
@@ -84,5 +84,25 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
     expect(() => loadConfig({ TRUST_PROXY: '0' })).toThrow(/TRUST_PROXY: a hop count must be between 1 and 10/);
     expect(() => loadConfig({ TRUST_PROXY: 'caddy' })).toThrow(/TRUST_PROXY: invalid IP address: caddy/);
+  });
+});
+
+describe('secrets and organizations’ AI endpoints', () => {
+  it('SECRETS_KEY is 32 bytes as base64 or hex, refused at start otherwise', () => {
+    const key = Buffer.alloc(32, 5);
+    expect(loadConfig({ SECRETS_KEY: key.toString('base64') }).secretsKey).toEqual(key);
+    expect(loadConfig({ SECRETS_KEY: key.toString('hex') }).secretsKey).toEqual(key);
+    expect(loadConfig({}).secretsKey).toBeUndefined();
+    for (const bad of ['secret', Buffer.alloc(16).toString('base64'), 'z'.repeat(64)]) {
+      expect(() => loadConfig({ SECRETS_KEY: bad })).toThrow(/SECRETS_KEY: expected 32 random bytes/);
+    }
+  });
+
+  it('private endpoints are allowed by default only where nobody can sign up unasked', () => {
+    expect(loadConfig({}).ai.allowPrivateEndpoints).toBe(true);
+    expect(loadConfig({ REGISTRATION: 'open' }).ai.allowPrivateEndpoints).toBe(false);
+    expect(loadConfig({ REGISTRATION: 'open', AI_ALLOW_PRIVATE_ENDPOINTS: 'true' }).ai.allowPrivateEndpoints).toBe(true);
+    expect(loadConfig({ AI_ALLOW_PRIVATE_ENDPOINTS: 'false' }).ai.allowPrivateEndpoints).toBe(false);
+    expect(() => loadConfig({ AI_ALLOW_PRIVATE_ENDPOINTS: 'yes' })).toThrow(/AI_ALLOW_PRIVATE_ENDPOINTS/);
   });
 });

@@ -19,6 +19,7 @@ import * as m017 from './migrations/017_oauth.ts';
 import * as m018 from './migrations/018_oauth_confirmed.ts';
 import * as m019 from './migrations/019_signups.ts';
 import * as m020 from './migrations/020_oauth_client_expiry.ts';
+import * as m021 from './migrations/021_ai_models.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, EngineMigration> = {
   '018_oauth_confirmed': m018,
   '019_signups': m019,
   '020_oauth_client_expiry': m020,
+  '021_ai_models': m021,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -96,6 +96,22 @@ export interface SignupsTable {
   expires_at: Timestamp;
 }
 
+/** The AI model an organization connected itself (migration 021). */
+export interface AiModelsTable {
+  org_id: string;
+  /** null: OpenAI's own API. */
+  base_url: string | null;
+  model: string;
+  /** The key sealed with the installation's secrets key (lib/secrets.ts); null: the endpoint takes none. */
+  api_key_sealed: string | null;
+  /** The key's last four characters, to tell keys apart on the page. */
+  api_key_hint: string | null;
+  use_by_default: ColumnType<boolean | number, boolean, boolean>;
+  checked_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface ApiKeysTable {
   id: string;
   org_id: string;
@@ -510,6 +526,7 @@ export interface DB {
   organizations: OrganizationsTable;
   build_requests: BuildRequestsTable;
   signups: SignupsTable;
+  ai_models: AiModelsTable;
   oauth_clients: OAuthClientsTable;
   oauth_grants: OAuthGrantsTable;
   oauth_codes: OAuthCodesTable;

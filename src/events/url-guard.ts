@@ -4,13 +4,13 @@
 // what ipaddr.js calls non-unicast; in front of it, our own check (lib/address-policy.ts, the one
 // the registration check uses) also refuses the forms it lets through: IPv4-compatible
 // ::a.b.c.d, site-local fec0::/10, NAT64 and 6to4 addresses embedding a refused IPv4 address.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction, type TcpNetConnectOpts } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { isRefusedAddress } from '../lib/address-policy.ts';
+import { isRefusedAddress, refusal, refusingLookup } from '../lib/address-policy.ts';
 
 export interface Agents {
   http: http.Agent;
@@ -26,23 +26,6 @@ export function createAgents(allowPrivate: boolean): Agents {
 
 type Listener = (error: Error | null, socket: Duplex) => void;
 
-/** Worded as request-filtering-agent words its refusals, so describeGuardError reads both. */
-const refusal = (address: string, family: unknown, host: string | undefined): Error =>
-  new Error(`DNS lookup ${address}(family:${String(family)}, host:${host}) is not allowed. Because, it is a refused address.`);
-
-/** The connection's lookup, refusing any resolved address our policy refuses. */
-function guardedLookup(base: LookupFunction): LookupFunction {
-  return (hostname, options, callback) => {
-    base(hostname, options, (error, address, family) => {
-      if (error) return callback(error, address, family);
-      const all: LookupAddress[] = Array.isArray(address) ? address : [{ address, family: family ?? 0 }];
-      const refused = all.find((a) => isRefusedAddress(a.address));
-      if (refused) return callback(refusal(refused.address, refused.family, hostname) as NodeJS.ErrnoException, address, family);
-      callback(null, address, family);
-    });
-  };
-}
-
 /** Checks an address literal before connecting, and every resolved address of a name. */
 function guardConnection(options: TcpNetConnectOpts, listener: Listener | undefined, connect: (options: TcpNetConnectOpts) => Duplex): Duplex {
   const { host } = options;
@@ -53,7 +36,7 @@ function guardConnection(options: TcpNetConnectOpts, listener: Listener | undefi
     else socket.destroy(error);
     return socket;
   }
-  return connect({ ...options, lookup: guardedLookup(options.lookup ?? (dnsLookup as LookupFunction)) });
+  return connect({ ...options, lookup: refusingLookup(options.lookup ?? (dnsLookup as LookupFunction)) });
 }
 
 class GuardedHttpAgent extends RequestFilteringHttpAgent {

@@ -1,12 +1,30 @@
-// Which IP addresses outgoing requests (webhooks) may reach: only global unicast. One decision
+// Which IP addresses outgoing requests (webhooks, organizations' AI endpoints) may reach: only global unicast. One decision
 // for the registration check and the connect-time check. An address that embeds an IPv4 address
 // (IPv4-mapped, SIIT, NAT64 64:ff9b::/96, 6to4) is judged by the address it embeds, since that is
 // where the packets go; deprecated and tunnelling forms whose target cannot be read or has no
 // legitimate use here (IPv4-compatible ::a.b.c.d, site-local fec0::/10, Teredo, local NAT64
 // 64:ff9b:1::/48) are refused outright, as is everything outside 2000::/3 (loopback, unspecified,
 // unique-local, link-local, multicast, discard).
-import { isIP } from 'node:net';
+import type { LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+
+/** Worded as request-filtering-agent words its refusals, so describeGuardError (events/url-guard.ts) reads both. */
+export const refusal = (address: string, family: unknown, host: string | undefined): Error =>
+  new Error(`DNS lookup ${address}(family:${String(family)}, host:${host}) is not allowed. Because, it is a refused address.`);
+
+/** A connection's lookup, refusing any resolved address `isRefusedAddress` refuses. */
+export function refusingLookup(base: LookupFunction): LookupFunction {
+  return (hostname, options, callback) => {
+    base(hostname, options, (error, address, family) => {
+      if (error) return callback(error, address, family);
+      const all: LookupAddress[] = Array.isArray(address) ? address : [{ address, family: family ?? 0 }];
+      const refused = all.find((a) => isRefusedAddress(a.address));
+      if (refused) return callback(refusal(refused.address, refused.family, hostname) as NodeJS.ErrnoException, address, family);
+      callback(null, address, family);
+    });
+  };
+}
 
 /** True when `address` (an IPv4 or IPv6 literal, no brackets) must not be connected to. */
 export function isRefusedAddress(address: string): boolean {

@@ -17,6 +17,8 @@ import { FilesService } from './files/service.ts';
 import { FormsService } from './forms/service.ts';
 import { GenerationsService } from './generations/service.ts';
 import type { ProviderRegistry } from './generations/provider.ts';
+import { OrgModelService } from './generations/org-model.ts';
+import type { SecretBox } from '../lib/secrets.ts';
 import { OrgService } from './orgs/service.ts';
 import { PlansService } from './plans/service.ts';
 import { ProjectsService } from './projects/service.ts';
@@ -31,6 +33,10 @@ import { DeliveriesService } from './webhooks/deliveries-service.ts';
 import { WebhooksService } from './webhooks/service.ts';
 import { BuildLinksService } from './build-links/service.ts';
 import { OAuthService } from './oauth/service.ts';
+
+/** Why a key cannot be kept: only with a shared database and no SECRETS_KEY (container.ts). */
+const SECRETS_MISSING =
+  'this installation has no secrets key. With DATABASE_URL set, every instance needs the same SECRETS_KEY (32 random bytes, for example from `openssl rand -base64 32`); ask its operator to set it';
 
 export interface Services {
   orgs: OrgService;
@@ -50,6 +56,8 @@ export interface Services {
   /** Page views of served sites, written by a thread of their own. */
   capture: PageViewCapture;
   generations: GenerationsService;
+  /** The AI model an organization connects itself (Settings → AI model). */
+  aiModels: OrgModelService;
   webhooks: WebhooksService;
   deliveries: DeliveriesService;
   accounts: AccountsService;
@@ -70,10 +78,12 @@ export interface ServiceDeps {
   /** Slows down attempts on accounts (sign-ins, resets, sign-ups) per account and per address. */
   accountThrottle: Throttle;
   mailer: Mailer;
+  /** Seals secrets organizations hand over (their AI keys); undefined: none can be kept. */
+  secrets?: SecretBox;
   logger?: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }
 
-export function createServices({ config, database, providers, formLimiter, accountThrottle, mailer, logger }: ServiceDeps): Services {
+export function createServices({ config, database, providers, formLimiter, accountThrottle, mailer, secrets, logger }: ServiceDeps): Services {
   const preview = new PreviewSigner(database, config.sites.previewSecret);
   const previewLinks = new PreviewLinks(preview, config.sites);
   const orgs = new OrgService(database);
@@ -82,7 +92,13 @@ export function createServices({ config, database, providers, formLimiter, accou
   const accounts = new AccountsService(database, orgs, mailer, accountThrottle, { publicUrl, ...config.accounts });
   const templates = new TemplatesService(database);
   const projects = new ProjectsService(database, config.publicUrl);
-  const generations = new GenerationsService(database, providers);
+  const aiModels = new OrgModelService(database, providers, {
+    timeoutMs: config.ai.timeoutMs,
+    allowPrivateEndpoints: config.ai.allowPrivateEndpoints,
+    secrets,
+    secretsMissing: SECRETS_MISSING,
+  });
+  const generations = new GenerationsService(database, aiModels);
   return {
     orgs,
     clients,
@@ -109,6 +125,7 @@ export function createServices({ config, database, providers, formLimiter, accou
       logger,
     ),
     generations,
+    aiModels,
     oauth: new OAuthService(database, new URL(publicUrl).origin, [`${new URL(publicUrl).origin}/api/mcp`], config.webhooksAllowPrivate),
     buildLinks: new BuildLinksService(database, { publicUrl, accounts, clients, projects, generations, templates }),
     webhooks: new WebhooksService(database, config),

@@ -35,7 +35,7 @@ beforeAll(async () => {
   ctx = await createContainer(testConfig(db, { PUBLIC_URL: base, SITES_DOMAIN: `localhost:${port}`, SMTP_URL: smtp.url, GENERATION_POLL_INTERVAL: '50ms' }), { rateLimitKeyPrefix: `sw:test:${process.pid}:build-link-browser` });
   app = await buildServer(ctx);
   await app.listen({ port, host: '127.0.0.1' });
-  worker = new GenerationWorker(ctx.database, ctx.providers, ctx.config);
+  worker = new GenerationWorker(ctx.database, ctx.services.aiModels, ctx.config);
   worker.start();
   browser = await launchChromium();
 }, 60_000);

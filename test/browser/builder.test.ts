@@ -44,7 +44,7 @@ beforeAll(async () => {
   );
   app = await buildServer(ctx);
   await app.listen({ port, host: '127.0.0.1' });
-  worker = new GenerationWorker(ctx.database, ctx.providers, ctx.config);
+  worker = new GenerationWorker(ctx.database, ctx.services.aiModels, ctx.config);
   worker.start();
   browser = await launchChromium();
 }, 60_000);

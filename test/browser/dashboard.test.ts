@@ -13,6 +13,7 @@ import { buildServer } from '../../src/main.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { testConfig } from '../helpers/app.ts';
 import { Receiver } from '../helpers/receiver.ts';
+import { FakeOpenAi } from '../helpers/fake-openai.ts';
 import { SmtpSink } from '../helpers/smtp.ts';
 import { freePort } from '../helpers/server-process.ts';
 import { checkPage, cspViolations, hasChromium, launchChromium, SHOTS } from '../helpers/browser.ts';
@@ -28,12 +29,14 @@ let dispatcher: Dispatcher;
 let browser: Browser;
 let smtp: SmtpSink;
 let receiver: Receiver;
+let fake: FakeOpenAi;
 let base: string;
 
 beforeAll(async () => {
   if (!hasChromium) return;
   smtp = await SmtpSink.start();
   receiver = await Receiver.start();
+  fake = await new FakeOpenAi().start();
   db = await createTestDatabase();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -55,6 +58,7 @@ afterAll(async () => {
   await db?.drop();
   await smtp?.close();
   await receiver?.close();
+  await fake?.stop();
 });
 
 /** axe-core on the page: no serious or critical violations; and no script payload ever ran. */
@@ -79,6 +83,19 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
     await page.getByLabel('Email').fill('owner@acme.test');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: /create account/i }).click();
+    // One optional step: an AI model, or the templates.
+    await page.waitForURL(base + '/settings/ai-model?setup=1');
+    await check(page, 'ai-model-setup');
+    await expect.poll(() => page.getByRole('link', { name: 'Skip for now' }).isVisible()).toBe(true);
+    // A keyless local endpoint (as Ollama is), offered beside the templates.
+    await page.getByLabel('Endpoint URL').fill(fake.baseUrl);
+    await page.getByLabel('Model', { exact: true }).fill('llama3.2');
+    await page.getByLabel(/Use it for new sites/).uncheck();
+    fake.reply({ kind: 'answer', content: 'OK' });
+    await page.getByRole('button', { name: 'Test and connect' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/Connected: llama3.2 answered the test call/);
+    await check(page, 'ai-model');
+    await page.getByRole('link', { name: 'Overview' }).click();
     await page.waitForURL(base + '/');
     await expect.poll(() => page.locator('svg.chart').count()).toBeGreaterThan(0);
     await check(page, 'dashboard-overview');

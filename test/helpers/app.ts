@@ -123,8 +123,8 @@ export function useTestApi(env: Record<string, string> = {}, opts: HarnessOption
       holder.api.dispatcher.start();
     }
     if (opts.generationWorker) {
-      const { database, providers, config } = holder.runtime;
-      holder.api.generationWorker = new GenerationWorker(database, providers, config);
+      const { database, services, config } = holder.runtime;
+      holder.api.generationWorker = new GenerationWorker(database, services.aiModels, config);
       holder.api.generationWorker.start();
     }
   });

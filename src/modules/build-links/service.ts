@@ -80,16 +80,20 @@ export class BuildLinksService {
    */
   async check(orgId: string, request: BuildRequest): Promise<void> {
     if (request.orgId !== null && request.orgId !== orgId) throw forPeople(notFound('Organization'), 'This build link belongs to another agency: open it signed in there.');
-    this.checkModel(request);
+    await this.checkModel(orgId, request);
     if (request.templateId !== null) {
       const template = /^[0-9a-f-]{36}$/i.test(request.templateId) ? await this.deps.templates.get(orgId, request.templateId).catch(() => undefined) : undefined;
       if (!template || !template.is_public) throw forPeople(notFound('Template (a build link can start from a public template of the organization)'), 'The design this build link starts from no longer exists. Ask the agency that sent it for a new link.');
     }
   }
 
-  /** A model the installation does not have: said on the link's first page. */
-  checkModel(request: BuildRequest): void {
-    const models = this.deps.generations.models;
+  /**
+   * A model the organization does not have: said on the link's first page. Before the
+   * organization is known (a link without `org`), the installation's models only: a link naming
+   * an organization's own model carries its `org`, as every link the dashboard and the API make does.
+   */
+  async checkModel(orgId: string | null, request: BuildRequest): Promise<void> {
+    const { models } = await this.deps.generations.modelsFor(orgId);
     if (request.model !== null && !models.includes(request.model)) {
       const error = invalid(`Unknown model '${request.model.slice(0, 100)}'; available: ${models.join(', ')}`);
       throw forPeople(error, `This build link asks for an AI model this service does not have ('${request.model.slice(0, 100)}'). Ask the agency that sent it for a new link.`);

@@ -20,7 +20,12 @@ export interface OpenAiSettings {
   baseUrl: string | undefined;
   models: string[];
   timeoutMs: number;
+  /** The fetch the client calls through (an organization's endpoint: one that refuses private addresses). */
+  fetch?: typeof fetch;
 }
+
+/** How long the connection check of Settings → AI model waits for its one short answer. */
+const CHECK_TIMEOUT_MS = 30_000;
 
 /** How much of the current site's text a follow-up sends to the model. */
 const CONTEXT_BUDGET_BYTES = 200_000;
@@ -59,7 +64,21 @@ export class OpenAiProvider implements Provider {
 
   constructor(private readonly settings: OpenAiSettings) {
     this.models = settings.models;
-    this.client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl, timeout: settings.timeoutMs, maxRetries: 0 });
+    this.client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl, timeout: settings.timeoutMs, maxRetries: 0, ...(settings.fetch ? { fetch: settings.fetch } : {}) });
+  }
+
+  /** One short call proving that the endpoint, the key and the model work together; throws a GenerationError saying what failed. */
+  async check(model: string): Promise<void> {
+    try {
+      const answer = await this.client.chat.completions.create(
+        { model, messages: [{ role: 'user', content: 'Answer with the single word OK.' }] },
+        { timeout: Math.min(CHECK_TIMEOUT_MS, this.settings.timeoutMs) },
+      );
+      if (!answer.choices?.length) throw new GenerationError(`The endpoint answered, but not as an OpenAI-compatible chat completion`);
+    } catch (error) {
+      if (error instanceof GenerationError) throw error;
+      throw checkFailure(error, model);
+    }
   }
 
   async generate({ prompt, element, model, files, projectName, signal, onProgress }: GenerateRequest): Promise<GenerateResult> {
@@ -232,6 +251,22 @@ function newProblems(after: Problem[], before: Map<string, number>): Problem[] {
     left.set(problemKey(p), n - 1);
     return false;
   });
+}
+
+function checkFailure(error: unknown, model: string): GenerationError {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return new GenerationError(`The endpoint did not answer within ${CHECK_TIMEOUT_MS / 1000} seconds`);
+  if (error instanceof OpenAI.APIConnectionError) {
+    // The client says only "Connection error."; the reason (refused, unknown host, a refused address) is in its cause.
+    let cause: unknown = error.cause;
+    while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+    return new GenerationError(`Could not reach the endpoint${cause instanceof Error ? ` (${cause.message.slice(0, 200)})` : ''}`);
+  }
+  if (error instanceof OpenAI.APIError) {
+    const status = error.status ?? 0;
+    const why = status === 401 || status === 403 ? 'the key was refused' : status === 404 ? `no model '${model}' there (or the URL is not an OpenAI-compatible /v1 endpoint)` : status === 429 ? 'too many requests or no credit left' : 'it failed';
+    return new GenerationError(`The endpoint answered ${status}: ${why} (${String(error.message).slice(0, 200)})`);
+  }
+  return new GenerationError(`The check failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 function describeFailure(error: unknown, timeoutMs: number, signal: AbortSignal): GenerationError {

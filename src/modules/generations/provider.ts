@@ -65,6 +65,12 @@ export class GenerationError extends Error {
   }
 }
 
+/** Where the models an organization may name come from (org-model.ts: the installation's and its own). */
+export interface ModelSource {
+  /** null: the installation's models only (an organization not known yet). */
+  choiceFor(orgId: string | null): Promise<ProviderRegistry>;
+}
+
 /** The configured providers, by model id. */
 export interface ProviderRegistry {
   /** Model ids a request may name, the default first. */

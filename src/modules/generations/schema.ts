@@ -29,7 +29,7 @@ export const GenerationEnvelope = Type.Object({ generation: Generation }, { addi
 
 export const GenerateBody = Body({
   prompt: Type.String({ minLength: 1, maxLength: 50_000, description: 'What to build, or for a site that has files, what to change' }),
-  model: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'One of the configured models; default AI_DEFAULT_MODEL' })),
+  model: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "One of the organization's models; default: the organization's default (its own model when so set, else AI_DEFAULT_MODEL)" })),
   element: Type.Optional(
     Type.Object(
       {

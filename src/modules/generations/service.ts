@@ -5,7 +5,7 @@ import type { Database } from '../../db/index.ts';
 import { ConflictError, RateLimitedError, invalid, notFound } from '../common/errors.ts';
 import { requireProject } from '../projects/repo.ts';
 import { newId } from '../../lib/ids.ts';
-import type { ProviderRegistry } from './provider.ts';
+import type { ModelSource, ProviderRegistry } from './provider.ts';
 import { signalWork } from '../../jobs/signal.ts';
 import { findClientPlanId } from '../clients/repo.ts';
 import { findPlan } from '../plans/repo.ts';
@@ -26,18 +26,19 @@ export interface DailyAllowance {
 export class GenerationsService {
   constructor(
     private readonly database: Database,
-    private readonly providers: ProviderRegistry,
+    private readonly models: ModelSource,
   ) {}
 
-  /** The models a prompt may name, the default first. */
-  get models(): readonly string[] {
-    return this.providers.models;
+  /** The models a prompt of the organization may name, the default first (org-model.ts). */
+  async modelsFor(orgId: string | null): Promise<ProviderRegistry> {
+    return this.models.choiceFor(orgId);
   }
 
   async create(orgId: string, projectId: string, body: GenerateBody, actor: Actor = {}, now = new Date()): Promise<Generation> {
-    const model = body.model ?? this.providers.defaultModel;
-    if (!this.providers.providerFor(model)) {
-      throw invalid(`field 'model': unknown model '${model}'; available: ${this.providers.models.join(', ')}`);
+    const choice = await this.models.choiceFor(orgId);
+    const model = body.model ?? choice.defaultModel;
+    if (!choice.providerFor(model)) {
+      throw invalid(`field 'model': unknown model '${model}'; available: ${choice.models.join(', ')}`);
     }
     const generation = await this.database.db.transaction().execute(async (trx) => {
       const project = await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });

@@ -10,7 +10,7 @@ import { DomainError } from '../common/errors.ts';
 import { checkFileSet } from '../files/rules.ts';
 import { readProjectFiles, replaceProjectFiles } from '../files/repo.ts';
 import { requireProject } from '../projects/repo.ts';
-import { GenerationError, type ElementContext, type ProgressStep, type ProviderRegistry } from './provider.ts';
+import { GenerationError, type ElementContext, type ModelSource, type ProgressStep } from './provider.ts';
 import { appendEvent, recordEvent as recordProgress } from './progress.ts';
 import type { Updateable } from 'kysely';
 import type { GenerationsTable } from '../../db/schema.ts';
@@ -47,7 +47,7 @@ export class GenerationWorker {
 
   constructor(
     private readonly database: Database,
-    private readonly providers: ProviderRegistry,
+    private readonly models: ModelSource,
     private readonly config: Config,
     private readonly logger?: ClaimLoopLogger,
   ) {
@@ -87,7 +87,7 @@ export class GenerationWorker {
     if (job.attempts > this.settings.retrySchedule.length) {
       return this.fail(job, 'The generation was interrupted too many times (its worker stopped while running it)');
     }
-    const provider = this.providers.providerFor(job.model);
+    const provider = (await this.models.choiceFor(job.orgId)).providerFor(job.model);
     if (!provider) return this.fail(job, `Model '${job.model}' is no longer configured`);
 
     const abort = new AbortController();

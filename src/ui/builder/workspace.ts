@@ -48,7 +48,7 @@ export async function loadWorkspace(services: Services, scope: BuilderScope, que
     history: [...generations.generations].reverse(),
     running,
     allowance,
-    models: services.generations.models,
+    models: (await services.generations.modelsFor(orgId)).models,
     previewUrl: preview.preview_url,
     shownVersion: shownVersion ?? null,
     files,

@@ -46,7 +46,7 @@ export function authRoutes(deps: RouteDeps): FastifyPluginAsync {
       try {
         const { user, orgId } = await accounts.setUp({ email: text(form, 'email'), password: text(form, 'password'), name: optional(form, 'name') ?? null, orgName: text(form, 'org_name') });
         await signedInAs(reply, user.id, orgId);
-        return redirectWith(reply, '/', 'Welcome to Sitewright. Your organization is ready.');
+        return redirectWith(reply, '/settings/ai-model?setup=1', 'Welcome to Sitewright. Your organization is ready.');
       } catch (error) {
         return withError(request, reply, 'setup', data, error);
       }

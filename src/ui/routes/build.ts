@@ -67,7 +67,7 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
   const understood = async (q: BuildQuery) => {
     const build = await buildLinks.fromQuery(q);
     if (build.orgId) await buildLinks.check(build.orgId, build);
-    else buildLinks.checkModel(build);
+    else await buildLinks.checkModel(null, build);
     return build;
   };
 

@@ -18,10 +18,11 @@ import { builderActionRoutes } from './builder-actions.ts';
 import { buildRoutes } from './build.ts';
 import { buildLinkSettingsRoutes } from './build-link-settings.ts';
 import { oauthConsentRoutes } from './oauth-consent.ts';
+import { aiModelRoutes } from './ai-model.ts';
 
 export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onRequest', plainQuery);
-    for (const routes of [overviewRoutes, clientRoutes, keyRoutes, portalRoutes, webhookRoutes, memberRoutes, organizationRoutes, apiDocsRoutes, projectRoutes, analyticsRoutes, catalogRoutes, builderRoutes, builderActionRoutes, buildRoutes, buildLinkSettingsRoutes, oauthConsentRoutes]) await app.register(routes(deps));
+    for (const routes of [overviewRoutes, clientRoutes, keyRoutes, portalRoutes, webhookRoutes, memberRoutes, organizationRoutes, apiDocsRoutes, projectRoutes, analyticsRoutes, catalogRoutes, builderRoutes, builderActionRoutes, buildRoutes, buildLinkSettingsRoutes, aiModelRoutes, oauthConsentRoutes]) await app.register(routes(deps));
   };
 }
