@@ -501,4 +501,33 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
     expect(csp).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('an uploaded image goes onto the picture the person selects in the preview', async () => {
+    const { org, page, context, csp } = await signedInAgency(1100, 800);
+    const client = await ctx.services.clients.create(org.id, { email: 'pictures@wedding.test' });
+    const project = await ctx.services.projects.create(org.id, { client_email: client.email, name: 'Lyon Weddings' });
+    await page.goto(`${base}/app/projects/${project.id}`);
+    await page.getByLabel('What should we build?').fill('A wedding photographer in Lyon with a gallery');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#history [data-status="succeeded"]').waitFor({ timeout: 15_000 });
+    // A 1x1 PNG, as the Files tab would upload it.
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    await ctx.services.files.put(org.id, project.id, 'images/wedding1.png', { content: png, encoding: 'base64' });
+    await page.reload();
+    await page.getByRole('button', { name: 'Select an element' }).click();
+    // A press on one shape of the hero's drawing selects the drawing.
+    for (let tries = 0; tries < 10; tries++) {
+      await preview(page).locator('.hero svg circle').first().click({ force: true });
+      if (await page.locator('#selection-tag', { hasText: '<svg>' }).waitFor({ timeout: 1_000 }).then(() => true, () => false)) break;
+    }
+    expect(await page.locator('#selection-tag').textContent()).toBe('<svg>');
+    await page.getByLabel('What should change?').fill('show images/wedding1.png here');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#history [data-status="succeeded"]').nth(1).waitFor({ timeout: 15_000 });
+    expect(await page.locator('#history .turn').last().textContent()).toContain('images/wedding1.png placed in the hero');
+    await preview(page).locator('.hero img[src="images/wedding1.png"][alt="Wedding1"]').waitFor();
+    expect(await preview(page).locator('.hero img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+    expect(csp).toEqual([]);
+    await context.close();
+  }, 60_000);
 });

@@ -140,9 +140,12 @@
     selection?.addRange(range);
   }
 
+  // A drawing is one picture to a person: a press on one of its shapes selects the whole <svg>.
+  const pointed = (target) => target.closest('svg') ?? target;
+
   // The person's own input only: a site script's synthetic events (isTrusted false) do nothing.
   document.addEventListener('mouseover', (event) => {
-    if (event.isTrusted && selecting && !editing && event.target instanceof Element) mark(event.target, 'data-sw-hover');
+    if (event.isTrusted && selecting && !editing && event.target instanceof Element) mark(pointed(event.target), 'data-sw-hover');
   });
   document.addEventListener(
     'click',
@@ -150,7 +153,7 @@
       if (!event.isTrusted || !selecting || editing) return;
       event.preventDefault();
       event.stopPropagation();
-      if (event.target instanceof Element) select(event.target);
+      if (event.target instanceof Element) select(pointed(event.target));
     },
     true,
   );

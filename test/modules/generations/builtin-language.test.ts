@@ -85,7 +85,7 @@ describe('builtin: the prompt’s language', () => {
     await expect(vague).rejects.not.toThrow(/understands|"rename/);
     // A combined request does what it can and names what it did not do.
     const both = await generate('Make it green and show the photo images/wedding1.png here', first.files);
-    expect(both.summary).toMatch(/brand colour .*Not done: .*cannot place an image/);
+    expect(both.summary).toMatch(/brand colour .*Not done: There is no image images\/wedding1.png in the project: upload it/);
   });
 });
 

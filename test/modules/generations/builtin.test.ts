@@ -128,7 +128,7 @@ describe('the generated site', () => {
     const photo = { path: 'photos/wedding-cake.jpg', content: Buffer.from([0xff, 0xd8, 0xff]) };
     const { files } = await generate('A bakery in Bristol with a gallery', [photo]);
     const html = fileOf(files, 'index.html');
-    expect(html).toContain('<img src="photos/wedding-cake.jpg" alt="Wedding cake" loading="lazy">');
+    expect(html).toContain('<img data-sw-picture="gallery.0" src="photos/wedding-cake.jpg" alt="Wedding cake" loading="lazy">');
     expect(html).not.toContain('Replace with one of your photos');
     expect(files).toContainEqual(photo);
   });

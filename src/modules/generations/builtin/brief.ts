@@ -2,7 +2,7 @@
 // `.sitewright/builtin-brief.json` (builtin/notes.ts) so that a follow-up prompt can change it
 // reliably. Facts (phone, email, address, opening hours, prices) are only ever the prompt's own.
 import { findNumbers, type CountryCode } from 'libphonenumber-js/max';
-import { NAMED_COLORS, parseHex } from './colors.ts';
+import { asDarkPage, asLightPage, BLACK_PAGE, LIGHT_TONES, luminance, mix, NAMED_COLORS, parseHex, toHex } from './colors.ts';
 import { FONT_IDS, fontIn, type FontId } from './fonts.ts';
 import { escapeRegex, findKind, GENERIC, KINDS, SECTION_IDS, type Kind, type SectionId } from './kinds.ts';
 import { languageOf } from './language.ts';
@@ -24,6 +24,13 @@ export interface Brief {
   country: string | null;
   /** Brand colour as #rrggbb; null: the kind's own. */
   primary: string | null;
+  /** A second colour as #rrggbb ("navy and gold": gold), for decoration only; null: the kind's own. */
+  accent: string | null;
+  /**
+   * The page's tone as #rrggbb ("cream and gold": cream; "black background"); null: white, or the
+   * dark theme's own. A light tone on a dark theme tints its text instead (render.ts palette).
+   */
+  background: string | null;
   dark: boolean;
   /** null: the kind's own. */
   font: FontId | null;
@@ -50,6 +57,8 @@ export interface Brief {
   replaced: ReplacedText[];
   /** The project's own images the site shows (gallery, products, hero), as they were when it was rendered. */
   images: string[];
+  /** Images the person placed (a prompt on a selected picture), by slot: 'hero', 'about', 'gallery.2', 'products.0'. */
+  pictures: Record<string, string>;
 }
 
 export interface ReplacedText {
@@ -97,13 +106,51 @@ export function sectionsMentioned(text: string): SectionId[] {
   return SECTION_IDS.filter((s) => SECTION_WORDS[s].test(lower) || OTHER_SECTION_WORDS[s].test(lower));
 }
 
-/** Pages a prompt asks for: "with an about page and a menu page", "pages: about, gallery, contact". */
+/** "page" in the seven languages, singular and plural. */
+const PAGE = "(?:pages?|seiten?|unterseiten?|páginas?|pagine|pagina(?:'s)?|paginas)";
+/** Words between "page" and what it is for: "page for", "Seite für die", "página de", "pagina over ons". */
+const PAGE_LINK =
+  "(?:\\s+(?:for|about|on|with|of|our|the|für|über|mit|die|der|das|den|unsere[nr]?|de|du|des|la|le|les|sur|avec|pour|nos|notre|del|los|las|el|con|sobre|para|nuestr[oa]s?|di|della|delle|per|sui|sulla|over|met|voor|ons|onze|com|sobre|a|o|os|as|da|do|nossa|nosso))*";
+/** A clause of what a page is for ends at a sentence, a bracket or a colon (prices follow one). */
+const CLAUSE = "([^.;:!?()\\n]{1,90})";
+/** Separate page, in the seven languages: "(página aparte)", "numa página própria", "own page". */
+const OWN_PAGE = new RegExp(`(?:(?:separate|own|eigenen?|aparte|propia|própria|propria|séparée|apart(?:e)?|eigen)\\s+${PAGE}|${PAGE}\\s+(?:aparte|propia|própria|propria|à part|séparée|separata|a parte|apart|eigene))`, 'gu');
+
+/**
+ * Pages a prompt asks for, in any of the languages: "an about page", "pages: about, gallery",
+ * "separate pages for Services, Prices and Contact", "Teamseite und FAQ-Seite", "une page équipe",
+ * "páginas de servicios, equipo y contacto", "una pagina galleria", "een contactpagina", "a ementa
+ * numa página própria".
+ */
 export function pagesMentioned(text: string): SectionId[] {
-  const lower = text.toLowerCase();
   const asked = new Set<SectionId>();
-  for (const m of lower.matchAll(/\b((?:[\w'-]+\s+){0,2}[\w'-]+)\s+pages?\b/g)) for (const s of sectionsMentioned(m[1]!)) asked.add(s);
-  const list = /(?<![\p{L}])(?:pages|seiten|unterseiten|páginas|pagine|pagina's|paginas)\s*(?::|for|with|called|named|like)\s*([^.!?\n]+)/u.exec(lower);
-  if (list) for (const s of sectionsMentioned(list[1]!)) asked.add(s);
+  for (const sentence of text.toLowerCase().split(/[.!?\n]/)) {
+    const here = new Set<SectionId>();
+    const add = (words: string) => sectionsMentioned(words).forEach((s) => here.add(s));
+    // "an about page", "the menu and gallery pages".
+    for (const m of sentence.matchAll(/\b((?:[\w'-]+\s+){0,2}[\w'-]+)\s+pages?\b/g)) add(m[1]!);
+    // "Teamseite", "FAQ-Seite", "Preisseite", "contactpagina", "boekingspagina" (a linking s, a plural e).
+    for (const m of sentence.matchAll(/(\p{L}{3,})-?(?:seite|pagina)(?!\p{L})/gu)) add(`${m[1]} ${m[1]!.replace(/s$/, '')} ${m[1]}e`);
+    // "page équipe", "pagina galleria", "página de carta y otra de reservas", "pages for X, Y and Z":
+    // what follows a page word, to the end of its clause. Not the site itself ("a landing page for
+    // Metricly"), nor a list that goes on ("a menu page and a booking form").
+    for (const m of sentence.matchAll(new RegExp(`(?<!\\p{L})(?<!(?:landing|home|one|single|web|start)[- ]?)${PAGE}${PAGE_LINK}\\s*:?\\s+${CLAUSE}`, 'gu'))) {
+      if (!/^(?:and|or|und|oder|et|ou|y|o|e|en|of|that|which|where)\b/.test(m[1]!)) add(m[1]!);
+    }
+    // "galería (página aparte)", "a ementa numa página própria": the words just before.
+    for (const m of sentence.matchAll(OWN_PAGE)) {
+      const before = sentence.slice(Math.max(0, m.index - 40), m.index).split(/[,;:]|\s(?:and|und|et|y|e|en)\s/).pop()!;
+      add(before.split(/\s+/).slice(-3).join(' '));
+    }
+    // A list that asks for pages makes a page of each short item in it: "een tarievenpagina en een FAQ".
+    if (here.size > 0) {
+      for (const item of sentence.split(/,|\s(?:and|und|et|y|e|en|or|oder|ou|o)\s/)) {
+        const bare = /^\s*(?:a|an|the|een|het|de|eine?n?|une?|la|le|les|una?|el|il|uma?|o)?\s*([\p{L}-]+(?:\s[\p{L}-]+)?)\s*$/u.exec(item);
+        if (bare && !/form|formul|section|sektion|abschnitt|sezione|sección|secção|sectie|^(?:with|mit|avec|con|com|met|for|für)\s/.test(bare[1]!)) add(bare[1]!);
+      }
+    }
+    here.forEach((s) => asked.add(s));
+  }
   return SECTION_IDS.filter((s) => asked.has(s));
 }
 
@@ -144,6 +191,8 @@ function findName(prompt: string, placeName: string | null): string | undefined 
   }
   const place = placeName?.toLowerCase();
   for (const m of prompt.matchAll(NAME_RUN)) {
+    // "#1e40af" is a colour.
+    if (prompt[m.index - 1] === '#') continue;
     const words = m[0].split(/\s+/);
     // A run that starts a sentence may start with a word like "Make" or "Website": drop those
     // (but "The" of "The Velvet Hours" belongs to the name).
@@ -157,26 +206,138 @@ function findName(prompt: string, placeName: string | null): string | undefined 
   return undefined;
 }
 
-/** Colour words of every language, longest first ("vert sauge" before "vert"), to the English colour. */
+/** Colour words of every language, longest first ("vert sauge" before "vert"), to the English colour or light tone. */
 const COLOR_WORDS: [RegExp, string][] = [
-  ...Object.keys(NAMED_COLORS).map((c): [string, string] => [c, c]),
-  ...ALL_WORDS.flatMap((w) => Object.entries(w.colorWords)).filter(([, c]) => c in NAMED_COLORS),
+  ...[...Object.keys(NAMED_COLORS), ...Object.keys(LIGHT_TONES)].map((c): [string, string] => [c, c]),
+  ...ALL_WORDS.flatMap((w) => Object.entries(w.colorWords)).filter(([, c]) => c in NAMED_COLORS || c in LIGHT_TONES),
 ]
   .sort((a, b) => b[0].length - a[0].length)
-  .map(([word, colour]) => [new RegExp(`(?<![\\p{L}])${escapeRegex(word)}(?![\\p{L}])`, 'u'), colour]);
+  .map(([word, colour]): [RegExp, string] => [new RegExp(`(?<![\\p{L}])${escapeRegex(word)}(?![\\p{L}])`, 'gu'), colour])
+  // French "or" (gold) is also a conjunction in French and English: it is gold only beside "et" ("crème et or", "or et noir").
+  .concat([[/(?<=(?<![\p{L}])et\s+)or(?![\p{L}])|(?<![\p{L}])or(?=\s+et(?![\p{L}]))/gu, 'gold']]);
 
-/** A colour the prompt names: a #hex or a colour word. */
-export function findColor(prompt: string): string | undefined {
-  const hex = /#[0-9a-f]{6}\b|#[0-9a-f]{3}\b/i.exec(prompt);
-  if (hex && parseHex(hex[0])) return hex[0].toLowerCase();
-  // The colour word written first ("sage green": sage), in any of the languages.
-  const lower = prompt.toLowerCase();
-  let first: { at: number; colour: string } | undefined;
-  for (const [word, colour] of COLOR_WORDS) {
-    const at = word.exec(lower)?.index;
-    if (at !== undefined && (!first || at < first.at)) first = { at, colour };
+// Phrases where a colour word names a food or a thing, not a colour: an ice-cream parlour wants no cream page.
+const NOT_COLOURS =
+  /(?<![\p{L}])(?:(?:ice|sour|clotted|whipped|double|shaving|sun|hand|face)[\s-]cream|cream[\s-](?:teas?|cheese|cakes?|puffs?|scones?|soda|sauce|liqueur)|cr[eè]me\s+(?:br[uû]l[eé]e|fra[iî]che|p[aâ]tissi[eè]re|anglaise|chantilly)|crema\s+(?:catalana|pasticcera|di|de)|white\s+(?:wine|chocolate|bread)|black\s+(?:coffee|pudding|forest|friday|tie))(?![\p{L}])/gu;
+/** "dark green", "dunkles Grün", "vert foncé", "verde oscuro": a darker colour, not a dark theme. */
+const DARKER_BEFORE = /(?<![\p{L}])(?:dark|deep|dunkel|dunkle[mnrs]?|donkere?)[\s-]+$/u;
+const DARKER_AFTER = /^[\s-]+(?:fonc[ée]e?s?|sombres?|oscur[oa]s?|scur[oa]|scure|scuri|escur[oa]s?)(?![\p{L}])/u;
+const DARK_THEME = /(?<![\p{L}])(?:dark|dunkel|dunkle[mnrs]?|dunkelmodus|sombres?|oscur[oa]s?|scur[oaie]|donkere?|escur[oa]s?)(?![\p{L}])/u;
+/** "white text", "cream lettering": the colour of the words, not of the page. */
+const TEXT_AFTER = /^[\s-]+(?:text|fonts?|type|writing|lettering|letters|headings?|schrift|texte?|testo|tekst|texto)(?![\p{L}])/u;
+/** "black background", "schwarzer Hintergrund", "zwarte achtergrond", "cream-coloured background". */
+const PAGE_AFTER = /^(?:[\s-]+(?:colou?red|farbene[mnrs]?|kleurige?))?[\s-]*(?:background|backdrop|hintergrund|achtergrond)(?![\p{L}])/u;
+/** "background in navy", "fond noir", "fondo negro", "sfondo nero", "fundo preto", "Hintergrund: weiß". */
+const PAGE_BEFORE = /(?<![\p{L}])(?:(?:background|backdrop|hintergrund|achtergrond)(?:\s+(?:in|of|is|colou?r))*|(?:fond|arrière-plan|fondo|sfondo|fundo)(?:\s+(?:de|en|di|em|couleur|colore|color|cor))*)\s*:?\s+$/u;
+/** Generic hue words that end a compound ("sage green", "navy blue"): the first word says which colour. */
+const HUE_NOUNS = new Set(['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'violet', 'pink', 'brown', 'grey', 'gray', 'white']);
+const NEUTRALS = new Set(['black', 'grey', 'gray', 'slate']);
+
+export interface Colours {
+  primary: string | null;
+  accent: string | null;
+  background: string | null;
+  /** What the prompt says of the theme: a dark word, a dark page or "black and gold"; a light page. */
+  theme: 'dark' | 'light' | null;
+}
+
+interface Found {
+  at: number;
+  end: number;
+  /** The English colour name; none for a #hex. */
+  name?: string;
+  hex: string;
+  light: boolean;
+  /** The prompt says this is the page's colour ("black background"). */
+  page: boolean;
+  /** The prompt says this is the text's colour ("cream text"). */
+  text?: boolean;
+}
+
+const blank = (text: string, from: number, to: number) => text.slice(0, from) + ' '.repeat(to - from) + text.slice(to);
+
+/**
+ * The colours a prompt names, each in its role: the first hue is the brand, the second an accent;
+ * a light tone (cream, ivory, white …) or a colour said to be the background is the page; dark
+ * words or a dark page make a dark theme. A #hex is taken before any colour word.
+ */
+export function findColors(prompt: string): Colours {
+  let rest = prompt.toLowerCase().replace(NOT_COLOURS, (m) => ' '.repeat(m.length));
+  const found: Found[] = [];
+  for (const m of rest.matchAll(/#(?:[0-9a-f]{6}|[0-9a-f]{3})(?![0-9a-z])/g)) {
+    const hex = toHex(parseHex(m[0])!);
+    found.push({ at: m.index, end: m.index + m[0].length, hex, light: luminance(hex) >= 0.8, page: false });
   }
-  return first ? NAMED_COLORS[first.colour] : undefined;
+  for (const f of found) rest = blank(rest, f.at, f.end);
+  const hexes = found.length;
+  for (const [word, name] of COLOR_WORDS) {
+    for (const m of rest.matchAll(word)) {
+      const light = name in LIGHT_TONES;
+      found.push({ at: m.index, end: m.index + m[0].length, name, hex: light ? LIGHT_TONES[name]! : NAMED_COLORS[name]!, light, page: false });
+      rest = blank(rest, m.index, m.index + m[0].length);
+    }
+  }
+  const words = found.slice(hexes).sort((a, b) => a.at - b.at);
+  for (const f of found) {
+    const before = DARKER_BEFORE.exec(rest.slice(0, f.at));
+    const after = DARKER_AFTER.exec(rest.slice(f.end));
+    if (f.name && !f.light && (before || after)) f.hex = mix(f.hex, '#000000', 0.3);
+    if (before) rest = blank(rest, before.index, f.at);
+    if (after) rest = blank(rest, f.end, f.end + after[0].length);
+    f.page = PAGE_AFTER.test(rest.slice(f.end)) || PAGE_BEFORE.test(rest.slice(0, f.at));
+    f.text = TEXT_AFTER.test(rest.slice(f.end));
+  }
+  // "sage green" is one colour; "black gold" or "pastel pink" are two.
+  const colours = [...found.slice(0, hexes), ...words.filter((f, i) => {
+    const prev = words[i - 1];
+    return !(prev && HUE_NOUNS.has(f.name!) && prev.light === f.light && /^[\s-]*$/.test(rest.slice(prev.end, f.at)));
+  })];
+
+  let theme: Colours['theme'] = DARK_THEME.test(rest) ? 'dark' : null;
+  let background: string | null = null;
+  let hues = colours.filter((f) => !f.light && !f.page);
+  const lights = colours.filter((f) => f.light && !f.page);
+  const page = colours.find((f) => f.page);
+  let pageHue: string | undefined;
+  if (page) {
+    const dark = !page.light && luminance(page.hex) < 0.08;
+    // A mid colour ("green background") is a tint of itself, so dark text still reads on it.
+    background = page.name === 'black' ? BLACK_PAGE : dark ? asDarkPage(page.hex) : asLightPage(page.hex);
+    if (dark) theme = 'dark';
+    else theme ??= 'light';
+    if (page.name && !page.light && !NEUTRALS.has(page.name)) pageHue = page.hex;
+  } else if (!lights.length && hues.some((f) => f.name === 'black') && hues.some((f) => !NEUTRALS.has(f.name ?? ''))) {
+    // "black and gold" is the look of a black page with gold on it; read as a black brand on a
+    // white page with a gold accent it would be the inverse of what was asked.
+    theme = 'dark';
+    background = BLACK_PAGE;
+    hues = hues.filter((f) => f.name !== 'black');
+  }
+  const primary = hues[0]?.hex ?? pageHue ?? null;
+  const accent = hues.find((f) => f.hex !== primary)?.hex ?? null;
+  if (!background && lights.length) {
+    const tone = lights[0]!;
+    // Pastel names no hue: a pale tint of the brand ("pastel pink") or a soft lilac.
+    background = tone.name === 'pastel' && primary ? mix(primary, '#ffffff', 0.9) : tone.hex;
+    // Light words ("cream text") need a dark page; a dark theme's light tone tints its text.
+    theme ??= tone.text ? 'dark' : 'light';
+  }
+  return { primary, accent, background, theme };
+}
+
+/** A first prompt's colours, as the brief keeps them. */
+function briefColours(prompt: string, name: string | undefined): Pick<Brief, 'primary' | 'accent' | 'background' | 'dark'> {
+  // A colour word in the business's name ("The Red Lion", "Trattoria Rosa") is its colour only
+  // when the rest of the prompt names none.
+  // (A "name" read from a #hex, "#1e40af and #f59e0b", leaves the hex alone.)
+  const outside = name ? findColors(prompt.replace(new RegExp(`(?<!#)${escapeRegex(name)}`, 'gi'), ' ')) : undefined;
+  const c = outside && (outside.primary || outside.background || outside.theme) ? outside : findColors(prompt);
+  return { primary: c.primary, accent: c.accent, background: c.background, dark: c.theme === 'dark' };
+}
+
+/** The brand colour a prompt names: a #hex or a colour word (findColors). */
+export function findColor(prompt: string): string | undefined {
+  return findColors(prompt).primary ?? undefined;
 }
 
 const PHONE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)[\s.-]?)?\d[\d\s.-]{5,16}\d/;
@@ -296,7 +457,8 @@ export function understand(prompt: string, projectName?: string): Brief {
   const wanted = new Set<SectionId>([...kind.sections, ...mentioned.filter((s) => s !== 'contact' || kind.sections.includes('contact')), ...pages]);
   if (hours.length) wanted.add('hours');
   if (!wanted.has('contact') && !wanted.has('booking') && !wanted.has('signup')) wanted.add('contact');
-  for (const s of unwanted) wanted.delete(s);
+  // "No emergency service at weekends" does not take away a services page the prompt asks for.
+  for (const s of unwanted) if (!pages.includes(s)) wanted.delete(s);
   // The kind's own order, then what the prompt added, then the ways to get in touch last.
   const last: SectionId[] = ['booking', 'signup', 'contact'];
   const order = [...kind.sections.filter((s) => !last.includes(s)), ...SECTION_IDS.filter((s) => !kind.sections.includes(s) && !last.includes(s)), ...last];
@@ -307,8 +469,7 @@ export function understand(prompt: string, projectName?: string): Brief {
     kind: kind.id,
     place: place?.name || null,
     country: place?.country ?? null,
-    primary: findColor(prompt) ?? null,
-    dark: /\bdark\b/i.test(prompt),
+    ...briefColours(prompt, given),
     font: fontIn(prompt) ?? null,
     density: densityIn(prompt) ?? 'comfortable',
     headline: null,
@@ -322,6 +483,7 @@ export function understand(prompt: string, projectName?: string): Brief {
     texts: {},
     replaced: [],
     images: [],
+    pictures: {},
   };
 }
 
@@ -343,6 +505,9 @@ export function parseBrief(text: string): Brief | undefined {
       place: str(b.place),
       country: str(b.country),
       primary: typeof b.primary === 'string' && parseHex(b.primary) ? b.primary : null,
+      // Briefs written before accents and page tones have neither: the kind's accent, a white page.
+      accent: typeof b.accent === 'string' && parseHex(b.accent) ? b.accent : null,
+      background: typeof b.background === 'string' && parseHex(b.background) ? b.background : null,
       dark: b.dark === true,
       font: FONT_IDS.includes(b.font as FontId) ? (b.font as FontId) : null,
       density: b.density === 'compact' || b.density === 'spacious' ? b.density : 'comfortable',
@@ -359,6 +524,7 @@ export function parseBrief(text: string): Brief | undefined {
         ? b.replaced.filter((r) => r && typeof r.tag === 'string' && typeof r.className === 'string' && typeof r.from === 'string' && typeof r.to === 'string')
         : [],
       images: Array.isArray(b.images) ? b.images.filter((i): i is string => typeof i === 'string') : [],
+      pictures: b.pictures && typeof b.pictures === 'object' ? Object.fromEntries(Object.entries(b.pictures).filter(([, v]) => typeof v === 'string')) : {},
     };
   } catch {
     return undefined;

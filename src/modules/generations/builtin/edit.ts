@@ -1,7 +1,7 @@
 // Follow-up prompts: the changes the builtin generator understands on a site it made. Each is a
 // change to the brief; the site is then rendered again from it (with the person's own text changes
 // kept, see overrides.ts).
-import { contactIn, densityIn, findColor, hoursIn, pagesMentioned, pricesIn, sectionsMentioned, type Brief } from './brief.ts';
+import { contactIn, densityIn, findColors, hoursIn, pagesMentioned, pricesIn, sectionsMentioned, type Brief } from './brief.ts';
 import { fontIn, FONTS } from './fonts.ts';
 import { kindById, SECTION_IDS, type SectionId } from './kinds.ts';
 import { LANGUAGE_NAMES, namedLanguage } from './language.ts';
@@ -74,11 +74,25 @@ export function applyEdit(current: Brief, prompt: string): Edit {
     brief.dark = false;
   }
   // A colour only counts when the prompt is about colour, so "remove the green testimonials" is not a recolour.
-  if (/\b(colou?rs?|make\s+(?:it|the\s+(?:whole\s+)?(?:site|website|page))|use|brand|primary|theme|palette)\b/i.test(prompt)) {
-    const color = findColor(prompt);
-    if (color) {
-      brief.primary = color;
-      changes.push(`brand colour ${color}`);
+  if (/\b(colou?rs?|make\s+(?:it|the\s+(?:whole\s+)?(?:site|website|page))|use|brand|primary|theme|palette|background|accents?)\b/i.test(prompt)) {
+    const colours = findColors(prompt);
+    if (colours.primary) {
+      brief.primary = colours.primary;
+      changes.push(`brand colour ${colours.primary}`);
+    }
+    // Two colours ("navy and gold") replace the accent; a new brand alone keeps it unless it became the brand.
+    if (colours.accent || (colours.primary && brief.accent === colours.primary)) {
+      if (colours.accent) changes.push(`accent colour ${colours.accent}`);
+      brief.accent = colours.accent;
+    }
+    if (colours.background && colours.background !== brief.background) {
+      brief.background = colours.background;
+      changes.push(`background ${colours.background}`);
+    }
+    // "black and gold", "a cream background": the theme those colours need.
+    if (colours.theme && (colours.theme === 'dark') !== brief.dark) {
+      brief.dark = colours.theme === 'dark';
+      changes.push(brief.dark ? 'dark theme' : 'light theme');
     }
   }
   if (/\b(font|typeface|type|lettering|serif|monospace)\b/i.test(prompt)) {

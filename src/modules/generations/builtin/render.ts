@@ -5,11 +5,11 @@
 // colour the prompt asked for.
 import { illustration } from './art.ts';
 import type { Brief } from './brief.ts';
-import { contrast, ensureContrast, shade, tint } from './colors.ts';
+import { asDarkPage, asLightPage, contrast, ensureContrast, luminance, mix, parseHex, shade, tint } from './colors.ts';
 import { FONTS } from './fonts.ts';
 import type { Kind, SectionId } from './kinds.ts';
 import { heroSecondary, renderSection } from './sections.ts';
-import { el, escapeHtml, fill, sectionHref, sectionTitle, text, type Site } from './site.ts';
+import { el, escapeHtml, fill, picture, sectionHref, sectionTitle, text, type Site } from './site.ts';
 
 
 export interface Palette {
@@ -31,19 +31,31 @@ export interface Palette {
 
 export function palette(brief: Brief, kind: Kind): Palette {
   const brand = brief.primary ?? kind.primary;
-  const bg = brief.dark ? '#0f172a' : '#ffffff';
-  const surface = brief.dark ? '#1e293b' : tint(brand, 0.94);
-  const text = brief.dark ? '#e2e8f0' : '#1f2937';
-  const muted = ensureContrast(ensureContrast(brief.dark ? '#94a3b8' : '#4b5563', surface), bg);
-  // Dark: a light button with dark text, so it stands out from the page; light: the reverse.
-  const primary = brief.dark ? ensureContrast(brand, bg, 4.5) : ensureContrast(brand, '#ffffff', 4.5);
-  const onPrimary = brief.dark ? ensureContrast('#0f172a', primary) : '#ffffff';
+  const tone = brief.background && parseHex(brief.background) ? brief.background : null;
+  // A light tone is the page of a light theme and the text of a dark one; a dark tone is the page
+  // of a dark theme only (a light theme keeps its white page, so "light theme" undoes "black background").
+  const lightTone = tone && luminance(tone) >= 0.2 ? tone : null;
+  const darkTone = tone && !lightTone ? tone : null;
+  const ownPage = brief.dark ? darkTone : lightTone;
+  // Without a tone or an accent the colours are those sites were made with before either existed,
+  // so re-rendering an older site after an unrelated edit does not recolour it.
+  const bg = brief.dark ? (darkTone ? asDarkPage(darkTone) : '#0f172a') : lightTone ? asLightPage(lightTone) : '#ffffff';
+  const surface = brief.dark ? (darkTone ? mix(mix(bg, '#ffffff', 0.07), brand, 0.05) : '#1e293b') : lightTone ? mix(bg, brand, 0.06) : tint(brand, 0.94);
+  const text = ensureContrast(ensureContrast(brief.dark ? (lightTone ?? '#e2e8f0') : '#1f2937', surface), bg);
+  const muted = ensureContrast(ensureContrast(brief.dark ? (lightTone ? mix(text, bg, 0.3) : '#94a3b8') : '#4b5563', surface), bg);
+  // The hero takes the accent's tint when there is one: the second colour shows where the eye lands.
+  const heroBg = ownPage || brief.accent ? mix(bg, brief.accent ?? brand, 0.12) : brief.dark ? shade(brand, 0.75) : tint(brand, 0.88);
+  // Dark: a light button with dark text, so it stands out from the page; light: the reverse. Either
+  // way it stands out from the hero it sits on (3:1).
+  const primary = ensureContrast(brief.dark ? ensureContrast(brand, bg, 4.5) : ensureContrast(ensureContrast(brand, '#ffffff', 4.5), bg, 3), heroBg, 3);
+  const onPrimary = brief.dark ? ensureContrast(darkTone ? bg : '#0f172a', primary) : '#ffffff';
   const link = ensureContrast(ensureContrast(brand, bg), surface);
-  const heroBg = brief.dark ? shade(brand, 0.75) : tint(brand, 0.88);
-  const onHero = contrast(text, heroBg) >= 4.5 ? text : brief.dark ? '#ffffff' : '#111827';
+  const onHero = contrast(text, heroBg) >= 4.5 ? text : ensureContrast(brief.dark ? '#ffffff' : '#111827', heroBg);
+  // The accent only decorates (illustrations), but at 3:1 it can never vanish into the page.
+  const accent = brief.accent && parseHex(brief.accent) ? ensureContrast(brief.accent, bg, 3) : kind.accent;
   const todoBg = brief.dark ? '#422006' : '#fef3c7';
   const todoText = brief.dark ? '#fde68a' : '#78350f';
-  return { bg, surface, text, muted, primary, onPrimary, link, heroBg, onHero, accent: kind.accent, todoBg, todoText };
+  return { bg, surface, text, muted, primary, onPrimary, link, heroBg, onHero, accent, todoBg, todoText };
 }
 
 /** The business's initial on its brand colour, inline: no request for /favicon.ico. */
@@ -108,7 +120,7 @@ export function renderIndex(site: Site, p: Palette): string {
   ${el(site, 'p', 'hero.text', tagline, 'class="lead"')}
   <p class="actions">${target ? `<a class="button" href="${sectionHref(site, target, true)}">${escapeHtml(target === ctaTarget ? ctaLabel : sectionTitle(site, target))}</a>` : ''}${second && second !== target ? ` <a class="button ghost" href="${sectionHref(site, second, true)}">${escapeHtml(sectionTitle(site, second))}</a>` : ''}</p>
 </div>
-${site.images[0] && !brief.sections.includes('gallery') ? `<img class="art" src="${escapeHtml(site.images[0])}" alt="">` : illustration(kind.motif)}
+${picture(site, 'hero', site.images[0] && !brief.sections.includes('gallery') ? `<img class="art" src="${escapeHtml(site.images[0])}" alt="">` : illustration(kind.motif))}
 </div></section>`;
   const onHome = brief.sections.filter((s) => !brief.pages.includes(s));
   return page(site, p, {

@@ -4,7 +4,7 @@
 import { icon, illustration, offerIcons, type IconId } from './art.ts';
 import type { SectionId } from './kinds.ts';
 import { midSentence } from './words/index.ts';
-import { el, escapeHtml, price, sectionHref, sectionTitle, text, todo, type Site } from './site.ts';
+import { altOf, el, escapeHtml, picture, price, sectionHref, sectionTitle, text, todo, type Site } from './site.ts';
 
 type Render = (site: Site, level: 1 | 2) => string;
 
@@ -63,9 +63,9 @@ ${body}`);
 <div class="grid">${ranges
         .map((r, i) => {
           const given = priceFor(site, r);
-          const picture = images[i] ? `<img src="${escapeHtml(images[i]!)}" alt="" loading="lazy">` : illustration(site.kind.motif, i + 3);
+          const shown = picture(site, `products.${i}`, images[i] ? `<img src="${escapeHtml(images[i]!)}" alt="" loading="lazy">` : illustration(site.kind.motif, i + 3));
           return `
-  <article class="card product">${picture}${el(site, 'h3', `products.${i}.title`, r)}${given ? `<p class="amount">${escapeHtml(price(site, given.price))}</p>` : todo(site, 'p', `products.${i}.text`, site.words.productsTodo.replace('{x}', midSentence(site.brief.language, r)))}</article>`;
+  <article class="card product">${shown}${el(site, 'h3', `products.${i}.title`, r)}${given ? `<p class="amount">${escapeHtml(price(site, given.price))}</p>` : todo(site, 'p', `products.${i}.text`, site.words.productsTodo.replace('{x}', midSentence(site.brief.language, r)))}</article>`;
         })
         .join('')}
 </div>`,
@@ -75,8 +75,12 @@ ${body}`);
   gallery: (site, level) => {
     const own = site.images.slice(0, 9);
     const tiles = own.length
-      ? own.map((src, i) => `<figure class="tile"><img src="${escapeHtml(src)}" alt="${escapeHtml(altOf(site, src))}" loading="lazy"><figcaption data-sw="gallery.${i}.caption">${text(site, `gallery.${i}.caption`, altOf(site, src))}</figcaption></figure>`)
-      : [0, 1, 2, 3, 4, 5].map((i) => `<figure class="tile">${illustration(site.kind.motif, i + 1)}${todo(site, 'figcaption', `gallery.${i}.caption`, site.words.galleryTodo)}</figure>`);
+      ? own.map((src, i) => `<figure class="tile">${picture(site, `gallery.${i}`, `<img src="${escapeHtml(src)}" alt="${escapeHtml(altOf(site, src))}" loading="lazy">`)}<figcaption data-sw="gallery.${i}.caption">${text(site, `gallery.${i}.caption`, altOf(site, site.brief.pictures[`gallery.${i}`] ?? src))}</figcaption></figure>`)
+      : [0, 1, 2, 3, 4, 5].map((i) => {
+          const placed = site.brief.pictures[`gallery.${i}`];
+          const caption = placed ? el(site, 'figcaption', `gallery.${i}.caption`, altOf(site, placed)) : todo(site, 'figcaption', `gallery.${i}.caption`, site.words.galleryTodo);
+          return `<figure class="tile">${picture(site, `gallery.${i}`, illustration(site.kind.motif, i + 1))}${caption}</figure>`;
+        });
     return wrap('gallery', `${heading(site, 'gallery', level)}\n<div class="gallery">${tiles.join('\n')}</div>`);
   },
 
@@ -130,7 +134,7 @@ ${el(site, `h${level}`, 'about.title', site.words.aboutTitle, 'id="about-title"'
 ${el(site, 'p', 'about.text', site.kind.about, 'class="lead"')}
 ${todo(site, 'p', 'about.story', site.words.aboutStory)}
 </div>
-${illustration(site.kind.motif, 9)}</div>`
+${picture(site, 'about', illustration(site.kind.motif, 9))}</div>`
     ),
 
   area: (site, level) =>
@@ -279,11 +283,6 @@ function field(id: string, name: string, label: string, attrs: string): string {
 /** The forms' spam trap: real people never see nor fill it. */
 function honeypot(site: Site, form: string): string {
   return `<div class="gotcha" aria-hidden="true"><label for="${form}-gotcha">${escapeHtml(site.words.honeypot)}</label><input id="${form}-gotcha" name="_gotcha" type="text" tabindex="-1" autocomplete="off"></div>`;
-}
-
-function altOf(site: Site, path: string): string {
-  const base = path.split('/').pop()!.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' ').trim();
-  return base ? base[0]!.toUpperCase() + base.slice(1) : site.words.photo;
 }
 
 /** " (for example +44 20 7946 0000)" in the site's words, when the country is known. */

@@ -54,6 +54,24 @@ export function todo(site: Site, tag: string, key: string, request: string, clas
   return `<${tag} data-sw="${key}" class="todo${className ? ` ${className}` : ''}" data-sw-todo>${escapeHtml(request)}</${tag}>`;
 }
 
+/** A name for an image from its file name ("wedding-1.jpg": "Wedding 1"). */
+export function altOf(site: Site, path: string): string {
+  const base = path.split('/').pop()!.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' ').trim();
+  return base ? base[0]!.toUpperCase() + base.slice(1) : site.words.photo;
+}
+
+/**
+ * The picture of a slot ('hero', 'about', 'gallery.2' …): the image the person placed there (a
+ * prompt on the selected picture, pictures.ts), else `fallback`. Either carries
+ * `data-sw-picture="<slot>"`, which is how a selected element names its slot.
+ */
+export function picture(site: Site, slot: string, fallback: string): string {
+  const placed = site.brief.pictures[slot];
+  if (!placed) return fallback.replace(/^<([a-z]+)/, `<$1 data-sw-picture="${slot}"`);
+  const className = /^<[a-z]+[^>]*?\sclass="([^"]*)"/.exec(fallback)?.[1];
+  return `<img${className ? ` class="${className}"` : ''} src="${escapeHtml(placed)}" alt="${escapeHtml(altOf(site, placed))}" loading="lazy" data-sw-picture="${slot}">`;
+}
+
 /** What a section is called, in the navigation and as its heading. */
 export function sectionTitle(site: Site, id: SectionId): string {
   const k = site.kind;

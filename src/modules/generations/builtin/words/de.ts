@@ -75,7 +75,7 @@ export const de: Words = {
   sectionWords: {
     services: ['leistungen', 'unsere leistungen', 'angebot', 'angebote', 'dienstleistungen', 'behandlungen', 'leistungsangebot'],
     features: ['funktionen', 'features', 'vorteile', 'funktionsumfang', 'merkmale'],
-    menu: ['speisekarte', 'speisekarten', 'menü', 'getränkekarte', 'weinkarte', 'cocktailkarte', 'mittagskarte', 'frühstückskarte'],
+    menu: ['speisekarte', 'speisekarten', 'menü', 'getränkekarte', 'weinkarte', 'cocktailkarte', 'mittagskarte', 'frühstückskarte', 'karte', 'unsere karte'],
     products: ['produkte', 'shop', 'onlineshop', 'online-shop', 'sortiment', 'katalog', 'zimmer', 'immobilien'],
     gallery: ['galerie', 'bildergalerie', 'fotogalerie', 'portfolio', 'fotos', 'bilder', 'unsere arbeiten', 'referenzen'],
     timetable: ['kursplan', 'stundenplan', 'kurszeiten', 'kurse', 'trainingszeiten', 'kursprogramm', 'trainingsplan'],
@@ -102,6 +102,9 @@ export const de: Words = {
     'marineblau': 'navy', 'indigoblau': 'indigo', 'lila': 'purple', 'violett': 'violet', 'rosa': 'pink', 'altrosa': 'rose',
     'braun': 'brown', 'terrakotta': 'terracotta', 'schwarz': 'black', 'grau': 'grey', 'schiefergrau': 'slate', 'anthrazit': 'slate',
     'lavendelfarben': 'lavender', 'lavendelblau': 'lavender', 'cremeweiß': 'cream', 'cremefarben': 'cream',
+    'creme': 'cream', 'elfenbein': 'ivory', 'elfenbeinfarben': 'ivory', 'sandfarben': 'sand', 'weiß': 'white', 'weiss': 'white',
+    'weiße': 'white', 'weißen': 'white', 'weißer': 'white', 'weißem': 'white', 'pastell': 'pastel', 'pastellfarben': 'pastel',
+    'schwarze': 'black', 'schwarzen': 'black', 'schwarzer': 'black', 'schwarzem': 'black',
   },
 };
 

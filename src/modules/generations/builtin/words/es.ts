@@ -103,6 +103,7 @@ export const es: Words = {
     'rosa palo': 'rose', 'marrón': 'brown', 'terracota': 'terracotta', 'negro': 'black', 'negra': 'black',
     'gris': 'grey', 'gris pizarra': 'slate', 'burdeos': 'burgundy', 'granate': 'burgundy', 'coral': 'coral', 'lavanda': 'lavender',
     'lila': 'lavender', 'verde menta': 'mint', 'verde salvia': 'sage', 'color crema': 'cream', 'marfil': 'cream',
+    'crema': 'cream', 'blanco': 'white', 'blanca': 'white', 'blanco roto': 'off-white', 'color arena': 'sand', 'oro': 'gold',
   },
 };
 

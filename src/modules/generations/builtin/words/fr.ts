@@ -79,7 +79,7 @@ export const fr: Words = {
     products: ['produits', 'nos produits', 'boutique', 'boutique en ligne', 'catalogue', 'chambres', 'biens immobiliers', 'annonces'],
     gallery: ['galerie', 'galerie photo', 'galerie photos', 'portfolio', 'photos', 'réalisations', 'nos réalisations'],
     timetable: ['planning', 'planning des cours', 'emploi du temps', 'horaires des cours', 'cours', 'calendrier des cours'],
-    pricing: ['tarifs', 'nos tarifs', 'tarif', 'prix', 'grille tarifaire', 'liste de prix', 'formules', 'forfaits'],
+    pricing: ['tarifs', 'nos tarifs', 'tarif', 'prix', 'grille tarifaire', 'liste de prix', 'formules', 'forfaits', 'honoraires', 'nos honoraires'],
     team: ['équipe', 'notre équipe', 'équipes', 'collaborateurs', 'personnel', 'intervenants'],
     about: ['à propos', 'qui sommes-nous', 'qui suis-je', 'notre histoire', 'mon histoire', 'présentation'],
     area: [
@@ -104,6 +104,7 @@ export const fr: Words = {
     'rose vif': 'pink', 'vieux rose': 'rose', 'rose poudré': 'rose', 'marron': 'brown', 'brun': 'brown', 'terre cuite': 'terracotta',
     'noir': 'black', 'noire': 'black', 'gris': 'grey', 'grise': 'grey', 'gris ardoise': 'slate', 'rouge bordeaux': 'burgundy', 'lie-de-vin': 'burgundy',
     'corail': 'coral', 'lavande': 'lavender', 'vert menthe': 'mint', 'vert sauge': 'sage', 'ivoire': 'cream', 'blanc cassé': 'cream', 'beige': 'cream',
+    'crème': 'cream', 'blanc': 'white', 'blanche': 'white', 'sable': 'sand',
   },
 };
 

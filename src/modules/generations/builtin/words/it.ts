@@ -102,6 +102,8 @@ export const it: Words = {
     'rosso mattone': 'terracotta', 'nero': 'black', 'grigio': 'grey', 'grigia': 'grey', 'grigio ardesia': 'slate', 'ardesia': 'slate',
     'bordeaux': 'burgundy', 'bordò': 'burgundy', 'corallo': 'coral', 'lavanda': 'lavender', 'lilla': 'lavender', 'verde menta': 'mint',
     'verde salvia': 'sage', 'color crema': 'cream', 'avorio': 'cream',
+    'crema': 'cream', 'color panna': 'cream', 'bianco': 'white', 'bianca': 'white', 'sabbia': 'sand', 'pastello': 'pastel', 'oro': 'gold',
+    'nera': 'black',
   },
 };
 

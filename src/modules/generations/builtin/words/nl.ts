@@ -86,7 +86,7 @@ export const nl: Words = {
     emergency: ['spoed', 'spoedgevallen', 'noodgevallen', 'storingsdienst', 'spoedservice', 'noodnummer'],
     events: ['evenementen', 'agenda', 'optredens', 'concerten', 'tourdata', 'activiteiten', 'wat is er te doen'],
     hours: ['openingstijden', 'openingsuren', 'openingstijd', 'wanneer we open zijn'],
-    booking: ['reserveren', 'reservering', 'reserveringen', 'tafel reserveren', 'afspraak maken', 'afspraak', 'afspraken', 'boeken'],
+    booking: ['reserveren', 'reservering', 'reserveringen', 'tafel reserveren', 'afspraak maken', 'afspraak', 'afspraken', 'boeken', 'boeking', 'boekingen'],
     signup: ['aanmelden', 'aanmelding', 'inschrijven', 'registreren', 'nieuwsbrief', 'wachtlijst', 'gratis proefperiode'],
     donate: ['doneren', 'donatie', 'donaties', 'giften', 'steun ons'],
     faq: ['veelgestelde vragen', 'vragen', 'vraag en antwoord', 'faq'],
@@ -101,7 +101,8 @@ export const nl: Words = {
     'roze': 'pink', 'oudroze': 'rose', 'bruin': 'brown', 'bruine': 'brown', 'zwart': 'black', 'zwarte': 'black', 'grijs': 'grey',
     'grijze': 'grey', 'antraciet': 'slate', 'leigrijs': 'slate', 'bordeaux': 'burgundy', 'bordeauxrood': 'burgundy', 'wijnrood': 'burgundy',
     'koraalrood': 'coral', 'lavendel': 'lavender', 'lila': 'lavender', 'mintgroen': 'mint', 'saliegroen': 'sage', 'crème': 'cream',
-    'crèmekleurig': 'cream',
+    'crèmekleurig': 'cream', 'creme': 'cream', 'ivoor': 'ivory', 'ivoorwit': 'ivory', 'gebroken wit': 'off-white', 'wit': 'white',
+    'witte': 'white', 'zandkleurig': 'sand', 'gouden': 'gold',
   },
 };
 

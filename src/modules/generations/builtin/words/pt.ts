@@ -102,6 +102,7 @@ export const pt: Words = {
     castanho: 'brown', marrom: 'brown', terracota: 'terracotta', preto: 'black', cinzento: 'grey', cinza: 'grey', ardósia: 'slate',
     bordô: 'burgundy', 'cor de vinho': 'burgundy', lavanda: 'lavender', lilás: 'lavender', 'verde-menta': 'mint', 'verde menta': 'mint',
     'verde-salva': 'sage', 'verde salva': 'sage', bege: 'cream', 'cor creme': 'cream',
+    creme: 'cream', marfim: 'ivory', branco: 'white', branca: 'white', areia: 'sand', ouro: 'gold', dourada: 'gold', preta: 'black',
   },
 };
 
