@@ -80,6 +80,9 @@ const KNOWN = [...COUNTRY_OF.keys()].sort((a, b) => b.length - a.length);
 /** Any known place of four letters or more, as a whole word: one pattern, compiled once. */
 const ANYWHERE = new RegExp(`(?<![\\p{L}])(?:${KNOWN.filter((k) => k.length >= 4).map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}])`, 'u');
 
+/** "France", "Bristol": a place this model knows, never a business's name on its own. */
+export const isKnownPlace = (text: string) => COUNTRY_OF.has(text.toLowerCase());
+
 export interface Place {
   /** As a person writes it: the prompt's capitalisation, or title case when it wrote it in lower case. */
   name: string;
@@ -89,6 +92,14 @@ export interface Place {
 /** A name written in lower case, as a person writes it: "Newcastle upon Tyne", "Rise and Shine". */
 export const titleCase = (text: string) =>
   text.replace(/(^|[\s-])(\p{Ll})/gu, (_m, sep: string, c: string) => sep + c.toUpperCase()).replace(/([\s-])(And|Of|The|De|La|Le|Du|Upon|On|Sur)(?=[\s-])/g, (w) => w.toLowerCase());
+
+/** Words after "in" or "at" that are no place: an address's unit, a language or a people. */
+const NOT_PLACES =
+  /^(?:Unit|Suite|Flat|Floor|Level|Building|Block|Room|Apartment|Shop|Stall|Office|No|Number|English|French|German|Spanish|Italian|Dutch|Portuguese|Flemish|Deutsch|Englisch|Französisch|Français|Anglais|Allemand|Español|Inglés|Francés|Italiano|Inglese|Nederlands|Engels|Português|Inglês)\b/u;
+/** Lower-case words after "in", "à", "a" … that are no place: "in person", "a domicilio", "à emporter". */
+const LOWER_NOT_PLACES = new Set(
+  'person persona casa home town city centre center emporter domicile domicilio domicílio house haus hause stock total general advance anticipo voraus vorkasse'.split(' '),
+);
 
 /** The place a prompt names ("in Leeds", "based in new york", "Bristol bakery"), if any. */
 /** The words before a place in the other languages ("à Lyon", "en Sevilla", "a Napoli", "em Lisboa", "aus Köln"). */
@@ -100,8 +111,11 @@ const endOfSentence = (words: string) => words.replace(/(?<!\b(?:St|Ste|Mt|Ft))\
 export function findPlace(prompt: string, language = 'en'): Place | null {
   const lower = prompt.toLowerCase();
   // A place after "in", "based in", "from", "near" … : a known one in any case, or a capitalised name.
-  const words = `in|based in|located in|from|near|serving|around|across|at${PLACE_WORDS[language] ? `|${PLACE_WORDS[language]}` : ''}`;
-  const after = new RegExp(String.raw`(?<![\p{L}])(?:${words})\s+((?:the\s+)?[\p{L}][\p{L}'’.-]*(?:[\s-]+(?:(?:upon|on|de|la|le|sur|the|of|en|am|an|im)[\s-]+)*[\p{Lu}][\p{L}'’.-]*)*)`, 'gu');
+  const words = `in|based in|located in|from|near|outside|serving|around|across|at${PLACE_WORDS[language] ? `|${PLACE_WORDS[language]}` : ''}`;
+  // "Newcastle upon Tyne", "Stratford-on-Avon", "Frankfurt am Main"; not "Portree on the Isle of Skye".
+  const after = new RegExp(String.raw`(?<![\p{L}])(?:${words})\s+((?:the\s+)?[\p{L}][\p{L}'’.-]*(?:(?:[\s-]+(?:upon|de|la|le|sur|the|of|en|am|an|im)|-on)*[\s-]+[\p{Lu}][\p{L}'’.-]*)*)`, 'gu');
+  // A prompt written all in lower case names its place in lower case too ("à quimper, ...").
+  const casual = (prompt.match(/\p{Lu}/gu)?.length ?? 0) < 3;
   for (const m of prompt.matchAll(after)) {
     const words = endOfSentence(m[1]!);
     const known = KNOWN.find((k) => words.toLowerCase().startsWith(k) && /^(?:$|[\s,.;:!?)])/.test(words.slice(k.length)));
@@ -109,7 +123,11 @@ export function findPlace(prompt: string, language = 'en'): Place | null {
     if (known && COUNTRY_NAMES.has(known) && /\b(?:anywhere|across|throughout|all over|everywhere)\s+(?:in\s+)?$/i.test(prompt.slice(0, m.index + m[0].length - words.length))) return { name: '', country: COUNTRY_OF.get(known)! };
     if (known) return { name: displayName(words.slice(0, known.length)), country: COUNTRY_OF.get(known)! };
     if (m[0].startsWith('at') && !/^[\p{Lu}]/u.test(words)) continue;
+    // "at Unit 7", "in French": an address or a language, not a place.
+    if (NOT_PLACES.test(words)) continue;
     if (/^[\p{Lu}]/u.test(words) && !/^(?:The|A|An|My|Our)$/.test(words)) return { name: words.replace(/[.,;:!?]+$/, ''), country: null };
+    const single = casual ? /^(\p{Ll}[\p{Ll}'’-]{2,})(?=\s*(?:[,.;:!?(]|$))/u.exec(prompt.slice(m.index + m[0].length - m[1]!.length)) : null;
+    if (single && !LOWER_NOT_PLACES.has(single[1]!)) return { name: titleCase(single[1]!), country: null };
   }
   // A known place anywhere else ("a Bristol bakery").
   const anywhere = ANYWHERE.exec(lower);
