@@ -8,7 +8,7 @@
 // A measurement: it exits 0 whatever it finds and prints which targets are met.
 // Knobs: BENCH_PROMPTS=id,id (a subset), BENCH_SCREENSHOTS=1 (docs/generated-<id>.png of
 // SCREENSHOT_IDS), BENCH_JSON=file (every result as JSON), CHROMIUM_PATH.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,8 +23,11 @@ import { STYLISTIC_RULES_OFF, loadPrompts, type BenchPrompt } from './generation
 import { VIEWPORT, checkSite, detectedKind, failed, type Result } from './generation/site.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// The first set, and a second written fresh by someone who had not read the parser (a third not in English).
-const PROMPT_FILES = ['prompts/prompts.json', 'prompts/prompts-fresh.json'].map((f) => fileURLToPath(new URL(f, import.meta.url)));
+// The first set; a second written fresh by someone who had not read the parser (a third not in
+// English); and a third held out: written after the parser's last change and never tuned against,
+// so its totals (printed apart) say how the model does on prompts it has not seen.
+const PROMPT_FILES = ['prompts/prompts.json', 'prompts/prompts-fresh.json', 'prompts/prompts-holdout.json'].map((f) => fileURLToPath(new URL(f, import.meta.url)));
+const HOLDOUT_FILE = PROMPT_FILES[2]!;
 const DOCS_DIR = fileURLToPath(new URL('../docs/', import.meta.url));
 const RUNS = 3;
 /** A varied dozen whose index.html BENCH_SCREENSHOTS=1 saves as docs/generated-<id>.png. */
@@ -134,7 +137,8 @@ function totals(results: Result[]): void {
 
 async function main(): Promise<number> {
   const only = process.env.BENCH_PROMPTS?.split(',').map((s) => s.trim()).filter(Boolean);
-  const prompts = PROMPT_FILES.flatMap((file) => loadPrompts(file)).filter((p) => !only || only.includes(p.id));
+  const prompts = PROMPT_FILES.filter((file) => file !== HOLDOUT_FILE || existsSync(file)).flatMap((file) => loadPrompts(file)).filter((p) => !only || only.includes(p.id));
+  const heldOut = new Set(existsSync(HOLDOUT_FILE) ? loadPrompts(HOLDOUT_FILE).map((p) => p.id) : []);
   log(`${describeRun(APP_DIR)}\nprompts: ${prompts.length} from ${PROMPT_FILES.join(', ')}; Chromium ${CHROMIUM} at ${VIEWPORT.width}x${VIEWPORT.height}`);
   const root = mkdtempSync(join(tmpdir(), 'sitewright-bench-generation-'));
   onCleanup(() => rmSync(root, { recursive: true, force: true }));
@@ -172,6 +176,11 @@ async function main(): Promise<number> {
 
   table(results);
   totals(results);
+  const unseen = results.filter((r) => heldOut.has(r.id));
+  if (unseen.length) {
+    log(`\nOf which held out (${HOLDOUT_FILE}, never tuned against):`);
+    totals(unseen);
+  }
   const notes = prompts.filter((p) => p.note);
   if (notes.length) log(`\nNotes:\n${notes.map((p) => `- ${p.id}: ${p.note}`).join('\n')}`);
   if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(results, null, 2));

@@ -3,7 +3,7 @@
 // ("Estamos en Calle Mayor 5, 28013 Madrid"). And what is not a fact: a street in an "open"
 // list, a course of four weeks, "do 2-3" in English.
 import { describe, expect, it } from 'vitest';
-import { contactIn, hoursIn } from '../../../src/modules/generations/builtin/brief.ts';
+import { contactIn, hoursIn, understand } from '../../../src/modules/generations/builtin/brief.ts';
 
 describe('builtin: facts without an introducing word', () => {
   it.each([
@@ -33,5 +33,13 @@ describe('builtin: facts without an introducing word', () => {
     ['Open since 1998, 3 generations of bakers.', null],
   ])('%s', (prompt, address) => {
     expect(contactIn(prompt).address).toBe(address);
+  });
+
+  it('hours, a street or a phone listed after a colon are facts, never services', () => {
+    const brief = understand('laden in köln. auf: mo-fr 11-19 uhr, sa 10-16 uhr. plattenladen');
+    expect(brief.offers).toBeNull();
+    expect(brief.hours).toEqual(['mo-fr 11-19 uhr', 'sa 10-16 uhr']);
+    const clinic = understand('Clínica en Madrid. Horario: L-V 9:00-14:00 y 16:00-20:00, S 10:00-14:00.');
+    expect(clinic.offers).toBeNull();
   });
 });

@@ -539,6 +539,12 @@ export function densityIn(prompt: string): Density | undefined {
   return undefined;
 }
 
+/** What the business offers is never a fact: "auf: mo-fr 11-19 uhr, sa 10-16 uhr" lists hours, not services. */
+function withoutFacts(offers: string[] | null, language: Language): string[] | null {
+  const kept = offers?.filter((o) => !TIME_LIKE.test(o) && !CLOSED.test(o) && !dayTimes(o, language).length && !EMAIL.test(o) && !STREET.test(o) && !/\d[\d\s().-]{5,}\d/.test(o));
+  return kept && kept.length >= 2 ? kept : null;
+}
+
 /** A first prompt understood as a brief. `projectName` names the site when the prompt does not. */
 export function understand(prompt: string, projectName?: string): Brief {
   const language = languageOf(prompt);
@@ -581,7 +587,7 @@ export function understand(prompt: string, projectName?: string): Brief {
     tagline: null,
     sections: order.filter((s) => wanted.has(s)),
     pages: pages.filter((s) => wanted.has(s)),
-    offers: offersIn(prompt),
+    offers: withoutFacts(offersIn(prompt), language),
     contact,
     hours,
     prices,
