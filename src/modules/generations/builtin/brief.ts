@@ -7,6 +7,7 @@ import { FONT_IDS, fontIn, type FontId } from './fonts.ts';
 import { escapeRegex, findKind, GENERIC, KINDS, SECTION_IDS, type Kind, type SectionId } from './kinds.ts';
 import { languageOf } from './language.ts';
 import { findPlace, isKnownPlace, titleCase } from './places.ts';
+import { hasAmount, pricesIn, withoutPrice, type GivenPrice } from './prices.ts';
 import { ALL_WORDS, kindIn, kindWordsOf, ourBusiness, wordsFor } from './words/index.ts';
 import { LANGUAGES, type Language } from './words/types.ts';
 
@@ -497,20 +498,7 @@ function dayTimes(prompt: string, language: Language): string[] {
   return [...prompt.matchAll(pattern)].map((m) => clean(m[0]));
 }
 
-const AMOUNT = /(?:from\s+)?(?:[£$€¥₹]\s?\d[\d,]*(?:\.\d{1,2})?|\d[\d,]*(?:[.,]\d{1,2})?\s?(?:€|£|\$|euros?|eur|gbp|usd|dollars|pounds|kr|chf))/i;
-/** Prices the prompt gives: "sourdough £4.50", "haircuts from $30", "a lesson costs 40 euros". */
-export function pricesIn(prompt: string): Brief['prices'] {
-  const out: Brief['prices'] = [];
-  const pattern = new RegExp(`([\\p{L}][\\p{L}'’ &-]{1,40}?)\\s*(?:is|are|at|for|costs?|:|-|–)?\\s*(${AMOUNT.source})`, 'giu');
-  // A bare number is a price only after a word that says so: "haircuts for 25", "a lesson costs 40".
-  const bare = /([\p{L}][\p{L}'’ &-]{1,40}?)\s+(?:costs?|for|at|are|is)\s+((?:from\s+)?\d{1,6}(?:[.,]\d{1,2})?)(?![\d%:]|\s*(?:am|pm|h|years?|min|people|guests|km|miles)\b)/giu;
-  const matches = [...prompt.matchAll(pattern), ...[...prompt.matchAll(bare)].filter((b) => !AMOUNT.test(prompt.slice(b.index, b.index + b[0].length + 8)))];
-  for (const m of matches) {
-    const item = clean(m[1]!.replace(/^(?:and|with|a|an|the|our|prices?|price list)\s+/i, '').replace(/\s+(?:is|are|at|for|costs?|from)$/i, ''));
-    if (item.length >= 2 && !/^(?:from|only|just)$/i.test(item)) out.push({ item: item[0]!.toUpperCase() + item.slice(1), price: m[2]!.trim() });
-  }
-  return out.slice(0, 30);
-}
+export { pricesIn };
 
 /**
  * What the business offers, in the prompt's words: the first list of two or more ("X, Y and Z")
@@ -543,6 +531,20 @@ export function densityIn(prompt: string): Density | undefined {
 function withoutFacts(offers: string[] | null, language: Language): string[] | null {
   const kept = offers?.filter((o) => !TIME_LIKE.test(o) && !CLOSED.test(o) && !dayTimes(o, language).length && !EMAIL.test(o) && !STREET.test(o) && !/\d[\d\s().-]{5,}\d/.test(o));
   return kept && kept.length >= 2 ? kept : null;
+}
+
+/**
+ * Offers named with their prices ("Damenhaarschnitt ab 39 €") are named without them: the price
+ * is shown beside the name. When most of the list is priced, the priced items are the offers (the
+ * list reader would split "bath and brush £25" in two).
+ */
+function offersWithPrices(offers: string[] | null, prices: GivenPrice[]): string[] | null {
+  if (!offers) return null;
+  const priced = offers.filter(hasAmount);
+  if (priced.length * 2 < offers.length || prices.length < 2) return offers.map(withoutPrice).filter((o) => o.length >= 2);
+  const names = prices.map((p) => p.item);
+  const rest = offers.filter((o) => !hasAmount(o)).filter((o) => !names.some((n) => n.toLowerCase().includes(o.toLowerCase())));
+  return [...names, ...rest].slice(0, 6);
 }
 
 /** A first prompt understood as a brief. `projectName` names the site when the prompt does not. */
@@ -587,7 +589,7 @@ export function understand(prompt: string, projectName?: string): Brief {
     tagline: null,
     sections: order.filter((s) => wanted.has(s)),
     pages: pages.filter((s) => wanted.has(s)),
-    offers: withoutFacts(offersIn(prompt), language),
+    offers: offersWithPrices(withoutFacts(offersIn(prompt), language), prices),
     contact,
     hours,
     prices,

@@ -24,8 +24,13 @@ function offers(site: Site): [string, string][] {
 function cards(site: Site, id: 'services' | 'features'): string {
   const icons = offerIcons(site.kind.motif);
   return `<div class="grid">${offers(site)
-    .map(([title, body], i) => `
-  <article class="card">${icon(icons[i % icons.length]!)}${el(site, 'h3', `${id}.${i}.title`, title)}${el(site, 'p', `${id}.${i}.text`, body)}</article>`)
+    .map(([title, body], i) => {
+      // A price the prompt gave for this offer stands under its name.
+      const given = site.brief.offers ? priceFor(site, title) : undefined;
+      const amount = given ? `<p class="amount">${escapeHtml(price(site, given.price))}</p>` : '';
+      return `
+  <article class="card">${icon(icons[i % icons.length]!)}${el(site, 'h3', `${id}.${i}.title`, title)}${amount}${el(site, 'p', `${id}.${i}.text`, body)}</article>`;
+    })
     .join('')}
 </div>`;
 }
@@ -98,8 +103,9 @@ ${body}`);
   },
 
   pricing: (site, level) => {
-    const tiers = site.kind.tiers ?? (site.brief.prices.length ? [] : site.words.tiersDefault);
     const given = site.brief.prices;
+    // The prompt's own items and prices, when it gave them; else the kind's tiers, asking for theirs.
+    const tiers = given.length ? [] : (site.kind.tiers ?? site.words.tiersDefault);
     const listed = tiers.length ? tiers : given.map((p) => p.item);
     return wrap(
       'pricing',
@@ -108,7 +114,7 @@ ${body}`);
         .map((t, i) => {
           const p = priceFor(site, t) ?? (tiers.length ? undefined : given[i]);
           return `
-  <article class="card price${i === 1 ? ' featured' : ''}">${el(site, 'h3', `pricing.${i}.title`, t)}${p ? `<p class="amount">${escapeHtml(price(site, p.price))}</p>` : todo(site, 'p', `pricing.${i}.price`, site.words.addPrice)}${todo(site, 'p', `pricing.${i}.text`, site.words.addIncluded)}</article>`;
+  <article class="card price${i === 1 && tiers.length ? ' featured' : ''}">${el(site, 'h3', `pricing.${i}.title`, t)}${p ? `<p class="amount">${escapeHtml(price(site, p.price))}</p>` : todo(site, 'p', `pricing.${i}.price`, site.words.addPrice)}${tiers.length ? todo(site, 'p', `pricing.${i}.text`, site.words.addIncluded) : ''}</article>`;
         })
         .join('')}
 </div>`
