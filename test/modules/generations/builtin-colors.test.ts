@@ -1,7 +1,8 @@
 // The builtin model's colours: the colour words of a prompt, in any of its languages, each in its
 // role (brand, accent, page tone, dark theme), and every site they make keeps WCAG AA contrast.
 import { describe, expect, it } from 'vitest';
-import { findColors, parseBrief, understand } from '../../../src/modules/generations/builtin/brief.ts';
+import { parseBrief, understand } from '../../../src/modules/generations/builtin/brief.ts';
+import { findColors } from '../../../src/modules/generations/builtin/colour-words.ts';
 import { contrast, LIGHT_TONES, luminance, NAMED_COLORS, parseHex, tint } from '../../../src/modules/generations/builtin/colors.ts';
 import { applyEdit } from '../../../src/modules/generations/builtin/edit.ts';
 import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';

@@ -3,7 +3,7 @@
 // cannot do is said in one sentence with what to do instead, never as its grammar.
 import { describe, expect, it } from 'vitest';
 import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
-import { contactIn, hoursIn } from '../../../src/modules/generations/builtin/brief.ts';
+import { contactIn, hoursIn } from '../../../src/modules/generations/builtin/facts.ts';
 import { languageOf } from '../../../src/modules/generations/builtin/language.ts';
 import type { SiteFile } from '../../../src/modules/generations/provider.ts';
 

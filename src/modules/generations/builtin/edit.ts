@@ -1,7 +1,10 @@
 // Follow-up prompts: the changes the builtin generator understands on a site it made. Each is a
 // change to the brief; the site is then rendered again from it (with the person's own text changes
 // kept, see overrides.ts).
-import { contactIn, densityIn, findColors, hoursIn, pagesMentioned, pricesIn, sectionsMentioned, type Brief } from './brief.ts';
+import { pagesMentioned, sectionsMentioned } from './asked.ts';
+import { densityIn, pricesIn, type Brief } from './brief.ts';
+import { findColors } from './colour-words.ts';
+import { contactIn, hoursIn } from './facts.ts';
 import { fontIn, FONTS } from './fonts.ts';
 import { kindById, SECTION_IDS, type SectionId } from './kinds.ts';
 import { LANGUAGE_NAMES, namedLanguage } from './language.ts';
