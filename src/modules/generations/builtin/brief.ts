@@ -7,7 +7,7 @@ import { FONT_IDS, fontIn, type FontId } from './fonts.ts';
 import { escapeRegex, findKind, GENERIC, SECTION_IDS, type Kind, type SectionId } from './kinds.ts';
 import { languageOf } from './language.ts';
 import { findPlace } from './places.ts';
-import { hasAmount, pricesIn, withoutPrice, type GivenPrice } from './prices.ts';
+import { hasAmount, pricesIn, withoutPrice } from './prices.ts';
 import { pagesMentioned, sectionsMentioned } from './asked.ts';
 import { briefColours } from './colour-words.ts';
 import { CLOSED, contactIn, dayTimes, EMAIL, hoursIn, LANGUAGE_COUNTRY, STREET, TIME_LIKE } from './facts.ts';
@@ -84,15 +84,25 @@ export { pricesIn };
  * run long are not offers.
  */
 export function offersIn(prompt: string): string[] | null {
-  const intro = /(?:\b(?:offering|offers?|services?(?: are| include)?\s*:|we do|we offer|we treat|speciali[sz]ing in|specialists? in|providing|provides|serving|selling|making|doing|designing|show(?:case)?(?: our| off)?|with|helping [^.,:;!?]{0,40}? with)\s+|:\s*)([^.!?\n]{3,200})/gi;
+  const intro = /(?:\b(?:offering|offers?|services?(?: are| include)?\s*:|we do|we offer|we treat|speciali[sz]ing in|specialists? in|providing|provides|serving|selling|making|doing|designing|show(?:case)?(?: our| off)?|with|helping [^.,:;!?]{0,40}? with)\s+|:\s*)((?:[^.!?\n]|(?<=\d)\.(?=\d)){3,200})/gi;
   for (const m of prompt.matchAll(intro)) {
     // The list ends where the place or the audience starts: "warm spaces in Glasgow", "… for families".
-    const items = m[1]!
-      .split(/\s+(?:in|at|near|across|around|based|for|to|with)\s+(?=\p{L})/u)[0]!
-      .split(/\s*,\s*|\s+and\s+|\s*&\s*/)
+    const list = m[1]!.split(/\s+(?:in|at|near|across|around|based|for|to|with)\s+(?=\p{L})/u)[0]!;
+    const items = list
+      // "1,400 €" and "3,50 €" are amounts, not two items.
+      .split(/\s*(?:(?<!\d),|,(?!\d))\s*|\s+and\s+|\s*&\s*/)
       .map((s) => clean(s.replace(/^(?:and|also|a|an|the|our|some)\s+/i, '')))
-      .filter((s) => s.length >= 3 && s.split(' ').length <= 4 && !/\b(?:in|for|website|site|page|form|theme|font|colou?r|design)s?$/i.test(s) && sectionsMentioned(s).length === 0 && !/^(?:dark|light|shipped|delivered|based|located)\b/i.test(s) && !/\b(?:are|is|was|were|will|be|getting|we|our|us)\b/i.test(s));
-    if (items.length >= 2) return items.slice(0, 6).map((s) => s[0]!.toUpperCase() + s.slice(1));
+      // An item's price ("Journée complète à partir de 2 200 €") does not make its name long.
+      .filter((s) => withoutPrice(s).length >= 3 && withoutPrice(s).split(' ').length <= 4 && !/\b(?:in|for|website|site|page|form|theme|font|colou?r|design)s?$/i.test(withoutPrice(s)) && sectionsMentioned(s).length === 0 && !/^(?:dark|light|shipped|delivered|based|located)\b/i.test(s) && !/\b(?:are|is|was|were|will|be|getting|we|our|us)\b/i.test(s));
+    if (items.length < 2) continue;
+    // Named with their prices, the offers are the prices' items: "bath and brush £25" is one
+    // offer, not two, and "Demi-journée 1.400 €" is no opening time (withoutFacts).
+    const priced = pricesIn(list).filter((p) => hasAmount(p.price));
+    const names =
+      items.filter(hasAmount).length * 2 >= items.length && priced.length >= 2
+        ? [...priced.map((p) => p.item), ...items.filter((o) => !hasAmount(o) && !priced.some((p) => p.item.toLowerCase().includes(o.toLowerCase())))]
+        : items.map(withoutPrice).filter((o) => o.length >= 3);
+    if (names.length >= 2) return names.slice(0, 6).map((s) => s[0]!.toUpperCase() + s.slice(1));
   }
   return null;
 }
@@ -108,20 +118,6 @@ export function densityIn(prompt: string): Density | undefined {
 function withoutFacts(offers: string[] | null, language: Language): string[] | null {
   const kept = offers?.filter((o) => !TIME_LIKE.test(o) && !CLOSED.test(o) && !dayTimes(o, language).length && !EMAIL.test(o) && !STREET.test(o) && !/\d[\d\s().-]{5,}\d/.test(o));
   return kept && kept.length >= 2 ? kept : null;
-}
-
-/**
- * Offers named with their prices ("Damenhaarschnitt ab 39 €") are named without them: the price
- * is shown beside the name. When most of the list is priced, the priced items are the offers (the
- * list reader would split "bath and brush £25" in two).
- */
-function offersWithPrices(offers: string[] | null, prices: GivenPrice[]): string[] | null {
-  if (!offers) return null;
-  const priced = offers.filter(hasAmount);
-  if (priced.length * 2 < offers.length || prices.length < 2) return offers.map(withoutPrice).filter((o) => o.length >= 2);
-  const names = prices.map((p) => p.item);
-  const rest = offers.filter((o) => !hasAmount(o)).filter((o) => !names.some((n) => n.toLowerCase().includes(o.toLowerCase())));
-  return [...names, ...rest].slice(0, 6);
 }
 
 /** A first prompt understood as a brief. `projectName` names the site when the prompt does not. */
@@ -166,7 +162,7 @@ export function understand(prompt: string, projectName?: string): Brief {
     tagline: null,
     sections: order.filter((s) => wanted.has(s)),
     pages: pages.filter((s) => wanted.has(s)),
-    offers: offersWithPrices(withoutFacts(offersIn(prompt), language), prices),
+    offers: withoutFacts(offersIn(prompt), language),
     contact,
     hours,
     prices,

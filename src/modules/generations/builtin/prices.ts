@@ -21,6 +21,8 @@ export const AMOUNT = new RegExp(String.raw`(?:${FROM}\s+)?(?:${CURRENCY}\s?(?:$
 
 /** Words that join a list's items or introduce one: not part of an item's name. */
 const LEADING = /^(?:and|und|et|y|e|en|plus|also|auch|aussi|también|anche|ook|também|with|mit|avec|con|com|met|a|an|the|our|prices?|price list|tarifs?|preise|precios|prezzi|prijzen|preços|formules|pakete|packages)\s+/iu;
+/** A word that starts a list mid-sentence ("a groomer in Leeds offering full groom £45"): the first item follows it. */
+const INTRO = /^.*\b(?:offering|offers|we offer|we do|providing|provides|selling|serving|speciali[sz]ing in|including|such as|bietet|bieten|anbieten|proposant|propose|proposons|ofrece|ofrecemos|offriamo|offre|biedt|bieden|oferece|oferecemos)\s+/iu;
 const TRAILING = /\s+(?:is|are|at|for|costs?|cost|kostet|kosten|coûte|cuesta|costa|kost|custa|from|ab|à partir de|desde|da|vanaf|a partir de|:|-|–)$/iu;
 
 /** The item before an amount: back to the last delimiter (or the previous amount). */
@@ -31,6 +33,7 @@ function itemBefore(prompt: string, end: number, floor: number): string | undefi
   const cut = Math.max(...[',', ';', ':', '.', '\n', '!', '?', '·', '|', '•'].map((d) => lastDelimiter(text, d)));
   let item = text.slice(cut + 1).trim();
   for (let i = 0; i < 3; i++) item = item.replace(LEADING, '').replace(TRAILING, '').trim();
+  item = item.replace(INTRO, '').replace(LEADING, '');
   item = item.replace(/^[-–—*•]\s*/, '').replace(/[\s(–—-]+$/, '').trim();
   if (item.length < 2 || !/\p{L}{2}/u.test(item) || item.split(/\s+/).length > 7) return undefined;
   return item[0]!.toUpperCase() + item.slice(1);
@@ -62,6 +65,8 @@ export function pricesIn(prompt: string): GivenPrice[] {
   for (const m of prompt.matchAll(bare)) {
     if (out.some((p) => p.price.includes(m[2]!))) continue;
     const item = m[1]!.replace(LEADING, '').trim();
+    // "We open at 9", "tables for 4": a time or a number of people, not a price.
+    if (/\b(?:opens?|opening|close[sd]?|closing|starts?|begins?|finish(?:es)?|ends?|doors|tables?|seats?|sleeps|groups?|party|parties)$/i.test(item)) continue;
     if (item.length >= 2 && !/^(?:from|only|just)$/i.test(item)) out.push({ item: item[0]!.toUpperCase() + item.slice(1), price: m[2]!.trim() });
   }
   return out.slice(0, 30);

@@ -2,7 +2,7 @@
 // fact neither gives (a phone number, a price, a dish, a team member) is a placeholder asking for
 // it. `level` is the heading level of the section's title: 2 on the home page, 1 on its own page.
 import { icon, illustration, offerIcons, type IconId } from './art.ts';
-import type { SectionId } from './kinds.ts';
+import { escapeRegex, type SectionId } from './kinds.ts';
 import { midSentence } from './words/index.ts';
 import { altOf, el, escapeHtml, picture, price, sectionHref, sectionTitle, text, todo, type Site } from './site.ts';
 
@@ -35,8 +35,21 @@ function cards(site: Site, id: 'services' | 'features'): string {
 </div>`;
 }
 
-/** Prices the prompt gave whose item matches `name` ("Full groom" ~ "full groom £45"). */
-const priceFor = (site: Site, name: string) => site.brief.prices.find((p) => p.item.toLowerCase().includes(name.toLowerCase()) || name.toLowerCase().includes(p.item.toLowerCase()));
+/**
+ * The price the prompt gave for `name`: the one of its own item, else of the only item that names
+ * it in whole words ("Cakes" ~ "Birthday cakes"). With two ("Taglio e barba": "Taglio" and
+ * "Barba") either price would be a wrong one.
+ */
+function priceFor(site: Site, name: string) {
+  const wanted = name.toLowerCase();
+  const given = site.brief.prices;
+  const own = given.find((p) => p.item.toLowerCase() === wanted);
+  if (own) return own;
+  const near = given.filter((p) => hasWords(p.item.toLowerCase(), wanted) || hasWords(wanted, p.item.toLowerCase()));
+  return near.length === 1 ? near[0] : undefined;
+}
+
+const hasWords = (text: string, words: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegex(words)}(?![\\p{L}\\p{N}])`, 'u').test(text);
 
 const SECTIONS: Record<SectionId, Render> = {
   services: (site, level) => wrap('services', `${heading(site, 'services', level)}\n${cards(site, 'services')}`),
@@ -104,21 +117,14 @@ ${body}`);
 
   pricing: (site, level) => {
     const given = site.brief.prices;
-    // The prompt's own items and prices, when it gave them; else the kind's tiers, asking for theirs.
-    const tiers = given.length ? [] : (site.kind.tiers ?? site.words.tiersDefault);
-    const listed = tiers.length ? tiers : given.map((p) => p.item);
-    return wrap(
-      'pricing',
-      `${heading(site, 'pricing', level)}
-<div class="grid">${listed
-        .map((t, i) => {
-          const p = priceFor(site, t) ?? (tiers.length ? undefined : given[i]);
-          return `
-  <article class="card price${i === 1 && tiers.length ? ' featured' : ''}">${el(site, 'h3', `pricing.${i}.title`, t)}${p ? `<p class="amount">${escapeHtml(price(site, p.price))}</p>` : todo(site, 'p', `pricing.${i}.price`, site.words.addPrice)}${tiers.length ? todo(site, 'p', `pricing.${i}.text`, site.words.addIncluded) : ''}</article>`;
-        })
-        .join('')}
-</div>`
-    );
+    // Exactly the prompt's own items with their prices, when it gave them (each its own: matching
+    // names could give "Taglio e barba" the price of "Taglio"); else the kind's tiers, asking for theirs.
+    const cards = given.length
+      ? given.map((p, i) => `
+  <article class="card price">${el(site, 'h3', `pricing.${i}.title`, p.item)}<p class="amount">${escapeHtml(price(site, p.price))}</p></article>`)
+      : (site.kind.tiers ?? site.words.tiersDefault).map((t, i) => `
+  <article class="card price${i === 1 ? ' featured' : ''}">${el(site, 'h3', `pricing.${i}.title`, t)}${todo(site, 'p', `pricing.${i}.price`, site.words.addPrice)}${todo(site, 'p', `pricing.${i}.text`, site.words.addIncluded)}</article>`);
+    return wrap('pricing', `${heading(site, 'pricing', level)}\n<div class="grid">${cards.join('')}\n</div>`);
   },
 
   team: (site, level) =>
