@@ -27,7 +27,12 @@ describe('builtin: the prompt’s language', () => {
     ['Een website voor onze bakkerij in Utrecht met openingstijden', 'nl'],
     ['Um site para a minha padaria em Lisboa com o horário e os contactos', 'pt'],
     ['Build a site for our bakery in Leeds, in German please', 'de'],
-    ['Bäckerei Luna', 'en'],
+    // Few or no small words: the language's own words for the business and the site decide.
+    ['Bäckerei Luna', 'de'],
+    ['Friseursalon Schnittwerk in Köln. Leistungen: Damenhaarschnitt ab 39 €, Herrenhaarschnitt ab 25 €.', 'de'],
+    ['Barbiere a Torino: taglio 18 €, barba da 10 €, taglio e barba 25 €.', 'it'],
+    ['Kapsalon in Utrecht: knippen vanaf € 24, baard trimmen € 12.', 'nl'],
+    ['Luna Rossa', 'en'],
   ])('%s → %s', (prompt, language) => {
     expect(languageOf(prompt)).toBe(language);
   });

@@ -2,6 +2,8 @@
 // soll auf Deutsch sein", "in French", "en español"), else the one it is written in (tinyld, among
 // the seven only), else English.
 import { detectAll } from 'tinyld';
+import { KINDS } from './kinds.ts';
+import { vocabularyOf, wordsFor } from './words/index.ts';
 import { LANGUAGES, type Language } from './words/types.ts';
 
 /** How a prompt names each language, in English and in the language itself. */
@@ -36,14 +38,39 @@ const SMALL_WORDS: Record<Language, Set<string>> = {
   pt: new Set('o a os as e para com nossa nosso um uma é em do da de minha meu'.split(' ')),
 };
 
+/**
+ * Words only one language uses for kinds of business and parts of a site: "Friseursalon.
+ * Leistungen: Damenhaarschnitt ..." has no small word, and tinyld read it as Dutch.
+ */
+const VOCABULARY: Record<Language, Set<string>> = (() => {
+  const lists: Record<Language, string[]> = {
+    en: [...KINDS.flatMap((k) => k.words), ...Object.values(wordsFor('en').sectionWords).flat()],
+    de: vocabularyOf('de'), fr: vocabularyOf('fr'), es: vocabularyOf('es'), it: vocabularyOf('it'), nl: vocabularyOf('nl'), pt: vocabularyOf('pt'),
+  };
+  const single = (l: Language) => lists[l].filter((w) => /^\p{L}{4,}$/u.test(w)).map((w) => w.toLowerCase());
+  const seen = new Map<string, number>();
+  for (const l of LANGUAGES) for (const w of new Set(single(l))) seen.set(w, (seen.get(w) ?? 0) + 1);
+  return Object.fromEntries(LANGUAGES.map((l) => [l, new Set(single(l).filter((w) => seen.get(w) === 1))])) as Record<Language, Set<string>>;
+})();
+
+/** A word of the language's own vocabulary, or (German, Dutch) a compound ending in one: "Damenhaarschnitt", "hondentrimsalon". */
+function inVocabulary(language: Language, word: string): boolean {
+  const own = VOCABULARY[language];
+  if (own.has(word)) return true;
+  if ((language !== 'de' && language !== 'nl') || word.length < 8) return false;
+  for (let cut = 3; cut <= word.length - 5; cut++) if (own.has(word.slice(cut))) return true;
+  return false;
+}
+
 /** The language the prompt is written in (English when unsure). */
 export function writtenIn(prompt: string): Language {
   const words = prompt.toLowerCase().match(/\p{L}+/gu) ?? [];
   const guesses = detectAll(prompt, { only: [...LANGUAGES] });
-  const score = (l: Language) => (guesses.find((g) => g.lang === l)?.accuracy ?? 0) * 10 + words.filter((w) => SMALL_WORDS[l].has(w)).length;
+  const score = (l: Language) =>
+    (guesses.find((g) => g.lang === l)?.accuracy ?? 0) * 10 + words.filter((w) => SMALL_WORDS[l].has(w)).length + words.filter((w) => inVocabulary(l, w)).length;
   const ranked = [...LANGUAGES].sort((a, b) => score(b) - score(a));
-  // Without a single small word, only a confident guess counts ("Bäckerei Luna" was Portuguese).
-  const sure = words.some((w) => SMALL_WORDS[ranked[0]!].has(w)) || (guesses[0]?.accuracy ?? 0) >= 0.5;
+  // Without a single small word or word of its own, only a confident guess counts ("Luna Rossa" is English).
+  const sure = words.some((w) => SMALL_WORDS[ranked[0]!].has(w) || inVocabulary(ranked[0]!, w)) || (guesses[0]?.accuracy ?? 0) >= 0.5;
   return sure ? ranked[0]! : 'en';
 }
 

@@ -35,6 +35,11 @@ export function kindWordsOf(id: string): string[] {
 /** "Our business": the name of a site whose prompt gives none (and no project name either). */
 export const ourBusiness = (language: Language) => (language === 'en' ? 'Our business' : OUR_BUSINESS[language]);
 
+/** A language's own words for kinds of business and parts of a site ("friseursalon", "leistungen"). */
+export function vocabularyOf(language: Exclude<Language, 'en'>): string[] {
+  return [...Object.values(KIND_COPY[language]).flatMap((c) => c.words ?? []), ...Object.values(WORDS[language].sectionWords).flat()];
+}
+
 /** Every language's words for each section, for reading a prompt. */
 export const ALL_WORDS: Words[] = Object.values(WORDS);
 
