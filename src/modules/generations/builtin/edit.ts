@@ -202,17 +202,3 @@ export function headlineIn(prompt: string): string | undefined {
   const found = /\b(?:headline|heading|title)\s*(?:to|should\s+be|:|=)?\s*["“]([^"”]+)["”]/i.exec(prompt);
   return found ? text(found[1]!) : undefined;
 }
-
-export const UNDERSTOOD_EDITS = [
-  'rename ("rename it to X", "call it X")',
-  'the headline or tagline in quotes ("headline: \\"...\\"")',
-  'a section\'s text in quotes ("change the about text to \\"...\\"")',
-  'colours ("make it green", "use #1e40af", "dark theme", "light theme")',
-  `fonts ("use a serif font": ${Object.values(FONTS).map((f) => f.label).join(', ')})`,
-  'spacing ("more compact", "more spacious")',
-  'contact details ("our phone number is ...", "email: ...", "address: ...")',
-  'opening hours ("open Mon–Fri 9–5, Sat 10–4")',
-  'prices ("haircuts £25")',
-  'the place ("we moved to Leeds")',
-  `sections and pages ("add a gallery", "remove the FAQ", "add an about page", "put the menu back on the home page"; sections: ${SECTION_IDS.join(', ')})`,
-].join('; ');
