@@ -18,6 +18,11 @@ describe('builtin: facts without an introducing word', () => {
     ['it', 'Siamo aperti mar-dom 12-15 e 19-23.', ['mar-dom 12-15 e 19-23']],
     ['nl', 'We zijn er wo-za 9-17 en zo 10-16.', ['wo-za 9-17', 'zo 10-16']],
     ['pt', 'Atendemos seg a sex 9h às 18h e sáb 9h às 13h.', ['seg a sex 9h às 18h', 'sáb 9h às 13h']],
+    ['fr', 'ouvert du mardi au samedi 7h-19h et le dimanche 8h-12h30.', ['du mardi au samedi 7h-19h', 'le dimanche 8h-12h30']],
+    ['it', 'aperti dal martedì alla domenica, il sabato 9:00-13:00', ['il sabato 9:00-13:00']],
+    ['de', 'Sprechzeiten: Mo, Di, Do 8–12 und 14–18 Uhr, Mi und Fr 8–13 Uhr.', ['Mo, Di, Do 8–12 und 14–18 Uhr', 'Mi und Fr 8–13 Uhr']],
+    ['en', 'Hours M-F 8am-6pm, call 208-555-0101.', ['M-F 8am-6pm']],
+    ['es', 'Atendemos lunes a viernes de 8:00 a.m. a 5:00 p.m.', ['lunes a viernes de 8:00 a.m. a 5:00 p.m.']],
   ] as const)('%s: %s', (language, prompt, hours) => {
     expect(hoursIn(prompt, language)).toEqual(hours);
   });
@@ -42,5 +47,14 @@ describe('builtin: facts without an introducing word', () => {
     expect(brief.hours).toEqual(['mo-fr 11-19 uhr', 'sa 10-16 uhr']);
     const clinic = understand('Clínica en Madrid. Horario: L-V 9:00-14:00 y 16:00-20:00, S 10:00-14:00.');
     expect(clinic.offers).toBeNull();
+  });
+
+  it.each([
+    ['find us at 2 mill yard, whitby. 01632 960 111. cosy', '01632 960 111'],
+    ['B&B in Kerry, Annie & Tom, (066) 555 0101, stay@example.ie', '(066) 555 0101'],
+    ['Electrician in Swindon, mob 07700 900 123', '07700 900 123'],
+    ['Open 9.00-17.30, since 1998, rooms from £110, postcode BS1 4DJ', null],
+  ])('a phone without a word that says so: %s', (prompt, phone) => {
+    expect(contactIn(prompt).phone).toBe(phone);
   });
 });

@@ -20,6 +20,13 @@ describe('builtin: names and places', () => {
     ['un café à paris, thème sombre, bleu marine', null, 'Paris'],
     ['A software startup in Berlin, #1e40af and #f59e0b', null, 'Berlin'],
     ["We're a British couple who moved to France and now run La Maison des Oliviers near Uzès.", 'La Maison des Oliviers', 'Uzès'],
+    ["Hello, I'm Ffion Roberts and I paint portraits. Based in Bangor, happy to travel to Anglesey.", 'Ffion Roberts', 'Bangor'],
+    ['A yoga studio in Boise, Idaho: Treeline Yoga Collective. Classes daily.', 'Treeline Yoga Collective', 'Boise'],
+    ["ciao, ho una gelateria a lecce, si chiama gelateria luna 🍦 facciamo gusti siciliani", 'Gelateria Luna', 'Lecce'],
+    ["hiya, need a site for the copper kettle, it's a tearoom in whitby. open daily", 'The Copper Kettle', 'Whitby'],
+    ['Guten Tag, wir sind die Praxis Dr. Jana Klein in Münster und brauchen eine Website.', 'Praxis Dr. Jana Klein', 'Münster'],
+    ['Bom dia. Somos a Clínica Sorriso Azul, em Recife.', 'Clínica Sorriso Azul', 'Recife'],
+    ['Le Chalet des Aiguilles, restaurant au centre de Chamonix : fondue et raclette.', 'Le Chalet des Aiguilles', 'Chamonix'],
   ])('%s', (prompt, name, place) => {
     const brief = understand(prompt, 'Project');
     if (name) expect(brief.name).toBe(name);

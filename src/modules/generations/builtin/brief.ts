@@ -5,7 +5,7 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import { parseHex } from './colors.ts';
 import { FONT_IDS, fontIn, type FontId } from './fonts.ts';
 import { escapeRegex, findKind, GENERIC, SECTION_IDS, type Kind, type SectionId } from './kinds.ts';
-import { languageOf } from './language.ts';
+import { languageOf, writtenIn } from './language.ts';
 import { findPlace } from './places.ts';
 import { hasAmount, pricesIn, withoutPrice } from './prices.ts';
 import { pagesMentioned, sectionsMentioned } from './asked.ts';
@@ -123,11 +123,11 @@ function withoutFacts(offers: string[] | null, language: Language): string[] | n
 /** A first prompt understood as a brief. `projectName` names the site when the prompt does not. */
 export function understand(prompt: string, projectName?: string): Brief {
   const language = languageOf(prompt);
-  let place = findPlace(prompt, language);
+  let place = findPlace(prompt, writtenIn(prompt));
   const kind: Kind = findKind(prompt);
   const given = findName(prompt, place?.name || null);
   // "The Reading Nook" is a name, not a place in Reading.
-  if (given && place && given.toLowerCase().includes(place.name.toLowerCase())) place = findPlace(prompt.replace(new RegExp(escapeRegex(given), 'i'), ' '), language);
+  if (given && place && given.toLowerCase().includes(place.name.toLowerCase())) place = findPlace(prompt.replace(new RegExp(escapeRegex(given), 'i'), ' '), writtenIn(prompt));
   const label = kind === GENERIC ? ourBusiness(language) : kindIn(kind, language).label;
   const name = given ?? (projectName?.trim() || `${label}${place?.name ? wordsFor(language).inPlace.replace('{place}', place.name) : ''}`);
   // Sections the prompt asks for: after "with", "including", "sections:" … (not any word that

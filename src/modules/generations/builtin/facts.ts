@@ -11,14 +11,14 @@ export const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
 
 /** The country whose phone numbers a prompt in each language most likely gives, when no place says. */
 export const LANGUAGE_COUNTRY: Record<Language, CountryCode> = { en: 'GB', de: 'DE', fr: 'FR', es: 'ES', it: 'IT', nl: 'NL', pt: 'PT' };
-const PHONE_WORD = /(?<![\p{L}])(?:phone|call|tel(?:ephone)?|mobile|whatsapp|zap|fone|telefone|ligue|ring|telefon|telefono|teléfono|téléphone|tél|telefoon|telemóvel|celular|handy|móvil|cellulare|app me op|contact|kontakt|contacto|contatto)(?![\p{L}])[^\d+(]{0,20}/iu;
+const PHONE_WORD = /(?<![\p{L}])(?:phone|call|tel(?:ephone)?|mobile|mob|text|txt|sms|whatsapp|zap|fone|telefone|ligue|ring|telefon|telefono|teléfono|téléphone|tél|telefoon|telemóvel|celular|handy|móvil|cellulare|app me op|contact|kontakt|contacto|contatto)(?![\p{L}])[^\d+(]{0,20}/iu;
 
 /** The phone number a prompt gives, as written: a valid number of the country, else one after a word that says it is one. */
 export function phoneIn(prompt: string, country: CountryCode): string | null {
   const at = PHONE_WORD.exec(prompt);
   // A time range ("9.00-14.00") can pass for a number of some country: never a phone.
   const valid = findNumbers(prompt, { defaultCountry: country, v2: true }).find((n) => !/\d{1,2}[.:]\d{2}\s*-/.test(prompt.slice(n.startsAt, n.endsAt)));
-  if (!at) return valid ? prompt.slice(valid.startsAt, valid.endsAt) : null;
+  if (!at) return valid ? prompt.slice(valid.startsAt, valid.endsAt) : groupedNumber(prompt);
   const after = prompt.slice(at.index + at[0].length);
   const named = findNumbers(after, { defaultCountry: country, v2: true })[0];
   if (named && named.startsAt === 0) return after.slice(0, named.endsAt);
@@ -28,6 +28,19 @@ export function phoneIn(prompt: string, country: CountryCode): string | null {
   const possibleOnly = { defaultCountry: country, v2: true as const, leniency: 'POSSIBLE' };
   const possible = findNumbers(after, possibleOnly)[0];
   return possible && possible.startsAt === 0 ? after.slice(0, possible.endsAt) : (PHONE.exec(after)?.[0]?.trim() ?? null);
+}
+
+/**
+ * With no word saying so and no number the library calls valid (the reserved "01632 960 274",
+ * "(066) 555 0148"): nine to thirteen digits written in groups as phone numbers are, never a time,
+ * a date, an amount or a postcode.
+ */
+function groupedNumber(prompt: string): string | null {
+  for (const m of prompt.matchAll(/(?<![\p{L}\d€£$.,:/-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}(?![\p{L}\d€£%:/]|[.,]\d)/gu)) {
+    const digits = m[0].replace(/\D/g, '').length;
+    if (digits >= 9 && digits <= 13 && !/\d{1,2}[.:]\d{2}/.test(m[0])) return m[0].trim();
+  }
+  return null;
 }
 
 /** "Adresse: Karl-Heine-Straße 71, 04229 Leipzig, Telefon ...": the address runs to the next fact or sentence. */
@@ -112,7 +125,7 @@ export const CLOSED = /(?<![\p{L}])(?:closed|geschlossen|ruhetag|fermé|cerrado|
 
 /** Day names and their short forms, English and each other language ("Mo", "lun", "L", "seg", "2.ª"). */
 const DAY_NAMES: Record<Language, string> = {
-  en: 'mon(?:day)?s?|tue(?:s(?:day)?)?s?|wed(?:nesday)?s?|thu(?:rs?(?:day)?)?s?|fri(?:day)?s?|sat(?:urday)?s?|sun(?:day)?s?|weekdays|weekends?|every day|daily',
+  en: 'm-f|mon(?:day)?s?|tue(?:s(?:day)?)?s?|wed(?:nesday)?s?|thu(?:rs?(?:day)?)?s?|fri(?:day)?s?|sat(?:urday)?s?|sun(?:day)?s?|weekdays|weekends?|every day|daily',
   de: 'mo(?:ntag)?|di(?:enstag)?|mi(?:ttwoch)?|do(?:nnerstag)?|fr(?:eitag)?|sa(?:mstag)?|so(?:nntag)?|täglich',
   fr: 'lun(?:di)?|mar(?:di)?|mer(?:credi)?|jeu(?:di)?|ven(?:dredi)?|sam(?:edi)?|dim(?:anche)?|tous les jours',
   es: 'lun(?:es)?|mar(?:tes)?|mi[eé](?:rcoles)?|jue(?:ves)?|vie(?:rnes)?|s[aá]b(?:ados?)?|dom(?:ingos?)?|l|v|s|d|todos los días',
@@ -120,7 +133,7 @@ const DAY_NAMES: Record<Language, string> = {
   nl: 'ma(?:andag)?|di(?:nsdag)?|wo(?:ensdag)?|do(?:nderdag)?|vr(?:ijdag)?|za(?:terdag)?|zo(?:ndag)?|dagelijks',
   pt: 'seg(?:unda)?|ter(?:ça)?|qua(?:rta)?|qui(?:nta)?|sex(?:ta)?|s[aá]b(?:ados?)?|dom(?:ingos?)?|\\d\\.ª|todos os dias',
 };
-const TIME = String.raw`\d{1,2}(?:[:.h]\d{2})?\s*(?:am|pm|h|uhr|hs|u)?`;
+const TIME = String.raw`\d{1,2}(?:[:.h]\d{2})?\s*(?:a\.m\.|p\.m\.|am|pm|h|uhr|hs|u|m\.)?`;
 const UNTIL = String.raw`\s*(?:-|–|—|to|till|until|a|à|às|au|bis|alle|al|tot|t/m)\s*`;
 const RANGE = String.raw`(?:(?:from|von|de|des|das|dalle|dal|van)\s+)?${TIME}${UNTIL}${TIME}(?:\s*(?:uhr|uur|hs|h))?`;
 
@@ -131,7 +144,10 @@ const RANGE = String.raw`(?:(?:from|von|de|des|das|dalle|dal|van)\s+)?${TIME}${U
  */
 export function dayTimes(prompt: string, language: Language): string[] {
   const day = `(?:${DAY_NAMES.en}${language === 'en' ? '' : `|${DAY_NAMES[language]}`})\\.?`;
-  const days = `(?:(?:from|von|de|du|dal|van|das)\\s+)?${day}(?:${UNTIL}${day})?`;
+  // "le dimanche", "il sabato", "Mo, Di, Do", "Mi und Fr", "lunes a sábado".
+  const one = `(?:(?:le|la|il|el|los|las|am|op|on|the|de|du|dal|van|das|from|von)\\s+)?${day}`;
+  const days = `${one}(?:${UNTIL}${day}|(?:\\s*,\\s*|\\s+(?:und|and|et|y|e|en)\\s+)${day})*`;
   const pattern = new RegExp(`(?<![\\p{L}\\d])${days}[\\s,:]+${RANGE}(?:\\s*(?:y|e|et|und|and|en|,|/)\\s*${RANGE})*(?![\\p{L}\\d])`, 'giu');
-  return [...prompt.matchAll(pattern)].map((m) => clean(m[0]));
+  // As written, "p.m." with its dot.
+  return [...prompt.matchAll(pattern)].map((m) => (/[ap]\.m\.$/i.test(m[0]) ? m[0].trim() : clean(m[0])));
 }

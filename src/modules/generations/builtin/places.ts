@@ -44,21 +44,21 @@ export const COUNTRIES: Record<string, Country> = {
 
 /** Cities and regions by the country they are in (lower case; the prompt's own spelling is kept). */
 const PLACES: Record<string, string[]> = {
-  GB: ['london', 'newcastle upon tyne', 'manchester', 'birmingham', 'leeds', 'bristol', 'liverpool', 'sheffield', 'newcastle', 'nottingham', 'leicester', 'brighton', 'york', 'bath', 'oxford', 'cambridge', 'edinburgh', 'glasgow', 'aberdeen', 'dundee', 'inverness', 'cardiff', 'swansea', 'belfast', 'exeter', 'plymouth', 'norwich', 'southampton', 'portsmouth', 'reading', 'cheltenham', 'harrogate', 'durham', 'canterbury', 'chester', 'coventry', 'derby', 'hull', 'bradford', 'stoke', 'wolverhampton', 'milton keynes', 'stratford-upon-avon', 'kendal', 'whitby', 'cornwall', 'devon', 'yorkshire', 'kent', 'surrey', 'sussex', 'wales', 'scotland', 'england', 'the uk', 'uk', 'united kingdom', 'great britain', 'shoreditch', 'hackney', 'camden', 'islington', 'brixton'],
-  IE: ['dublin', 'cork', 'galway', 'limerick', 'kilkenny', 'waterford', 'ireland'],
-  US: ['new york', 'nyc', 'brooklyn', 'manhattan', 'los angeles', 'san francisco', 'chicago', 'boston', 'seattle', 'austin', 'portland', 'denver', 'miami', 'atlanta', 'dallas', 'houston', 'phoenix', 'philadelphia', 'nashville', 'new orleans', 'san diego', 'washington', 'minneapolis', 'detroit', 'las vegas', 'brooklyn', 'oakland', 'texas', 'california', 'florida', 'usa', 'the us', 'united states'],
-  CA: ['toronto', 'vancouver', 'montreal', 'calgary', 'ottawa', 'edmonton', 'quebec', 'canada'],
-  AU: ['sydney', 'melbourne', 'brisbane', 'perth', 'adelaide', 'hobart', 'canberra', 'australia'],
+  GB: ['london', 'newcastle upon tyne', 'manchester', 'birmingham', 'leeds', 'bristol', 'liverpool', 'sheffield', 'newcastle', 'nottingham', 'leicester', 'brighton', 'york', 'bath', 'oxford', 'cambridge', 'edinburgh', 'glasgow', 'aberdeen', 'dundee', 'inverness', 'cardiff', 'swansea', 'belfast', 'exeter', 'plymouth', 'norwich', 'southampton', 'portsmouth', 'reading', 'cheltenham', 'harrogate', 'durham', 'canterbury', 'chester', 'coventry', 'derby', 'hull', 'bradford', 'stoke', 'wolverhampton', 'milton keynes', 'stratford-upon-avon', 'kendal', 'whitby', 'cornwall', 'devon', 'yorkshire', 'kent', 'surrey', 'sussex', 'wales', 'scotland', 'england', 'the uk', 'uk', 'united kingdom', 'great britain', 'shoreditch', 'hackney', 'camden', 'islington', 'brixton', 'hebden bridge', 'st ives', 'tunbridge wells', 'st andrews', 'fort william', 'swindon', 'conwy', 'truro', 'lancaster', 'carlisle', 'bournemouth', 'poole', 'salisbury', 'winchester', 'guildford', 'wells', 'penzance', 'falmouth', 'totnes', 'stroud', 'cirencester', 'shrewsbury', 'ludlow', 'worcester', 'hereford', 'gloucester', 'lincoln', 'peterborough', 'ipswich', 'colchester', 'chelmsford', 'luton', 'watford', 'croydon', 'bromley', 'richmond', 'kingston', 'greenwich', 'hove', 'eastbourne', 'hastings', 'margate', 'folkestone', 'dover', 'maidstone', 'sevenoaks', 'northampton', 'bedford', 'stevenage', 'wakefield', 'huddersfield', 'halifax', 'barnsley', 'doncaster', 'rotherham', 'scarborough', 'middlesbrough', 'sunderland', 'gateshead', 'stirling', 'perth', 'portree', 'oban', 'llandudno', 'aberystwyth', 'tenby', 'newport', 'wrexham', 'bangor', 'derry'],
+  IE: ['dublin', 'cork', 'galway', 'limerick', 'kilkenny', 'waterford', 'ireland', 'dingle', 'killarney', 'tralee', 'sligo', 'westport', 'athlone', 'drogheda', 'dundalk', 'wexford', 'ennis'],
+  US: ['new york', 'nyc', 'brooklyn', 'manhattan', 'los angeles', 'san francisco', 'chicago', 'boston', 'seattle', 'austin', 'portland', 'denver', 'miami', 'atlanta', 'dallas', 'houston', 'phoenix', 'philadelphia', 'nashville', 'new orleans', 'san diego', 'washington', 'minneapolis', 'detroit', 'las vegas', 'brooklyn', 'oakland', 'texas', 'california', 'florida', 'usa', 'the us', 'united states', 'kansas city', 'st louis', 'san jose', 'salt lake city', 'new hampshire', 'new jersey', 'new mexico', 'north carolina', 'north dakota', 'rhode island', 'south carolina', 'south dakota', 'west virginia', 'boise', 'newark', 'queens', 'pittsburgh', 'cleveland', 'columbus', 'cincinnati', 'indianapolis', 'milwaukee', 'memphis', 'louisville', 'charlotte', 'raleigh', 'richmond', 'baltimore', 'sacramento', 'albuquerque', 'tucson', 'omaha', 'tulsa', 'anchorage', 'honolulu', 'savannah', 'charleston', 'asheville', 'madison', 'burlington', 'alabama', 'alaska', 'arizona', 'arkansas', 'colorado', 'connecticut', 'delaware', 'georgia', 'hawaii', 'idaho', 'illinois', 'indiana', 'iowa', 'kansas', 'kentucky', 'louisiana', 'maine', 'maryland', 'massachusetts', 'michigan', 'minnesota', 'mississippi', 'missouri', 'montana', 'nebraska', 'nevada', 'ohio', 'oklahoma', 'oregon', 'pennsylvania', 'tennessee', 'utah', 'vermont', 'virginia', 'wisconsin', 'wyoming'],
+  CA: ['toronto', 'vancouver', 'montreal', 'calgary', 'ottawa', 'edmonton', 'quebec', 'canada', 'montréal', 'halifax', 'winnipeg', 'victoria', 'québec'],
+  AU: ['sydney', 'melbourne', 'brisbane', 'perth', 'adelaide', 'hobart', 'canberra', 'australia', 'byron bay', 'gold coast', 'ballina', 'darwin', 'cairns', 'newcastle', 'geelong'],
   NZ: ['auckland', 'wellington', 'christchurch', 'queenstown', 'new zealand'],
-  FR: ['paris', 'lyon', 'marseille', 'bordeaux', 'toulouse', 'nice', 'nantes', 'lille', 'strasbourg', 'montpellier', 'france'],
-  DE: ['berlin', 'munich', 'münchen', 'hamburg', 'cologne', 'köln', 'frankfurt', 'stuttgart', 'düsseldorf', 'leipzig', 'dresden', 'germany'],
-  AT: ['vienna', 'wien', 'salzburg', 'innsbruck', 'graz', 'austria'],
-  IT: ['rome', 'roma', 'milan', 'milano', 'florence', 'firenze', 'naples', 'napoli', 'venice', 'bologna', 'turin', 'torino', 'italy'],
-  ES: ['madrid', 'barcelona', 'valencia', 'seville', 'sevilla', 'malaga', 'málaga', 'bilbao', 'spain'],
-  PT: ['lisbon', 'lisboa', 'porto', 'portugal'],
-  NL: ['amsterdam', 'rotterdam', 'utrecht', 'the hague', 'eindhoven', 'netherlands'],
-  BE: ['brussels', 'antwerp', 'ghent', 'bruges', 'belgium'],
-  CH: ['zurich', 'zürich', 'geneva', 'basel', 'bern', 'lausanne', 'switzerland'],
+  FR: ['paris', 'lyon', 'marseille', 'bordeaux', 'toulouse', 'nice', 'nantes', 'lille', 'strasbourg', 'montpellier', 'france', 'le havre', 'aix-en-provence', 'la rochelle', 'colmar', 'chamonix', 'uzès', 'rennes', 'reims', 'saint-étienne', 'toulon', 'grenoble', 'dijon', 'angers', 'nîmes', 'brest', 'tours', 'amiens', 'limoges', 'annecy', 'perpignan', 'metz', 'besançon', 'orléans', 'rouen', 'caen', 'nancy', 'avignon', 'biarritz', 'bayonne', 'pau', 'poitiers', 'quimper', 'saint-malo', 'arles', 'cannes', 'antibes'],
+  DE: ['berlin', 'munich', 'münchen', 'hamburg', 'cologne', 'köln', 'frankfurt', 'stuttgart', 'düsseldorf', 'leipzig', 'dresden', 'germany', 'freiburg', 'münster', 'bonn', 'hannover', 'nürnberg', 'nuremberg', 'bremen', 'essen', 'dortmund', 'duisburg', 'bochum', 'wuppertal', 'bielefeld', 'mannheim', 'karlsruhe', 'augsburg', 'wiesbaden', 'mainz', 'kiel', 'lübeck', 'rostock', 'potsdam', 'heidelberg', 'regensburg', 'würzburg', 'erfurt', 'jena', 'göttingen', 'aachen', 'ulm', 'konstanz'],
+  AT: ['vienna', 'wien', 'salzburg', 'innsbruck', 'graz', 'austria', 'linz', 'klagenfurt', 'villach', 'bregenz'],
+  IT: ['rome', 'roma', 'milan', 'milano', 'florence', 'firenze', 'naples', 'napoli', 'venice', 'bologna', 'turin', 'torino', 'italy', 'reggio emilia', 'palermo', 'verona', 'merano', 'genova', 'genoa', 'bari', 'catania', 'padova', 'padua', 'trieste', 'brescia', 'parma', 'modena', 'perugia', 'pisa', 'siena', 'lucca', 'ferrara', 'ravenna', 'rimini', 'bergamo', 'como', 'trento', 'bolzano', 'cagliari', 'lecce', 'salerno', 'sorrento', 'amalfi'],
+  ES: ['madrid', 'barcelona', 'valencia', 'seville', 'sevilla', 'malaga', 'málaga', 'bilbao', 'spain', 'san sebastián', 'las palmas', 'zaragoza', 'granada', 'córdoba', 'cordoba', 'alicante', 'murcia', 'palma', 'valladolid', 'vigo', 'gijón', 'oviedo', 'donostia', 'santander', 'pamplona', 'salamanca', 'toledo', 'cádiz', 'cadiz', 'marbella', 'tarifa', 'ibiza', 'tenerife', 'girona', 'tarragona', 'sitges'],
+  PT: ['lisbon', 'lisboa', 'porto', 'portugal', 'lagos', 'braga', 'coimbra', 'faro', 'aveiro', 'évora', 'sintra', 'cascais', 'funchal', 'guimarães'],
+  NL: ['amsterdam', 'rotterdam', 'utrecht', 'the hague', 'eindhoven', 'netherlands', 'den haag', 'groningen', 'haarlem', 'leiden', 'delft', 'maastricht', 'nijmegen', 'tilburg', 'breda', 'arnhem', 'zwolle', 'amersfoort', 'alkmaar', 'dordrecht'],
+  BE: ['brussels', 'antwerp', 'ghent', 'bruges', 'belgium', 'leuven', 'liège', 'liege', 'gent', 'namur', 'mechelen'],
+  CH: ['zurich', 'zürich', 'geneva', 'basel', 'bern', 'lausanne', 'switzerland', 'luzern', 'lucerne', 'lugano', 'st.', 'gallen', 'winterthur', 'zug'],
   SE: ['stockholm', 'gothenburg', 'malmö', 'sweden'],
   DK: ['copenhagen', 'aarhus', 'denmark'],
   NO: ['oslo', 'bergen', 'norway'],
@@ -68,7 +68,7 @@ const PLACES: Record<string, string[]> = {
   SG: ['singapore'],
   ZA: ['cape town', 'johannesburg', 'durban', 'south africa'],
   MX: ['mexico city', 'guadalajara', 'cancun', 'mexico'],
-  BR: ['são paulo', 'sao paulo', 'rio de janeiro', 'brazil'],
+  BR: ['são paulo', 'sao paulo', 'rio de janeiro', 'brazil', 'belo horizonte', 'porto alegre', 'recife', 'salvador', 'fortaleza', 'curitiba', 'brasília', 'brasilia', 'manaus', 'belém', 'niterói', 'florianópolis'],
 };
 
 const COUNTRY_OF = new Map<string, string>(Object.entries(PLACES).flatMap(([code, names]) => names.map((n) => [n, code] as [string, string])));
@@ -108,31 +108,40 @@ const PLACE_WORDS: Record<string, string> = { de: 'aus|bei|nahe', fr: 'à|au|pr�
 /** "München-Schwabing. Die Website ...": a place ends with its sentence (an abbreviation's stop is kept: "St. Ives"). */
 const endOfSentence = (words: string) => words.replace(/(?<!\b(?:St|Ste|Mt|Ft))\.\s[\s\S]*$/u, '');
 
+/** Words that say where the business is, before any other "in": "Based in Conwy" wins over "elopements in Snowdonia". */
+const BASED = String.raw`based in|located in|situated in|we(?:'re| are) in|mit sitz in|ansässig in|basée? à|installée? à|située? à|basad[oa] en|ubicad[oa] en|situad[oa] en|con sede (?:a|in)|gevestigd in|sediad[oa] em|localizad[oa] em|(?:au )?(?:centre|cœur) de|en el centro de|nel centro di|in centro a|im zentrum von|mitten in|in het centrum van|no centro de`;
+
 export function findPlace(prompt: string, language = 'en'): Place | null {
   const lower = prompt.toLowerCase();
-  // A place after "in", "based in", "from", "near" … : a known one in any case, or a capitalised name.
-  const words = `in|based in|located in|from|near|outside|serving|around|across|at${PLACE_WORDS[language] ? `|${PLACE_WORDS[language]}` : ''}`;
-  // "Newcastle upon Tyne", "Stratford-on-Avon", "Frankfurt am Main"; not "Portree on the Isle of Skye".
-  const after = new RegExp(String.raw`(?<![\p{L}])(?:${words})\s+((?:the\s+)?[\p{L}][\p{L}'’.-]*(?:(?:[\s-]+(?:upon|de|la|le|sur|the|of|en|am|an|im)|-on)*[\s-]+[\p{Lu}][\p{L}'’.-]*)*)`, 'gu');
   // A prompt written all in lower case names its place in lower case too ("à quimper, ...").
   const casual = (prompt.match(/\p{Lu}/gu)?.length ?? 0) < 3;
-  for (const m of prompt.matchAll(after)) {
-    const words = endOfSentence(m[1]!);
-    const known = KNOWN.find((k) => words.toLowerCase().startsWith(k) && /^(?:$|[\s,.;:!?)])/.test(words.slice(k.length)));
-    // "shipped anywhere in the UK": a country the business serves, not where it is.
-    if (known && COUNTRY_NAMES.has(known) && /\b(?:anywhere|across|throughout|all over|everywhere)\s+(?:in\s+)?$/i.test(prompt.slice(0, m.index + m[0].length - words.length))) return { name: '', country: COUNTRY_OF.get(known)! };
-    if (known) return { name: displayName(words.slice(0, known.length)), country: COUNTRY_OF.get(known)! };
-    if (m[0].startsWith('at') && !/^[\p{Lu}]/u.test(words)) continue;
-    // "at Unit 7", "in French": an address or a language, not a place.
-    if (NOT_PLACES.test(words)) continue;
-    if (/^[\p{Lu}]/u.test(words) && !/^(?:The|A|An|My|Our)$/.test(words)) return { name: words.replace(/[.,;:!?]+$/, ''), country: null };
-    const single = casual ? /^(\p{Ll}[\p{Ll}'’-]{2,})(?=\s*(?:[,.;:!?(]|$))/u.exec(prompt.slice(m.index + m[0].length - m[1]!.length)) : null;
-    if (single && !LOWER_NOT_PLACES.has(single[1]!)) return { name: titleCase(single[1]!), country: null };
+  let lowerCase: Place | undefined;
+  // A place after "in", "based in", "from", "near" … : a known one in any case, or a capitalised name.
+  const general = `in|from|near|outside|serving|around|across|at${PLACE_WORDS[language] ? `|${PLACE_WORDS[language]}` : ''}`;
+  for (const words of [BASED, general]) {
+    // "Newcastle upon Tyne", "Stratford-on-Avon", "Frankfurt am Main"; not "Portree on the Isle of Skye".
+    // Capitalised or not ("Based in Conwy"); the words after keep their case, which says what is a name.
+    const intro = words.replace(/(^|\|)(\p{Ll})/gu, (_m, sep: string, c: string) => `${sep}[${c}${c.toUpperCase()}]`);
+    const after = new RegExp(String.raw`(?<![\p{L}])(?:${intro})\s+((?:the\s+)?[\p{L}][\p{L}'’.-]*(?:(?:[\s-]+(?:upon|de|la|le|sur|the|of|en|am|an|im)|-on)*[\s-]+[\p{Lu}][\p{L}'’.-]*)*)`, 'gu');
+    for (const m of prompt.matchAll(after)) {
+      const words = endOfSentence(m[1]!);
+      const known = KNOWN.find((k) => words.toLowerCase().startsWith(k) && /^(?:$|[\s,.;:!?)])/.test(words.slice(k.length)));
+      // "shipped anywhere in the UK": a country the business serves, not where it is.
+      if (known && COUNTRY_NAMES.has(known) && /\b(?:anywhere|across|throughout|all over|everywhere)\s+(?:in\s+)?$/i.test(prompt.slice(0, m.index + m[0].length - words.length))) return { name: '', country: COUNTRY_OF.get(known)! };
+      if (known) return { name: displayName(words.slice(0, known.length)), country: COUNTRY_OF.get(known)! };
+      if (/^at\s/i.test(m[0]) && !/^[\p{Lu}]/u.test(words)) continue;
+      // "at Unit 7", "in French": an address or a language, not a place.
+      if (NOT_PLACES.test(words)) continue;
+      if (/^[\p{Lu}]/u.test(words) && !/^(?:The|A|An|My|Our)$/.test(words)) return { name: words.replace(/[.,;:!?]+$/, ''), country: null };
+      // In lower case, only when no place it knows stands anywhere ("a mezzanotte" is a time, "au levain" bread).
+      const single = casual && !/^(?:at|au)\s/i.test(m[0]) ? /^(\p{Ll}[\p{Ll}'’-]{2,}(?:\s\p{Ll}[\p{Ll}'’-]{2,})?)(?=\s*(?:[,.;:!?(]|$))/u.exec(prompt.slice(m.index + m[0].length - m[1]!.length)) : null;
+      if (single && !LOWER_NOT_PLACES.has(single[1]!) && !lowerCase) lowerCase = { name: titleCase(single[1]!), country: null };
+    }
   }
   // A known place anywhere else ("a Bristol bakery").
   const anywhere = ANYWHERE.exec(lower);
   if (anywhere) return { name: displayName(prompt.slice(anywhere.index, anywhere.index + anywhere[0].length)), country: COUNTRY_OF.get(anywhere[0])! };
-  return null;
+  return lowerCase ?? null;
 }
 
 function displayName(written: string): string {
