@@ -35,6 +35,7 @@ describe('builtin: services with prices', () => {
     'Family bakery since 1998 in Leeds, open 7:30-16:00, call 0113 496 0123.',
     'Bäckerei in 04229 Leipzig, Mo–Fr 6–18 Uhr.',
     '20% off for students, studios of 50 m² in Lyon.',
+    'find us at 2 lock side, hebden bridge. a table for 4 people.',
   ])('no price in: %s', (prompt) => {
     expect(pricesIn(prompt)).toEqual([]);
   });

@@ -60,8 +60,9 @@ export function pricesIn(prompt: string): GivenPrice[] {
     // "kids under 12 £14" is an item; "20% off" and a lone number are not prices.
     if (item && /\d/.test(price)) out.push({ item, price });
   }
-  // A bare number is a price only after a word that says so: "haircuts for 25", "a lesson costs 40".
-  const bare = /([\p{L}][\p{L}'’ &-]{1,40}?)\s+(?:costs?|for|at|are|is)\s+((?:from\s+)?\d{1,6}(?:[.,]\d{1,2})?)(?![\d%:]|\s*(?:am|pm|h|years?|min|people|guests|km|miles|€|£|\$|eur|euros?)\b)/giu;
+  // A bare number is a price only after a word that says so ("haircuts for 25", "a lesson costs
+  // 40"), and never when a word follows ("find us at 2 lock side", "a table for 4 people").
+  const bare = /([\p{L}][\p{L}'’ &-]{1,40}?)\s+(?:costs?|for|at|are|is)\s+((?:from\s+)?\d{1,6}(?:[.,]\d{1,2})?)(?![\d%:]|\s*(?:am|pm|h|years?|min|people|guests|km|miles|€|£|\$|eur|euros?)\b|\s+(?!(?:each|per|a|an|pp|pro|par|por|à|al)\b)\p{L})/giu;
   for (const m of prompt.matchAll(bare)) {
     if (out.some((p) => p.price.includes(m[2]!))) continue;
     const item = m[1]!.replace(LEADING, '').trim();
