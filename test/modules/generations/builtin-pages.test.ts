@@ -20,6 +20,10 @@ describe('builtin: the pages a prompt asks for', () => {
     ['Vorrei una pagina galleria e una pagina prenotazioni.', ['gallery', 'booking']],
     ['Graag een teampagina, een prijzenpagina en een FAQ.', ['pricing', 'team', 'faq']],
     ['Queremos o menu numa página própria e uma página de contacto.', ['menu', 'contact']],
+    ['Want a separate menu page and a page for events (tastings, pop-ups).', ['menu', 'events']],
+    ['Could we have a home page, a page about the team, a fees page and a contact page?', ['pricing', 'team', 'contact']],
+    ['On voudrait une page pour la carte et une page pour réserver.', ['menu', 'booking']],
+    ['Con una galería de fotos y una página para reservar.', ['gallery', 'booking']],
   ])('%s', (prompt, pages) => {
     expect(pagesMentioned(prompt)).toEqual(pages);
   });

@@ -11,7 +11,7 @@ export const SECTION_WORDS: Record<SectionId, RegExp> = {
   products: /\bproducts?\b|\bshop page\b|\bcatalog(?:ue)?\b|\brooms\b|\blistings\b/,
   gallery: /\bgallery\b|\bportfolio\b|\bphotos\b|\bour work\b/,
   timetable: /\btimetable\b|\bschedule\b|\bclass times\b|\bclasses\b/,
-  pricing: /\bpricing\b|\bprices\b|\bprice list\b|\brates\b|\bplans\b|\btiers\b/,
+  pricing: /\bpricing\b|\bprices\b|\bprice list\b|\brates\b|\bfees\b|\bplans\b|\btiers\b|\bpackages\b/,
   team: /\bteam\b|\bstaff\b|\bteachers\b|\bcoaches\b|\bour people\b/,
   about: /\babout\b|\bour story\b/,
   area: /\bservice area\b|\bareas? (?:we )?cover(?:ed)?\b/,
@@ -66,9 +66,10 @@ export function pagesMentioned(text: string): SectionId[] {
     // "Teamseite", "FAQ-Seite", "Preisseite", "contactpagina", "boekingspagina" (a linking s, a plural e).
     for (const m of sentence.matchAll(/(\p{L}{3,})-?(?:seite|pagina)(?!\p{L})/gu)) add(`${m[1]} ${m[1]!.replace(/s$/, '')} ${m[1]}e`);
     // "page équipe", "pagina galleria", "página de carta y otra de reservas", "pages for X, Y and Z":
-    // what follows a page word, to the end of its clause. Not the site itself ("a landing page for
+    // what follows a page word, to the end of its clause (read ahead, so that "a menu page and a
+    // page for events" reads both). Not the site itself ("a landing page for
     // Metricly"), nor a list that goes on ("a menu page and a booking form").
-    for (const m of sentence.matchAll(new RegExp(`(?<!\\p{L})(?<!(?:landing|home|one|single|web|start)[- ]?)${PAGE}${PAGE_LINK}\\s*:?\\s+${CLAUSE}`, 'gu'))) {
+    for (const m of sentence.matchAll(new RegExp(`(?<!\\p{L})(?<!(?:landing|home|one|single|web|start)[- ]?)${PAGE}${PAGE_LINK}\\s*:?\\s+(?=${CLAUSE})`, 'gu'))) {
       if (!/^(?:and|or|und|oder|et|ou|y|o|e|en|of|that|which|where)\b/.test(m[1]!)) add(m[1]!);
     }
     // "galería (página aparte)", "a ementa numa página própria": the words just before.
@@ -79,8 +80,9 @@ export function pagesMentioned(text: string): SectionId[] {
     // A list that asks for pages makes a page of each short item in it: "een tarievenpagina en een FAQ".
     if (here.size > 0) {
       for (const item of sentence.split(/,|\s(?:and|und|et|y|e|en|or|oder|ou|o)\s/)) {
-        const bare = /^\s*(?:a|an|the|een|het|de|eine?n?|une?|la|le|les|una?|el|il|uma?|o)?\s*([\p{L}-]+(?:\s[\p{L}-]+)?)\s*$/u.exec(item);
-        if (bare && !/form|formul|section|sektion|abschnitt|sezione|sección|secção|sectie|^(?:with|mit|avec|con|com|met|for|für)\s/.test(bare[1]!)) add(bare[1]!);
+        // "con una galería de fotos": the item after its preposition and article.
+        const bare = /^\s*(?:(?:with|mit|avec|con|com|met|and)\s+)?(?:a|an|the|een|het|de|eine?n?|une?|la|le|les|una?|el|il|uma?|o)?\s*([\p{L}-]+(?:\s[\p{L}-]+){0,2})\s*$/u.exec(item);
+        if (bare && !/form|formul|section|sektion|abschnitt|sezione|sección|secção|sectie|^(?:for|für)\s/.test(bare[1]!)) add(bare[1]!);
       }
     }
     here.forEach((s) => asked.add(s));

@@ -75,7 +75,7 @@ export const fr: Words = {
   sectionWords: {
     services: ['services', 'nos services', 'prestations', 'nos prestations', 'soins', 'ce que nous faisons'],
     features: ['fonctionnalités', 'fonctionnalité', 'fonctions', 'avantages', 'caractéristiques'],
-    menu: ['menu', 'menus', 'la carte', 'notre carte', 'carte des vins', 'carte des boissons', 'carte des cocktails', 'ardoise'],
+    menu: ['menu', 'menus', 'la carte', 'notre carte', 'carte des vins', 'carte des boissons', 'carte des cocktails', 'ardoise', 'carte'],
     products: ['produits', 'nos produits', 'boutique', 'boutique en ligne', 'catalogue', 'chambres', 'biens immobiliers', 'annonces'],
     gallery: ['galerie', 'galerie photo', 'galerie photos', 'portfolio', 'photos', 'réalisations', 'nos réalisations'],
     timetable: ['planning', 'planning des cours', 'emploi du temps', 'horaires des cours', 'cours', 'calendrier des cours'],
