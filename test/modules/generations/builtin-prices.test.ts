@@ -27,6 +27,7 @@ describe('builtin: services with prices', () => {
     ['Cabeleireiro no Porto: corte a partir de 15 €, madeixas 45 €, brushing 12 €.', [['Corte', 'a partir de 15 €'], ['Madeixas', '45 €'], ['Brushing', '12 €']]],
     ['Pilates em São Paulo. Planos: 2x por semana R$ 380/mês, 3x por semana R$ 490/mês.', [['2x por semana', 'R$ 380/mês'], ['3x por semana', 'R$ 490/mês']]],
     ['A B&B in Bath, rooms from £110 a night.', [['Rooms', 'from £110 a night']]],
+    ['Pizzeria a Napoli: Margherita 6,00 €, fritti (frittatina, montanara) da 3 €.', [['Margherita', '6,00 €'], ['Fritti (frittatina, montanara)', 'da 3 €']]],
   ])('%s', (prompt, pairs) => {
     expect(pricesIn(prompt).map((p) => [p.item, p.price])).toEqual(pairs);
   });

@@ -30,7 +30,14 @@ function itemBefore(prompt: string, end: number, floor: number): string | undefi
   let text = prompt.slice(floor, end);
   // "Elopement (900 €)": the amount in brackets prices what stands before them.
   if (/\(\s*$/.test(text)) text = text.replace(/\(\s*$/, '');
-  const cut = Math.max(...[',', ';', ':', '.', '\n', '!', '?', '·', '|', '•'].map((d) => lastDelimiter(text, d)));
+  const lastCut = (upTo: string) => Math.max(...[',', ';', ':', '.', '\n', '!', '?', '·', '|', '•'].map((d) => lastDelimiter(upTo, d)));
+  let cut = lastCut(text);
+  // "fritti (frittatina, montanara) da 3 €": a comma inside brackets ends no item.
+  while (text.slice(cut + 1).split(')').length > text.slice(cut + 1).split('(').length) {
+    const open = text.lastIndexOf('(', cut);
+    if (open === -1) break;
+    cut = lastCut(text.slice(0, open));
+  }
   let item = text.slice(cut + 1).trim();
   for (let i = 0; i < 3; i++) item = item.replace(LEADING, '').replace(TRAILING, '').trim();
   item = item.replace(INTRO, '').replace(LEADING, '');
