@@ -26,6 +26,12 @@ export function refusingLookup(base: LookupFunction): LookupFunction {
   };
 }
 
+/** A URL's host as written: brackets and a fully qualified name's trailing dot (`localhost.`) gone. */
+export const bareHost = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+
+/** `localhost`, `*.local`, `*.internal`: names that point inside, whatever they resolve to. */
+export const isLocalName = (host: string): boolean => /(^|\.)(localhost|local|internal)$/i.test(host);
+
 /** True when `address` (an IPv4 or IPv6 literal, no brackets) must not be connected to. */
 export function isRefusedAddress(address: string): boolean {
   const text = address.includes(':') ? canonicalIPv6(address) : address;

@@ -5,10 +5,8 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
-import { isRefusedAddress, refusingLookup } from '../../lib/address-policy.ts';
+import { bareHost, isLocalName, isRefusedAddress, refusingLookup } from '../../lib/address-policy.ts';
 import { invalid } from '../common/errors.ts';
-
-const LOCAL_NAMES = /(^|\.)(localhost|local|internal)$/i;
 
 /** The endpoint's base URL as the client calls it (no trailing slash), or an error naming `field`. */
 export function checkEndpointUrl(raw: string, allowPrivate: boolean, field = 'base_url'): string {
@@ -24,8 +22,8 @@ export function checkEndpointUrl(raw: string, allowPrivate: boolean, field = 'ba
   const text = url.toString().replace(/\/+$/, '');
   if (allowPrivate) return text;
   if (url.protocol !== 'https:') throw invalid(`field '${field}' must be an https URL (this installation refuses private addresses, so a local endpoint is not possible here)`);
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
-  if (LOCAL_NAMES.test(host) || (isIP(host) !== 0 && isRefusedAddress(host))) {
+  const host = bareHost(url);
+  if (isLocalName(host) || (isIP(host) !== 0 && isRefusedAddress(host))) {
     throw invalid(`field '${field}' must not point at a private, loopback or reserved address on this installation (its operator can allow it with AI_ALLOW_PRIVATE_ENDPOINTS=true)`);
   }
   return text;

@@ -1,10 +1,8 @@
 // Registration-time check of a webhook URL. Delivery re-checks the resolved address at connect
 // time (a name can change what it points to); this check catches the obvious cases early.
 import { isIP } from 'node:net';
-import { isRefusedAddress } from '../../lib/address-policy.ts';
+import { bareHost, isLocalName, isRefusedAddress } from '../../lib/address-policy.ts';
 import { invalid } from '../common/errors.ts';
-
-const LOCAL_NAMES = /(^|\.)(localhost|local|internal)$/i;
 
 export function checkWebhookUrl(raw: string, allowPrivate: boolean): string {
   let url: URL;
@@ -17,9 +15,8 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): string {
   if (url.protocol !== 'https:' && !httpAllowed) throw invalid(`field 'url' must be an https URL`);
   if (url.username || url.password) throw invalid(`field 'url' must not contain credentials`);
   if (allowPrivate) return url.toString();
-  // A fully qualified name's trailing dot (`localhost.`) names the same host.
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
-  if (LOCAL_NAMES.test(host)) throw invalid(`field 'url' must not point at a local host name`);
+  const host = bareHost(url);
+  if (isLocalName(host)) throw invalid(`field 'url' must not point at a local host name`);
   // The URL parser has already written an address literal in its one canonical form.
   if (isIP(host) !== 0 && isRefusedAddress(host)) {
     throw invalid(`field 'url' must not point at a private, loopback or reserved address`);
