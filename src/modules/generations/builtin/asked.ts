@@ -47,6 +47,8 @@ const PAGE_LINK =
   "(?:\\s+(?:for|about|on|with|of|our|the|für|über|mit|die|der|das|den|unsere[nr]?|de|du|des|la|le|les|sur|avec|pour|nos|notre|del|los|las|el|con|sobre|para|nuestr[oa]s?|di|della|delle|per|sui|sulla|over|met|voor|ons|onze|com|sobre|a|o|os|as|da|do|nossa|nosso))*";
 /** A clause of what a page is for ends at a sentence, a bracket or a colon (prices follow one). */
 const CLAUSE = "([^.;:!?()\\n]{1,90})";
+/** A page word and what follows it ("page for events", "página de carta"); not "landing page", "home page". */
+const PAGE_FOR = new RegExp(`(?<!\\p{L})(?<!(?:landing|home|one|single|web|start)[- ]?)${PAGE}${PAGE_LINK}\\s*:?\\s+(?=${CLAUSE})`, 'gu');
 /** Separate page, in the seven languages: "(página aparte)", "numa página própria", "own page". */
 const OWN_PAGE = new RegExp(`(?:(?:separate|own|eigenen?|aparte|propia|própria|propria|séparée|apart(?:e)?|eigen)\\s+${PAGE}|${PAGE}\\s+(?:aparte|propia|própria|propria|à part|séparée|separata|a parte|apart|eigene))`, 'gu');
 
@@ -69,7 +71,7 @@ export function pagesMentioned(text: string): SectionId[] {
     // what follows a page word, to the end of its clause (read ahead, so that "a menu page and a
     // page for events" reads both). Not the site itself ("a landing page for
     // Metricly"), nor a list that goes on ("a menu page and a booking form").
-    for (const m of sentence.matchAll(new RegExp(`(?<!\\p{L})(?<!(?:landing|home|one|single|web|start)[- ]?)${PAGE}${PAGE_LINK}\\s*:?\\s+(?=${CLAUSE})`, 'gu'))) {
+    for (const m of sentence.matchAll(PAGE_FOR)) {
       if (!/^(?:and|or|und|oder|et|ou|y|o|e|en|of|that|which|where)\b/.test(m[1]!)) add(m[1]!);
     }
     // "galería (página aparte)", "a ementa numa página própria": the words just before.

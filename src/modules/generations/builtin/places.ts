@@ -111,18 +111,28 @@ const endOfSentence = (words: string) => words.replace(/(?<!\b(?:St|Ste|Mt|Ft))\
 /** Words that say where the business is, before any other "in": "Based in Conwy" wins over "elopements in Snowdonia". */
 const BASED = String.raw`based in|located in|situated in|we(?:'re| are) in|mit sitz in|ansässig in|basée? à|installée? à|située? à|basad[oa] en|ubicad[oa] en|situad[oa] en|con sede (?:a|in)|gevestigd in|sediad[oa] em|localizad[oa] em|(?:au )?(?:centre|cœur) de|en el centro de|nel centro di|in centro a|im zentrum von|mitten in|in het centrum van|no centro de`;
 
+/**
+ * A place after one of `words`, capitalised or not ("Based in Conwy"); the words after keep their
+ * case, which says what is a name: "Newcastle upon Tyne", "Stratford-on-Avon", "Frankfurt am
+ * Main"; not "Portree on the Isle of Skye".
+ */
+function placeAfter(words: string): RegExp {
+  const intro = words.replace(/(^|\|)(\p{Ll})/gu, (_m, sep: string, c: string) => `${sep}[${c}${c.toUpperCase()}]`);
+  return new RegExp(String.raw`(?<![\p{L}])(?:${intro})\s+((?:the\s+)?[\p{L}][\p{L}'’.-]*(?:(?:[\s-]+(?:upon|de|la|le|sur|the|of|en|am|an|im)|-on)*[\s-]+[\p{Lu}][\p{L}'’.-]*)*)`, 'gu');
+}
+const AFTER_BASED = placeAfter(BASED);
+const GENERAL = 'in|from|near|outside|serving|around|across|at';
+/** English's place words and the language's own ("à", "en", "a", "em", "bei"), compiled once per language. */
+const AFTER_WORD = new Map([['en', placeAfter(GENERAL)], ...Object.entries(PLACE_WORDS).map(([l, w]) => [l, placeAfter(`${GENERAL}|${w}`)] as [string, RegExp])]);
+const afterPlaceWord = (language: string) => AFTER_WORD.get(language) ?? AFTER_WORD.get('en')!;
+
 export function findPlace(prompt: string, language = 'en'): Place | null {
   const lower = prompt.toLowerCase();
   // A prompt written all in lower case names its place in lower case too ("à quimper, ...").
   const casual = (prompt.match(/\p{Lu}/gu)?.length ?? 0) < 3;
   let lowerCase: Place | undefined;
-  // A place after "in", "based in", "from", "near" … : a known one in any case, or a capitalised name.
-  const general = `in|from|near|outside|serving|around|across|at${PLACE_WORDS[language] ? `|${PLACE_WORDS[language]}` : ''}`;
-  for (const words of [BASED, general]) {
-    // "Newcastle upon Tyne", "Stratford-on-Avon", "Frankfurt am Main"; not "Portree on the Isle of Skye".
-    // Capitalised or not ("Based in Conwy"); the words after keep their case, which says what is a name.
-    const intro = words.replace(/(^|\|)(\p{Ll})/gu, (_m, sep: string, c: string) => `${sep}[${c}${c.toUpperCase()}]`);
-    const after = new RegExp(String.raw`(?<![\p{L}])(?:${intro})\s+((?:the\s+)?[\p{L}][\p{L}'’.-]*(?:(?:[\s-]+(?:upon|de|la|le|sur|the|of|en|am|an|im)|-on)*[\s-]+[\p{Lu}][\p{L}'’.-]*)*)`, 'gu');
+  // A place after "based in" first, then after "in", "from", "near" …: a known one in any case, or a capitalised name.
+  for (const after of [AFTER_BASED, afterPlaceWord(language)]) {
     for (const m of prompt.matchAll(after)) {
       const words = endOfSentence(m[1]!);
       const known = KNOWN.find((k) => words.toLowerCase().startsWith(k) && /^(?:$|[\s,.;:!?)])/.test(words.slice(k.length)));

@@ -81,7 +81,8 @@ export function pricesIn(prompt: string): GivenPrice[] {
 }
 
 /** Whether `text` holds an amount with its currency. */
-export const hasAmount = (text: string) => new RegExp(AMOUNT.source, 'iu').test(text);
+const ANY_AMOUNT = new RegExp(AMOUNT.source, 'iu');
+export const hasAmount = (text: string) => ANY_AMOUNT.test(text);
 
 /** An offer without the price the prompt wrote after it ("Damenhaarschnitt ab 39 €": "Damenhaarschnitt"). */
 export function withoutPrice(offer: string): string {
