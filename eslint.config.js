@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'bench/tmp/', 'dist/'] },
@@ -14,7 +15,43 @@ export default tseslint.config(
     files: ['src/ui/assets/**/*.js', 'src/ui/client/**/*.js', 'src/edge/assets/**/*.js'],
     languageOptions: {
       globals: Object.fromEntries(
-        ['window', 'document', 'navigator', 'location', 'Element', 'HTMLElement', 'HTMLFormElement', 'HTMLInputElement', 'EventSource', 'fetch', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'console', 'FormData', 'Node', 'HTMLIFrameElement', 'HTMLTextAreaElement', 'HTMLSelectElement', 'HTMLButtonElement', 'setInterval', 'clearInterval', 'FileReader', 'requestAnimationFrame', 'AbortController', 'Response', 'Headers', 'history', 'getComputedStyle', 'performance', 'CustomEvent', 'CSS', 'sessionStorage', 'DOMParser'].map((name) => [name, 'readonly']),
+        [
+          'window',
+          'document',
+          'navigator',
+          'location',
+          'Element',
+          'HTMLElement',
+          'HTMLFormElement',
+          'HTMLInputElement',
+          'EventSource',
+          'fetch',
+          'URL',
+          'URLSearchParams',
+          'setTimeout',
+          'clearTimeout',
+          'console',
+          'FormData',
+          'Node',
+          'HTMLIFrameElement',
+          'HTMLTextAreaElement',
+          'HTMLSelectElement',
+          'HTMLButtonElement',
+          'setInterval',
+          'clearInterval',
+          'FileReader',
+          'requestAnimationFrame',
+          'AbortController',
+          'Response',
+          'Headers',
+          'history',
+          'getComputedStyle',
+          'performance',
+          'CustomEvent',
+          'CSS',
+          'sessionStorage',
+          'DOMParser',
+        ].map((name) => [name, 'readonly']),
       ),
     },
   },
@@ -28,4 +65,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // Layout is Prettier's (checked by `npm run lint`); no lint rule argues with it.
+  prettier,
 );

@@ -20,7 +20,12 @@ const AGENTS = [
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
   'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
 ];
-const REFERRERS = ['https://www.google.com/', '', 'https://www.facebook.com/', 'https://news.example.org/story'];
+const REFERRERS = [
+  'https://www.google.com/',
+  '',
+  'https://www.facebook.com/',
+  'https://news.example.org/story',
+];
 
 function server(capture: boolean) {
   const child = fork(fileURLToPath(new URL('./site-server.ts', import.meta.url)), [page.file], {
@@ -28,12 +33,16 @@ function server(capture: boolean) {
     stdio: 'inherit',
     env: { ...process.env, BENCH_CAPTURE: String(capture) },
   });
-  const ready = new Promise<{ address: string; host: string }>((resolve) => child.once('message', (m) => resolve(m as never)));
+  const ready = new Promise<{ address: string; host: string }>((resolve) =>
+    child.once('message', (m) => resolve(m as never)),
+  );
   return { child, ready };
 }
 
 const sides = { 'capture on': server(true), 'capture off': server(false) };
-const targets = Object.fromEntries(await Promise.all(Object.entries(sides).map(async ([name, s]) => [name, await s.ready] as const)));
+const targets = Object.fromEntries(
+  await Promise.all(Object.entries(sides).map(async ([name, s]) => [name, await s.ready] as const)),
+);
 
 const cpuOf = (child: ChildProcess) =>
   new Promise<number>((resolve) => {
@@ -46,8 +55,17 @@ const cpuOf = (child: ChildProcess) =>
 
 async function load(target: { address: string; host: string }, child: ChildProcess) {
   const before = await cpuOf(child);
-  const requests = AGENTS.map((ua, i) => ({ method: 'GET' as const, path: '/', headers: { host: target.host, 'user-agent': ua, ...(REFERRERS[i] ? { referer: REFERRERS[i] } : {}) } }));
-  const result = await autocannon({ url: `${target.address}/`, connections: CONNECTIONS, duration: DURATION, requests });
+  const requests = AGENTS.map((ua, i) => ({
+    method: 'GET' as const,
+    path: '/',
+    headers: { host: target.host, 'user-agent': ua, ...(REFERRERS[i] ? { referer: REFERRERS[i] } : {}) },
+  }));
+  const result = await autocannon({
+    url: `${target.address}/`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests,
+  });
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${target.address}: ${bad} failed requests`);
   // Server CPU (every thread, µs) per request: what capture costs, whoever else shares the machine.
@@ -60,7 +78,8 @@ const rounds: Record<string, Awaited<ReturnType<typeof load>>[]> = { 'capture on
 for (let i = 0; i < ROUNDS; i++) {
   // Alternate which side goes first, so drift on the machine hits both alike.
   const order = i % 2 === 0 ? Object.keys(targets) : Object.keys(targets).reverse();
-  for (const name of order) rounds[name]!.push(await load(targets[name]!, sides[name as keyof typeof sides].child));
+  for (const name of order)
+    rounds[name]!.push(await load(targets[name]!, sides[name as keyof typeof sides].child));
 }
 const rows = roundsTable(rounds);
 console.table(rows);
@@ -71,10 +90,16 @@ const stats = await new Promise<Record<string, number>>((resolve) => {
 });
 // Rounds alternate, so each round of one side has a neighbour of the other under the same
 // conditions: the median of those paired ratios shrugs off the machine's drift between rounds.
-const paired = rounds['capture on']!.map((r, i) => r.rps / rounds['capture off']![i]!.rps).sort((a, b) => a - b);
+const paired = rounds['capture on']!.map((r, i) => r.rps / rounds['capture off']![i]!.rps).sort(
+  (a, b) => a - b,
+);
 const ratio = paired[Math.floor(paired.length / 2)]!;
 const cpuRatio = Number(rows[0]!['server CPU µs/req']) / Number(rows[1]!['server CPU µs/req']);
-console.log(`engine: ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}; views recorded ${stats.recorded}, written ${stats.written}, dropped ${stats.dropped}, failed ${stats.failed}`);
+console.log(
+  `engine: ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}; views recorded ${stats.recorded}, written ${stats.written}, dropped ${stats.dropped}, failed ${stats.failed}`,
+);
 console.log(`server CPU per request, capture on / off = ${cpuRatio.toFixed(3)}`);
-console.log(`capture on / capture off, median of ${paired.length} paired rounds = ${ratio.toFixed(3)} (mean req/s ratio ${(rows[0]!['req/s'] / rows[1]!['req/s']).toFixed(3)}): capture costs ${((1 - ratio) * 100).toFixed(1)}% of serving throughput (target <= 10%: ${ratio >= 0.9 ? 'met' : 'NOT met'})`);
+console.log(
+  `capture on / capture off, median of ${paired.length} paired rounds = ${ratio.toFixed(3)} (mean req/s ratio ${(rows[0]!['req/s'] / rows[1]!['req/s']).toFixed(3)}): capture costs ${((1 - ratio) * 100).toFixed(1)}% of serving throughput (target <= 10%: ${ratio >= 0.9 ? 'met' : 'NOT met'})`,
+);
 for (const s of Object.values(sides)) s.child.send('stop');

@@ -23,7 +23,12 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
 // A fresh database (the tests' helper): a temporary SQLite directory, or a PostgreSQL database
 // created from BENCH_DATABASE_URL, dropped at the end either way.
 const scratch = await createTestDatabase(process.env.BENCH_DATABASE_URL);
-const config = loadConfig({ DATA_DIR: scratch.dataDir, DATABASE_URL: scratch.databaseUrl, RATE_LIMIT_QUOTA: '1000000000', LOG_LEVEL: 'warn' });
+const config = loadConfig({
+  DATA_DIR: scratch.dataDir,
+  DATABASE_URL: scratch.databaseUrl,
+  RATE_LIMIT_QUOTA: '1000000000',
+  LOG_LEVEL: 'warn',
+});
 const runtime = await createContainer(config);
 const ctx = runtime;
 const database = ctx.database;
@@ -36,22 +41,60 @@ const clientId = newId();
 const userId = newId();
 await database.db
   .insertInto('clients')
-  .values({ id: clientId, org_id: org.id, user_id: userId, email: 'bench@example.com', email_lower: 'bench@example.com', name: null, company: null, status: 'active', plan_id: null, payment_status: 'none', created_at: now, updated_at: now })
+  .values({
+    id: clientId,
+    org_id: org.id,
+    user_id: userId,
+    email: 'bench@example.com',
+    email_lower: 'bench@example.com',
+    name: null,
+    company: null,
+    status: 'active',
+    plan_id: null,
+    payment_status: 'none',
+    created_at: now,
+    updated_at: now,
+  })
   .execute();
 const projectIds = Array.from({ length: SITES }, () => newId());
 const projects = projectIds.map((id, i) => ({
-  id, org_id: org.id, user_id: userId, org_client_id: clientId, name: `Site ${i}`, name_lower: `site ${i}`, status: 'active', tags: '[]',
-  starred: false, is_public: false, subdomain: `bench-${i}-${id.slice(-8)}`, created_at: now, updated_at: now,
+  id,
+  org_id: org.id,
+  user_id: userId,
+  org_client_id: clientId,
+  name: `Site ${i}`,
+  name_lower: `site ${i}`,
+  status: 'active',
+  tags: '[]',
+  starred: false,
+  is_public: false,
+  subdomain: `bench-${i}-${id.slice(-8)}`,
+  created_at: now,
+  updated_at: now,
 }));
-for (let i = 0; i < projects.length; i += 100) await database.db.insertInto('projects').values(projects.slice(i, i + 100)).execute();
+for (let i = 0; i < projects.length; i += 100)
+  await database.db
+    .insertInto('projects')
+    .values(projects.slice(i, i + 100))
+    .execute();
 
-console.log(`engine: ${database.engine}; generating and loading ${VIEWS.toLocaleString()} views across ${SITES} sites over 365 days...`);
+console.log(
+  `engine: ${database.engine}; generating and loading ${VIEWS.toLocaleString()} views across ${SITES} sites over 365 days...`,
+);
 const started = performance.now();
 let total = 0;
 let rollupRows = 0;
 let rawRows = 0;
 let busiest = { id: '', views: -1 };
-for (const site of generateTraffic({ views: VIEWS, sites: projectIds, orgId: org.id, orgScope: ORG_SCOPE, days: 365, rawDays: RAW_DAYS, today: new Date() })) {
+for (const site of generateTraffic({
+  views: VIEWS,
+  sites: projectIds,
+  orgId: org.id,
+  orgScope: ORG_SCOPE,
+  days: 365,
+  rawDays: RAW_DAYS,
+  today: new Date(),
+})) {
   total += site.views;
   rollupRows += site.rollups.length;
   rawRows += site.raw.length;
@@ -91,7 +134,13 @@ for (const [name, query] of [
   ['whole org, 365 days', '?days=365'],
 ] as const) {
   const r = await time(`/api/v1/analytics${query}`);
-  rows.push({ report: name, totalViews: r.views, 'p50 ms': r.p50.toFixed(1), 'p95 ms': r.p95.toFixed(1), 'target p50 < 50 ms': r.p50 < 50 ? 'met' : 'NOT met' });
+  rows.push({
+    report: name,
+    totalViews: r.views,
+    'p50 ms': r.p50.toFixed(1),
+    'p95 ms': r.p95.toFixed(1),
+    'target p50 < 50 ms': r.p50 < 50 ? 'met' : 'NOT met',
+  });
 }
 console.table(rows);
 

@@ -22,19 +22,35 @@ const TARGET_MS = 50;
 const log = (line: string) => console.log(line);
 
 async function seed(env: Record<string, string>) {
-  const container = await createContainer(loadConfig({ ...env, LOG_LEVEL: 'silent', SQLITE_SYNCHRONOUS: 'NORMAL' }));
+  const container = await createContainer(
+    loadConfig({ ...env, LOG_LEVEL: 'silent', SQLITE_SYNCHRONOUS: 'NORMAL' }),
+  );
   try {
     const { orgs, accounts, clients, projects } = container.services;
     const org = await orgs.createOrg(`Bench Agency ${process.pid}`);
-    const owner = await accounts.createMember({ email: `owner-${process.pid}@bench.test`, password: 'bench password 1', name: 'Owner', orgId: org.id, role: 'owner' });
+    const owner = await accounts.createMember({
+      email: `owner-${process.pid}@bench.test`,
+      password: 'bench password 1',
+      name: 'Owner',
+      orgId: org.id,
+      role: 'owner',
+    });
     const emails: string[] = [];
     for (let i = 0; i < SIZES.clients; i++) {
-      const client = await clients.create(org.id, { email: `client-${i}@bench.test`, name: `Client ${i}`, company: `Company ${i}` });
+      const client = await clients.create(org.id, {
+        email: `client-${i}@bench.test`,
+        name: `Client ${i}`,
+        company: `Company ${i}`,
+      });
       emails.push(client.email);
     }
     let firstProject = '';
     for (let i = 0; i < SIZES.projects; i++) {
-      const project = await projects.create(org.id, { client_email: emails[i % emails.length]!, name: `Project ${i}`, description: `Website number ${i}` });
+      const project = await projects.create(org.id, {
+        client_email: emails[i % emails.length]!,
+        name: `Project ${i}`,
+        description: `Website number ${i}`,
+      });
       firstProject ||= project.id;
     }
     const firstClient = (await clients.search(org.id, {}, 1, 0)).clients[0]!.id;
@@ -52,11 +68,29 @@ async function main(): Promise<number> {
   const dbs = await benchDatabases(tmp);
   log(`${describeRun(APP_DIR)}\nengine: ${dbs.engine}; server: ${SERVER_CMD.join(' ')}`);
   const port = await freePort();
-  const env = { ...dbs.api, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info', WEBHOOK_DISPATCHER: 'false' };
+  const env = {
+    ...dbs.api,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'info',
+    WEBHOOK_DISPATCHER: 'false',
+  };
   const started = Date.now();
   const fixtures = await seed(env);
-  log(`fixtures: ${SIZES.clients} clients, ${SIZES.projects} projects in one organization, in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  const server = await startServer({ name: 'Sitewright', cmd: SERVER_CMD, cwd: APP_DIR, env: productEnv(env), port, cpus: '0', log: join(tmp, 'server.log'), readyPath: '/healthz' });
+  log(
+    `fixtures: ${SIZES.clients} clients, ${SIZES.projects} projects in one organization, in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+  const server = await startServer({
+    name: 'Sitewright',
+    cmd: SERVER_CMD,
+    cwd: APP_DIR,
+    env: productEnv(env),
+    port,
+    cpus: '0',
+    log: join(tmp, 'server.log'),
+    readyPath: '/healthz',
+  });
   const pages = [
     '/',
     '/clients',
@@ -70,16 +104,38 @@ async function main(): Promise<number> {
     '/settings/keys',
   ];
   const headers = { cookie: `sitewright_session=${fixtures.token}` };
-  log(`\n| page | p50 ms | p99 ms | server CPU ms / page | pages/s | under ${TARGET_MS} ms |\n|---|---|---|---|---|---|`);
+  log(
+    `\n| page | p50 ms | p99 ms | server CPU ms / page | pages/s | under ${TARGET_MS} ms |\n|---|---|---|---|---|---|`,
+  );
   let failures = 0;
   for (const page of pages) {
     // A short warm-up, then the measured round.
-    await runWrk({ url: server.url + page, script: join(WRK_DIR, 'page.lua'), headers, seconds: 1, connections: 1, threads: 1, cpus: '1', serverPid: server.pid });
-    const r = await runWrk({ url: server.url + page, script: join(WRK_DIR, 'page.lua'), headers, seconds: SECONDS, connections: 1, threads: 1, cpus: '1', serverPid: server.pid });
+    await runWrk({
+      url: server.url + page,
+      script: join(WRK_DIR, 'page.lua'),
+      headers,
+      seconds: 1,
+      connections: 1,
+      threads: 1,
+      cpus: '1',
+      serverPid: server.pid,
+    });
+    const r = await runWrk({
+      url: server.url + page,
+      script: join(WRK_DIR, 'page.lua'),
+      headers,
+      seconds: SECONDS,
+      connections: 1,
+      threads: 1,
+      cpus: '1',
+      serverPid: server.pid,
+    });
     const cpuMs = r.cpuUsPerRequest / 1000;
     const ok = r.errors === 0 && r.p99ms < TARGET_MS;
     if (!ok) failures++;
-    log(`| \`${page.replace(/[0-9a-f-]{36}/, '{id}')}\` | ${r.p50ms.toFixed(1)} | ${r.p99ms.toFixed(1)} | ${cpuMs.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors ? `errors: ${r.errorDetail}` : ok ? 'yes' : 'NO'} |`);
+    log(
+      `| \`${page.replace(/[0-9a-f-]{36}/, '{id}')}\` | ${r.p50ms.toFixed(1)} | ${r.p99ms.toFixed(1)} | ${cpuMs.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors ? `errors: ${r.errorDetail}` : ok ? 'yes' : 'NO'} |`,
+    );
   }
   await server.stop();
   return failures === 0 ? 0 : 1;

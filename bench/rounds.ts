@@ -15,7 +15,9 @@ export function roundsTable(rounds: Record<string, Round[]>) {
     'req/s': Math.round(mean(rs.map((r) => r.rps))),
     'p50 ms': mean(rs.map((r) => r.p50)).toFixed(1),
     'p99 ms': mean(rs.map((r) => r.p99)).toFixed(1),
-    ...(rs.every((r) => r.cpuPerRequest !== undefined) ? { 'server CPU µs/req': mean(rs.map((r) => r.cpuPerRequest!)).toFixed(1) } : {}),
+    ...(rs.every((r) => r.cpuPerRequest !== undefined)
+      ? { 'server CPU µs/req': mean(rs.map((r) => r.cpuPerRequest!)).toFixed(1) }
+      : {}),
     'per round req/s': rs.map((r) => Math.round(r.rps)).join(' '),
   }));
 }

@@ -25,14 +25,38 @@ const { orgs, capture } = runtime.services;
 const org = await orgs.createOrg(`Bench sites ${process.pid}`);
 const key = (await orgs.createKey(org.id, ['read', 'write'], 'bench')).key;
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-const client = (await app.inject({ method: 'POST', url: '/api/v1/clients', headers, payload: { email: 'bench@example.com' } })).json().client;
-const project = (await app.inject({ method: 'POST', url: '/api/v1/projects', headers, payload: { name: 'bench', client_email: client.email } })).json().project;
-const published = await app.inject({ method: 'POST', url: `/api/v1/projects/${project.id}/publish`, headers, payload: { builtFiles: { 'index.html': html } } });
-if (published.statusCode !== 200) throw new Error(`publish answered ${published.statusCode}: ${published.body}`);
+const client = (
+  await app.inject({
+    method: 'POST',
+    url: '/api/v1/clients',
+    headers,
+    payload: { email: 'bench@example.com' },
+  })
+).json().client;
+const project = (
+  await app.inject({
+    method: 'POST',
+    url: '/api/v1/projects',
+    headers,
+    payload: { name: 'bench', client_email: client.email },
+  })
+).json().project;
+const published = await app.inject({
+  method: 'POST',
+  url: `/api/v1/projects/${project.id}/publish`,
+  headers,
+  payload: { builtFiles: { 'index.html': html } },
+});
+if (published.statusCode !== 200)
+  throw new Error(`publish answered ${published.statusCode}: ${published.body}`);
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.send!({ address, host: `${project.subdomain}.sites.bench` });
 process.on('message', (m) => {
   if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
   if (m === 'views') void capture.flush().then(() => process.send!({ views: capture.stats }));
-  if (m === 'stop') void app.close().then(() => runtime.close()).then(() => process.exit(0));
+  if (m === 'stop')
+    void app
+      .close()
+      .then(() => runtime.close())
+      .then(() => process.exit(0));
 });

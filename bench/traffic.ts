@@ -6,10 +6,41 @@
 import { randomBytes } from 'node:crypto';
 import type { RawView, Rollup } from '../src/modules/analytics/views-repo.ts';
 
-const PATHS = ['/', '/about/', '/services/', '/contact/', '/pricing/', '/blog/', '/team/', '/faq/', '/gallery/', '/book/', ...Array.from({ length: 30 }, (_, i) => `/blog/post-${i + 1}/`)];
+const PATHS = [
+  '/',
+  '/about/',
+  '/services/',
+  '/contact/',
+  '/pricing/',
+  '/blog/',
+  '/team/',
+  '/faq/',
+  '/gallery/',
+  '/book/',
+  ...Array.from({ length: 30 }, (_, i) => `/blog/post-${i + 1}/`),
+];
 const REFERRERS = [
-  null, 'www.google.com', 'www.bing.com', 'duckduckgo.com', 'www.facebook.com', 'l.instagram.com', 'www.linkedin.com', 't.co', 'news.ycombinator.com', 'www.reddit.com',
-  'www.yelp.com', 'www.tripadvisor.com', 'search.yahoo.com', 'www.ecosia.org', 'www.pinterest.com', 'mail.google.com', 'outlook.live.com', 'www.youtube.com', 'medium.com', 'github.com', 'chatgpt.com',
+  null,
+  'www.google.com',
+  'www.bing.com',
+  'duckduckgo.com',
+  'www.facebook.com',
+  'l.instagram.com',
+  'www.linkedin.com',
+  't.co',
+  'news.ycombinator.com',
+  'www.reddit.com',
+  'www.yelp.com',
+  'www.tripadvisor.com',
+  'search.yahoo.com',
+  'www.ecosia.org',
+  'www.pinterest.com',
+  'mail.google.com',
+  'outlook.live.com',
+  'www.youtube.com',
+  'medium.com',
+  'github.com',
+  'chatgpt.com',
 ];
 const DEVICES = ['desktop', 'mobile', 'tablet'];
 const DIRECT = '(direct)';
@@ -21,7 +52,13 @@ function zipf(n: number, s: number): number[] {
 }
 
 /** Cumulative weights, for drawing an index with one random number. */
-const cumulative = (weights: number[]) => weights.map(((sum) => (w: number) => (sum += w))(0));
+const cumulative = (weights: number[]) =>
+  weights.map(
+    (
+      (sum) => (w: number) =>
+        (sum += w)
+    )(0),
+  );
 
 function draw(cum: number[], r: number): number {
   let i = 0;
@@ -70,7 +107,13 @@ export function* generateTraffic(o: TrafficOptions): Generator<SiteTraffic> {
   const refCum = cumulative([0.4, ...zipf(REFERRERS.length - 1, 1).map((w) => w * 0.6)]);
   const deviceCum = cumulative([0.55, 0.4, 0.05]);
   const orgRows = new Map<string, Rollup>();
-  const addOrg = (dimension: Rollup['dimension'], day: string, key: string, views: number, visitors: number) => {
+  const addOrg = (
+    dimension: Rollup['dimension'],
+    day: string,
+    key: string,
+    views: number,
+    visitors: number,
+  ) => {
     const id = `${dimension}\u0000${day}\u0000${key}`;
     const row = orgRows.get(id);
     if (row) {
@@ -103,14 +146,27 @@ export function* generateTraffic(o: TrafficOptions): Generator<SiteTraffic> {
         devices[d]!++;
         if (raw) {
           site.raw.push({
-            org_id: o.orgId, project_id: projectId, path: PATHS[p]!, referrer: REFERRERS[r]!, device: DEVICES[d]!,
-            visitor_hash: hashes[Math.floor(random() * visitors)]!, viewed_at: new Date(dayStart(j) + Math.floor(random() * spanMs)).toISOString(),
+            org_id: o.orgId,
+            project_id: projectId,
+            path: PATHS[p]!,
+            referrer: REFERRERS[r]!,
+            device: DEVICES[d]!,
+            visitor_hash: hashes[Math.floor(random() * visitors)]!,
+            viewed_at: new Date(dayStart(j) + Math.floor(random() * spanMs)).toISOString(),
           });
         }
       }
       site.views += n;
       const add = (dimension: Rollup['dimension'], key: string, views: number, dayVisitors = 0) => {
-        site.rollups.push({ org_id: o.orgId, scope: projectId, dimension, day, key, views, visitors: dayVisitors });
+        site.rollups.push({
+          org_id: o.orgId,
+          scope: projectId,
+          dimension,
+          day,
+          key,
+          views,
+          visitors: dayVisitors,
+        });
         addOrg(dimension, day, key, views, dayVisitors);
       };
       add('all', '', n, visitors);

@@ -26,19 +26,36 @@ const TIMEOUT = process.env.BENCH_TIMEOUT ?? '2s';
 const HEALTHY = 9;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 function clientData(i: number) {
-  return { client: { id: crypto.randomUUID(), email: `bench-${i}@example.com`, name: `Client ${i}`, company: 'Bench Co', status: 'invited', plan_id: null, payment_status: 'none', created_at: new Date().toISOString() } };
+  return {
+    client: {
+      id: crypto.randomUUID(),
+      email: `bench-${i}@example.com`,
+      name: `Client ${i}`,
+      company: 'Bench Co',
+      status: 'invited',
+      plan_id: null,
+      payment_status: 'none',
+      created_at: new Date().toISOString(),
+    },
+  };
 }
 
 async function emit(runtime: Container, orgId: string, from: number, count: number): Promise<void> {
   await runtime.database.db.transaction().execute(async (trx) => {
-    for (let i = from; i < from + count; i++) await recordEvent(trx, { orgId, type: 'client.created', data: clientData(i) });
+    for (let i = from; i < from + count; i++)
+      await recordEvent(trx, { orgId, type: 'client.created', data: clientData(i) });
   });
 }
 
-async function waitForHealthy(receiver: BenchReceiver, expected: number, seen: { healthy: number; latencies: number[] }): Promise<void> {
+async function waitForHealthy(
+  receiver: BenchReceiver,
+  expected: number,
+  seen: { healthy: number; latencies: number[] },
+): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (seen.healthy < expected && Date.now() < deadline) {
     await sleep(10);
@@ -46,16 +63,24 @@ async function waitForHealthy(receiver: BenchReceiver, expected: number, seen: {
     seen.healthy = s.healthy;
     seen.latencies.push(...s.latencies);
   }
-  if (seen.healthy < expected) throw new Error(`only ${seen.healthy} of ${expected} healthy deliveries arrived`);
+  if (seen.healthy < expected)
+    throw new Error(`only ${seen.healthy} of ${expected} healthy deliveries arrived`);
 }
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
   const receiver = await BenchReceiver.start();
-  const config = loadConfig({ ...env, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT: TIMEOUT, LOG_LEVEL: 'silent', PORT: '3000' });
+  const config = loadConfig({
+    ...env,
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    WEBHOOK_TIMEOUT: TIMEOUT,
+    LOG_LEVEL: 'silent',
+    PORT: '3000',
+  });
   const runtime = await createContainer(config);
   const org = await runtime.services.orgs.createOrg(`bench ${Date.now()}`);
   const webhooks = runtime.services.webhooks;
-  for (let i = 0; i < HEALTHY; i++) await webhooks.create(org.id, { url: receiver.url(`/hook/${i}`), events: ['client.created'] });
+  for (let i = 0; i < HEALTHY; i++)
+    await webhooks.create(org.id, { url: receiver.url(`/hook/${i}`), events: ['client.created'] });
   await webhooks.create(org.id, { url: receiver.url('/hook/dead'), events: ['client.created'] });
   const dispatcher = createDispatcher(runtime.database, config);
   dispatcher.start();
@@ -86,21 +111,32 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   await receiver.close();
 
   console.log(`\n${label}`);
-  console.log(`  steady: ${emitted} events at ${RATE}/s -> ${seen.healthy} healthy deliveries in ${steadySeconds.toFixed(1)} s (${(seen.healthy / steadySeconds).toFixed(0)}/s)`);
-  console.log(`          event-to-delivery p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms, max ${sorted[sorted.length - 1]} ms`);
-  console.log(`  burst:  ${BURST} events -> ${BURST * HEALTHY} healthy deliveries in ${burstSeconds.toFixed(2)} s = ${((BURST * HEALTHY) / burstSeconds).toFixed(0)} deliveries/s`);
-  console.log(`  dead endpoint: ${dead} attempts reached it, each timing out after ${TIMEOUT}; dispatcher recorded ${dispatcher.stats.failed} failed attempts`);
+  console.log(
+    `  steady: ${emitted} events at ${RATE}/s -> ${seen.healthy} healthy deliveries in ${steadySeconds.toFixed(1)} s (${(seen.healthy / steadySeconds).toFixed(0)}/s)`,
+  );
+  console.log(
+    `          event-to-delivery p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms, max ${sorted[sorted.length - 1]} ms`,
+  );
+  console.log(
+    `  burst:  ${BURST} events -> ${BURST * HEALTHY} healthy deliveries in ${burstSeconds.toFixed(2)} s = ${((BURST * HEALTHY) / burstSeconds).toFixed(0)} deliveries/s`,
+  );
+  console.log(
+    `  dead endpoint: ${dead} attempts reached it, each timing out after ${TIMEOUT}; dispatcher recorded ${dispatcher.stats.failed} failed attempts`,
+  );
 }
 
 async function main(): Promise<void> {
-  console.log(`webhook delivery benchmark: 9 healthy endpoints + 1 that never answers; node ${process.version}`);
+  console.log(
+    `webhook delivery benchmark: 9 healthy endpoints + 1 that never answers; node ${process.version}`,
+  );
   const dataDir = mkdtempSync(join(tmpdir(), 'sitewright-bench-'));
   try {
     await run('SQLite (synchronous=FULL)', { DATA_DIR: dataDir });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  if (process.env.DATABASE_URL) return run('PostgreSQL (DATABASE_URL)', { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: dataDir });
+  if (process.env.DATABASE_URL)
+    return run('PostgreSQL (DATABASE_URL)', { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: dataDir });
   if (!process.env.TEST_DATABASE_URL) return;
   const name = `sw_bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });

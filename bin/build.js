@@ -12,7 +12,21 @@
 // runs at a time (dist/.build.lock). dist/.built is stamped with the time the build started: a file
 // saved in src/ after that makes the build stale again.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,10 +75,17 @@ export function isStale() {
  */
 export function ensureBuilt() {
   if (!isStale()) return;
-  process.stderr.write(`sitewright: ${existsSync(STAMP) ? 'src/ changed since the last build' : 'not built yet'}; building...\n`);
+  process.stderr.write(
+    `sitewright: ${existsSync(STAMP) ? 'src/ changed since the last build' : 'not built yet'}; building...\n`,
+  );
   // The compiler's messages go to stderr: stdout belongs to the command (`--json` output).
-  const { status, error } = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--if-stale'], { stdio: ['ignore', 2, 2] });
-  if (error || status !== 0) throw new Error(`the build failed (${error?.message ?? `exit code ${status}`}): see above, or run \`npm run build\``);
+  const { status, error } = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--if-stale'], {
+    stdio: ['ignore', 2, 2],
+  });
+  if (error || status !== 0)
+    throw new Error(
+      `the build failed (${error?.message ?? `exit code ${status}`}): see above, or run \`npm run build\``,
+    );
 }
 
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -95,7 +116,10 @@ function lock() {
         }
       }
     }
-    if (Date.now() - started > 10 * 60_000) throw new Error(`another build (process ${holder}) holds ${LOCK} for 10 minutes; remove it if no build runs`);
+    if (Date.now() - started > 10 * 60_000)
+      throw new Error(
+        `another build (process ${holder}) holds ${LOCK} for 10 minutes; remove it if no build runs`,
+      );
   }
 }
 
@@ -158,7 +182,11 @@ function compile() {
     const format = process.stderr.isTTY ? ts.formatDiagnosticsWithColorAndContext : ts.formatDiagnostics;
     process.stderr.write(format(diagnostics, host));
   };
-  const config = ts.getParsedCommandLineOfConfigFile(CONFIG, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => report([d]) });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    CONFIG,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => report([d]) },
+  );
   if (!config) return 1;
   if (config.errors.length > 0) {
     report(config.errors);
@@ -172,12 +200,20 @@ function compile() {
     renameSync(temporary, file);
   };
   const program = ts.createIncrementalProgram({ rootNames: config.fileNames, options: config.options, host });
-  const diagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...program.getSyntacticDiagnostics(), ...program.getSemanticDiagnostics()];
+  const diagnostics = [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...program.getSyntacticDiagnostics(),
+    ...program.getSemanticDiagnostics(),
+  ];
   const { emitSkipped, diagnostics: emitDiagnostics } = program.emit();
   report([...diagnostics, ...emitDiagnostics]);
   if (emitSkipped) return 1;
   const errors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length;
-  if (errors > 0) process.stderr.write(`sitewright build: ${errors} type error(s) above; the JavaScript was written all the same (\`npm run typecheck\` fails on them)\n`);
+  if (errors > 0)
+    process.stderr.write(
+      `sitewright build: ${errors} type error(s) above; the JavaScript was written all the same (\`npm run typecheck\` fails on them)\n`,
+    );
   removeOrphans();
   bundle();
   writeFileSync(STAMP, `${new Date(started).toISOString()}\n`);

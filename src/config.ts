@@ -216,7 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS.split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
     logLevel: e.LOG_LEVEL,
     trustProxy: trustProxy(e.TRUST_PROXY),
     rateLimit: { quota: Number(e.RATE_LIMIT_QUOTA), windowSeconds: Number(e.RATE_LIMIT_WINDOW_SECONDS) },
@@ -244,11 +246,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       analyticsCapture: e.ANALYTICS_CAPTURE === 'true',
       analyticsRawRetentionDays: Number(e.ANALYTICS_RAW_RETENTION_DAYS),
     },
-    files: { maxFileBytes: Number(e.FILE_MAX_BYTES), maxProjectBytes: Number(e.PROJECT_MAX_BYTES), maxProjectFiles: Number(e.PROJECT_MAX_FILES) },
+    files: {
+      maxFileBytes: Number(e.FILE_MAX_BYTES),
+      maxProjectBytes: Number(e.PROJECT_MAX_BYTES),
+      maxProjectFiles: Number(e.PROJECT_MAX_FILES),
+    },
     accounts: {
       registration: e.REGISTRATION,
       smtpUrl: e.SMTP_URL,
-      mailFrom: e.MAIL_FROM ?? `Sitewright <no-reply@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,
+      mailFrom:
+        e.MAIL_FROM ?? `Sitewright <no-reply@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,
       sessionTtlMs: positiveDuration('SESSION_TTL', e.SESSION_TTL),
       secureCookies: (e.PUBLIC_URL ?? '').startsWith('https:'),
     },
@@ -259,18 +266,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function secretsKey(value: string | undefined): Buffer | undefined {
   if (value === undefined) return undefined;
   const key = parseSecretsKey(value);
-  if (!key) throw new ConfigError('Invalid configuration:\n  SECRETS_KEY: expected 32 random bytes as base64 or 64 hex digits (for example the output of `openssl rand -base64 32`)');
+  if (!key)
+    throw new ConfigError(
+      'Invalid configuration:\n  SECRETS_KEY: expected 32 random bytes as base64 or 64 hex digits (for example the output of `openssl rand -base64 32`)',
+    );
   return key;
 }
 
 function webhookSettings(e: Static<typeof EnvSchema>): WebhookSettings {
   const retrySchedule = parseDurationList(e.WEBHOOK_RETRY_SCHEDULE);
   if (!retrySchedule) {
-    throw new ConfigError(`Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE: expected comma-separated durations such as 0s,5s,5m,2h,1d`);
+    throw new ConfigError(
+      `Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE: expected comma-separated durations such as 0s,5s,5m,2h,1d`,
+    );
   }
   // The outbox makes every new delivery due at once; a delayed first attempt would need the
   // schedule inside every transaction that records an event.
-  if (retrySchedule[0] !== 0) throw new ConfigError('Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE: the first attempt must be immediate (0s)');
+  if (retrySchedule[0] !== 0)
+    throw new ConfigError(
+      'Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE: the first attempt must be immediate (0s)',
+    );
   return {
     dispatcher: e.WEBHOOK_DISPATCHER === 'true',
     retrySchedule,
@@ -284,10 +299,14 @@ function webhookSettings(e: Static<typeof EnvSchema>): WebhookSettings {
 }
 
 function aiSettings(e: Static<typeof EnvSchema>): AiSettings {
-  const models = e.AI_MODELS.split(',').map((m) => m.trim()).filter((m) => m && m !== 'builtin');
+  const models = e.AI_MODELS.split(',')
+    .map((m) => m.trim())
+    .filter((m) => m && m !== 'builtin');
   const available = ['builtin', ...(e.AI_API_KEY ? models : [])];
   if (!available.includes(e.AI_DEFAULT_MODEL)) {
-    throw new ConfigError(`Invalid configuration:\n  AI_DEFAULT_MODEL: '${e.AI_DEFAULT_MODEL}' is not available; available: ${available.join(', ')} (models of AI_MODELS need AI_API_KEY)`);
+    throw new ConfigError(
+      `Invalid configuration:\n  AI_DEFAULT_MODEL: '${e.AI_DEFAULT_MODEL}' is not available; available: ${available.join(', ')} (models of AI_MODELS need AI_API_KEY)`,
+    );
   }
   return {
     apiKey: e.AI_API_KEY,
@@ -295,14 +314,19 @@ function aiSettings(e: Static<typeof EnvSchema>): AiSettings {
     models,
     defaultModel: e.AI_DEFAULT_MODEL,
     timeoutMs: positiveDuration('AI_TIMEOUT', e.AI_TIMEOUT),
-    allowPrivateEndpoints: e.AI_ALLOW_PRIVATE_ENDPOINTS === undefined ? e.REGISTRATION !== 'open' : e.AI_ALLOW_PRIVATE_ENDPOINTS === 'true',
+    allowPrivateEndpoints:
+      e.AI_ALLOW_PRIVATE_ENDPOINTS === undefined
+        ? e.REGISTRATION !== 'open'
+        : e.AI_ALLOW_PRIVATE_ENDPOINTS === 'true',
   };
 }
 
 function generationSettings(e: Static<typeof EnvSchema>): GenerationSettings {
   const retrySchedule = parseDurationList(e.GENERATION_RETRY_SCHEDULE);
   if (!retrySchedule || retrySchedule.length === 0) {
-    throw new ConfigError(`Invalid configuration:\n  GENERATION_RETRY_SCHEDULE: expected comma-separated durations such as 0s,30s,2m`);
+    throw new ConfigError(
+      `Invalid configuration:\n  GENERATION_RETRY_SCHEDULE: expected comma-separated durations such as 0s,30s,2m`,
+    );
   }
   return {
     worker: e.GENERATION_WORKER === 'true',
@@ -315,7 +339,10 @@ function generationSettings(e: Static<typeof EnvSchema>): GenerationSettings {
 
 function duration(name: string, text: string): number {
   const ms = parseDuration(text);
-  if (ms === undefined) throw new ConfigError(`Invalid configuration:\n  ${name}: expected a duration such as 50ms, 15s, 5m, 2h or 1d`);
+  if (ms === undefined)
+    throw new ConfigError(
+      `Invalid configuration:\n  ${name}: expected a duration such as 50ms, 15s, 5m, 2h or 1d`,
+    );
   return ms;
 }
 
@@ -339,15 +366,24 @@ function cidrs(name: string, text: string): string[] {
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${name}: ${(error as Error).message}`);
   }
-  return text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }
 
 /** Resolver addresses: IPs, optionally with a port (`1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`); Node's resolver takes no names. */
 function dnsServers(text: string | undefined): string[] {
-  const servers = (text ?? '').split(',').map((d) => d.trim()).filter(Boolean);
+  const servers = (text ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
   for (const server of servers) {
     const host = server.replace(/^\[(.*)\](:\d{1,5})?$/, '$1').replace(/^([^:]+):\d{1,5}$/, '$1');
-    if (!isIP(host)) throw new ConfigError(`Invalid configuration:\n  DNS_SERVERS: '${server}' is not an IP address (optionally with :port)`);
+    if (!isIP(host))
+      throw new ConfigError(
+        `Invalid configuration:\n  DNS_SERVERS: '${server}' is not an IP address (optionally with :port)`,
+      );
   }
   return servers;
 }

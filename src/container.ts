@@ -30,11 +30,19 @@ export interface Container {
 export interface ContainerOptions {
   /** Redis key prefix of the rate limiters; tests give each run its own. */
   rateLimitKeyPrefix?: string;
-  logger?: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+  logger?: {
+    info(obj: object, msg?: string): void;
+    warn(obj: object, msg?: string): void;
+    error(obj: object, msg?: string): void;
+  };
 }
 
 export async function openMigratedDatabase(config: Config): Promise<Database> {
-  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, sqliteSynchronous: config.sqliteSynchronous });
+  const database = openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    sqliteSynchronous: config.sqliteSynchronous,
+  });
   try {
     await migrateToLatest(database.db, database.engine);
   } catch (error) {
@@ -57,11 +65,28 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   });
   // Attempts on accounts (sign-ins, reset mails, sign-ups), remembered for an hour, shared by
   // every instance; delays grow to at most 15 minutes.
-  const accountThrottle = new Throttle({ windowSeconds: 3_600, maxDelaySeconds: 900, redisUrl: config.redisUrl, keyPrefix: prefix ? `${prefix}:accounts` : 'sw:accounts' });
-  const mailer = createMailer({ smtpUrl: config.accounts.smtpUrl, from: config.accounts.mailFrom }, opts.logger);
+  const accountThrottle = new Throttle({
+    windowSeconds: 3_600,
+    maxDelaySeconds: 900,
+    redisUrl: config.redisUrl,
+    keyPrefix: prefix ? `${prefix}:accounts` : 'sw:accounts',
+  });
+  const mailer = createMailer(
+    { smtpUrl: config.accounts.smtpUrl, from: config.accounts.mailFrom },
+    opts.logger,
+  );
   const providers = createProviders(config);
   const secrets = secretBox(config);
-  const services = createServices({ config, database, providers, formLimiter, accountThrottle, mailer, secrets, logger: opts.logger });
+  const services = createServices({
+    config,
+    database,
+    providers,
+    formLimiter,
+    accountThrottle,
+    mailer,
+    secrets,
+    logger: opts.logger,
+  });
   return {
     config,
     database,
@@ -98,6 +123,9 @@ function secretBox(config: Config): SecretBox | undefined {
     }
   }
   const key = parseSecretsKey(readFileSync(file, 'utf8'));
-  if (!key) throw new Error(`${file} does not hold a secrets key (32 bytes as base64): restore it from a backup, or remove it if no organization has connected an AI model yet`);
+  if (!key)
+    throw new Error(
+      `${file} does not hold a secrets key (32 bytes as base64): restore it from a backup, or remove it if no organization has connected an AI model yet`,
+    );
   return new SecretBox(key);
 }

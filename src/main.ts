@@ -27,12 +27,24 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 export async function buildServer(container: Container, logger?: Logger): Promise<FastifyInstance> {
   const { config, services } = container;
   const edge = createSiteHandler(
-    { sites: services.sites, forms: services.forms, capture: services.capture, settings: config.sites, publicUrl: config.publicUrl, trustProxy: config.trustProxy },
+    {
+      sites: services.sites,
+      forms: services.forms,
+      capture: services.capture,
+      settings: config.sites,
+      publicUrl: config.publicUrl,
+      trustProxy: config.trustProxy,
+    },
     logger,
   );
   // The API reference page reads the document of the app it is part of, once that app exists.
   const pages = pagesPlugin({ config, services, openApiDocument: () => app.swagger() });
-  const mcp = mcpPlugin({ config, services, rateLimiter: container.rateLimiter, allowedOrigins: config.mcpAllowedOrigins });
+  const mcp = mcpPlugin({
+    config,
+    services,
+    rateLimiter: container.rateLimiter,
+    allowedOrigins: config.mcpAllowedOrigins,
+  });
   const siblings = async (instance: FastifyInstance) => {
     await instance.register(pages);
     await instance.register(mcp);
@@ -64,7 +76,12 @@ export interface Stoppable {
  * Stops everything on SIGTERM/SIGINT, gives work in flight SHUTDOWN_GRACE to finish (jobs still
  * running a second before that are left to their lease), closes the container and exits.
  */
-export function stopOnSignals(config: Config, log: Logger, parts: Stoppable[], container: Pick<Container, 'close'>): void {
+export function stopOnSignals(
+  config: Config,
+  log: Logger,
+  parts: Stoppable[],
+  container: Pick<Container, 'close'>,
+): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -95,7 +112,8 @@ export function startWorkers(container: Container, log: Logger, opts: { all: boo
   const { config, database } = container;
   const parts: (Stoppable & { start(): void })[] = [];
   if (opts.all || config.webhooks.dispatcher) parts.push(createDispatcher(database, config, log));
-  if (opts.all || config.generation.worker) parts.push(new GenerationWorker(database, container.services.aiModels, config, log));
+  if (opts.all || config.generation.worker)
+    parts.push(new GenerationWorker(database, container.services.aiModels, config, log));
   // Cheap, and leased: every instance may run it.
   parts.push(new DomainChecker(container.services.domains, database, config, log));
   for (const part of parts) part.start();
@@ -107,9 +125,11 @@ export async function startServer(): Promise<void> {
   const log = pino({ level: config.logLevel });
   const container = await createContainer(config, { logger: log });
   const app = await buildServer(container, log);
-  await Promise.all([container.rateLimiter.ready(), container.accountThrottle.ready()]).catch((error: unknown) => {
-    log.warn({ err: error }, 'Redis not reachable yet; rate limits count in memory until it is');
-  });
+  await Promise.all([container.rateLimiter.ready(), container.accountThrottle.ready()]).catch(
+    (error: unknown) => {
+      log.warn({ err: error }, 'Redis not reachable yet; rate limits count in memory until it is');
+    },
+  );
   const shared = sharedRegistrableDomain(config.publicUrl, config.sites.domain);
   if (shared) {
     log.warn(
@@ -122,7 +142,13 @@ export async function startServer(): Promise<void> {
   const workers = startWorkers(container, log, { all: false });
   stopOnSignals(config, log, [server, ...workers], container);
   log.info(
-    { engine: container.database.engine, publicUrl: config.publicUrl, dispatcher: config.webhooks.dispatcher, generationWorker: config.generation.worker, models: container.providers.models },
+    {
+      engine: container.database.engine,
+      publicUrl: config.publicUrl,
+      dispatcher: config.webhooks.dispatcher,
+      generationWorker: config.generation.worker,
+      models: container.providers.models,
+    },
     'Sitewright API ready',
   );
 }

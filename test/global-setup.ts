@@ -7,13 +7,22 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export default function setup(): void {
-  const build = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/build.js', import.meta.url)), '--if-stale'], { stdio: 'inherit' });
-  if (build.error || build.status !== 0) throw new Error(`the build (node bin/build.js) failed: ${build.error?.message ?? `exit code ${build.status}`}`);
+  const build = spawnSync(
+    process.execPath,
+    [fileURLToPath(new URL('../bin/build.js', import.meta.url)), '--if-stale'],
+    { stdio: 'inherit' },
+  );
+  if (build.error || build.status !== 0)
+    throw new Error(
+      `the build (node bin/build.js) failed: ${build.error?.message ?? `exit code ${build.status}`}`,
+    );
   const lines = [
     process.env.TEST_DATABASE_URL
       ? `Database: PostgreSQL (TEST_DATABASE_URL), one fresh database per test file`
       : 'Database: SQLite. PostgreSQL suites skipped: set TEST_DATABASE_URL=postgres://... to run the suite on PostgreSQL',
-    process.env.REDIS_URL ? 'Redis: REDIS_URL set, Redis suites run' : 'Redis suites skipped: set REDIS_URL=redis://... to run them',
+    process.env.REDIS_URL
+      ? 'Redis: REDIS_URL set, Redis suites run'
+      : 'Redis suites skipped: set REDIS_URL=redis://... to run them',
     existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')
       ? 'Chromium found: the browser suites run'
       : 'Browser suites skipped: install Chromium (apt-get install chromium) or set CHROMIUM_PATH',

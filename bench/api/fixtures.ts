@@ -19,7 +19,11 @@ export interface OrgFixtures {
 }
 
 /** Runs `work` over `items` with at most `limit` at once. */
-async function inParallel<T>(items: T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+async function inParallel<T>(
+  items: T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
@@ -41,15 +45,36 @@ async function post(url: string, key: string, body: unknown): Promise<any> {
   return JSON.parse(text);
 }
 
-export async function loadFixtures(apiUrl: string, env: NodeJS.ProcessEnv, sizes: Sizes, tag: string): Promise<OrgFixtures[]> {
+export async function loadFixtures(
+  apiUrl: string,
+  env: NodeJS.ProcessEnv,
+  sizes: Sizes,
+  tag: string,
+): Promise<OrgFixtures[]> {
   // Each CLI call is a process of its own (about 0.7 s, mostly start-up): two at a time per core.
-  const orgs: OrgFixtures[] = Array.from({ length: sizes.orgs }, () => ({ id: '', keys: [], clients: [], projects: [] }));
+  const orgs: OrgFixtures[] = Array.from({ length: sizes.orgs }, () => ({
+    id: '',
+    keys: [],
+    clients: [],
+    projects: [],
+  }));
   await inParallel(orgs, 4, async (org, i) => {
-    org.id = (await cliJson<{ id: string }>(env, ['org', 'create', '--name', `Bench agency ${tag} ${i + 1}`])).id;
+    org.id = (
+      await cliJson<{ id: string }>(env, ['org', 'create', '--name', `Bench agency ${tag} ${i + 1}`])
+    ).id;
   });
   const keySlots = orgs.flatMap((org) => Array.from({ length: sizes.keysPerOrg }, () => org));
   await inParallel(keySlots, 4, async (org, i) => {
-    const created = await cliJson<{ key: string }>(env, ['keys', 'create', '--org', org.id, '--permissions', 'read,write', '--name', `bench ${i + 1}`]);
+    const created = await cliJson<{ key: string }>(env, [
+      'keys',
+      'create',
+      '--org',
+      org.id,
+      '--permissions',
+      'read,write',
+      '--name',
+      `bench ${i + 1}`,
+    ]);
     org.keys.push(created.key);
   });
 
@@ -57,14 +82,22 @@ export async function loadFixtures(apiUrl: string, env: NodeJS.ProcessEnv, sizes
   await inParallel(clientSlots, 16, async (i) => {
     const org = orgs[i % orgs.length]!;
     const email = `client-${i + 1}@bench.example`;
-    const { client } = await post(`${apiUrl}/api/v1/clients`, org.keys[i % org.keys.length]!, { email, name: `Client ${i + 1}`, company: `Company ${i + 1}` });
+    const { client } = await post(`${apiUrl}/api/v1/clients`, org.keys[i % org.keys.length]!, {
+      email,
+      name: `Client ${i + 1}`,
+      company: `Company ${i + 1}`,
+    });
     org.clients.push({ id: client.id, email });
   });
   const projectSlots = Array.from({ length: sizes.projects }, (_, i) => i);
   await inParallel(projectSlots, 16, async (i) => {
     const org = orgs[i % orgs.length]!;
     const client = org.clients[Math.floor(i / orgs.length) % org.clients.length]!;
-    const body = { name: `Bench site ${i + 1}`, client_email: client.email, description: 'A site made for the benchmark' };
+    const body = {
+      name: `Bench site ${i + 1}`,
+      client_email: client.email,
+      description: 'A site made for the benchmark',
+    };
     const { project } = await post(`${apiUrl}/api/v1/projects`, org.keys[i % org.keys.length]!, body);
     org.projects.push(project.id);
   });
@@ -73,7 +106,8 @@ export async function loadFixtures(apiUrl: string, env: NodeJS.ProcessEnv, sizes
 
 /** The fixtures as a Lua table for bench/wrk/api.lua (arrays are 1-based there). */
 export function writeLuaFixtures(orgs: OrgFixtures[], file: string): void {
-  const list = (xs: (string | number)[]) => `{${xs.map((x) => (typeof x === 'number' ? x : `"${x}"`)).join(',')}}`;
+  const list = (xs: (string | number)[]) =>
+    `{${xs.map((x) => (typeof x === 'number' ? x : `"${x}"`)).join(',')}}`;
   const clients = orgs.flatMap((o, i) => o.clients.map((c) => [c.id, i + 1] as const));
   const projects = orgs.flatMap((o, i) => o.projects.map((p) => [p, i + 1] as const));
   writeFileSync(

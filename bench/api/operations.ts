@@ -43,17 +43,33 @@ export interface OperationResult {
 }
 
 /** Warm-up on both, then rounds alternating between the two, the first side swapped each round. */
-export async function measure(operation: Operation, sides: [Side, Side], s: Settings, log: (line: string) => void): Promise<OperationResult> {
+export async function measure(
+  operation: Operation,
+  sides: [Side, Side],
+  s: Settings,
+  log: (line: string) => void,
+): Promise<OperationResult> {
   const result: OperationResult = { operation, rounds: { api: [], minimal: [] }, failures: [] };
   const round = async (side: Side, tag: string, seconds: number) => {
     const load = {
-      url: side.url, script: 'api.lua', seconds, connections: s.connections, threads: s.threads, cpus: s.loadCpus,
-      serverPid: side.pid, databaseMatch: side.databaseMatch,
+      url: side.url,
+      script: 'api.lua',
+      seconds,
+      connections: s.connections,
+      threads: s.threads,
+      cpus: s.loadCpus,
+      serverPid: side.pid,
+      databaseMatch: side.databaseMatch,
     };
     // A repeated try writes new emails and names too: the tag names the try.
     const args = (attempt: number) => [operation.op, s.fixturesFile, `${tag}t${attempt}p${process.pid}`];
-    const r = await quietRound((attempt) => ({ ...load, args: args(attempt) }), `${operation.name} ${side.name}`, log);
-    if (r.errors > 0) result.failures.push(`${side.name} ${tag}: ${r.errors} failed (${r.errorDetail}) of ${r.requests}`);
+    const r = await quietRound(
+      (attempt) => ({ ...load, args: args(attempt) }),
+      `${operation.name} ${side.name}`,
+      log,
+    );
+    if (r.errors > 0)
+      result.failures.push(`${side.name} ${tag}: ${r.errors} failed (${r.errorDetail}) of ${r.requests}`);
     return r;
   };
   for (const side of sides) await round(side, `${operation.op}-${side.name}-w`, s.warmupSeconds);
@@ -64,7 +80,9 @@ export async function measure(operation: Operation, sides: [Side, Side], s: Sett
       result.rounds[side.name].push(r);
       const db = side.databaseMatch ? ` + ${r.dbCpuUsPerRequest.toFixed(0)} in PostgreSQL` : '';
       const others = `others used ${(r.othersShare * 100).toFixed(1)}% of a core`;
-      log(`  ${operation.name} round ${i + 1} ${side.name}: ${Math.round(r.rps)} req/s, ${r.cpuUsPerRequest.toFixed(0)}${db} µs CPU/request, ${others}${r.errors ? `, ${r.errors} FAILED` : ''}`);
+      log(
+        `  ${operation.name} round ${i + 1} ${side.name}: ${Math.round(r.rps)} req/s, ${r.cpuUsPerRequest.toFixed(0)}${db} µs CPU/request, ${others}${r.errors ? `, ${r.errors} FAILED` : ''}`,
+      );
     }
   }
   return result;
@@ -72,7 +90,8 @@ export async function measure(operation: Operation, sides: [Side, Side], s: Sett
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 /** Two decimals, or three where two would round a miss up to the target (0.699 is not 0.70). */
-const ratioText = (ratio: number, target: number) => (ratio < target && Number(ratio.toFixed(2)) >= target ? ratio.toFixed(3) : ratio.toFixed(2));
+const ratioText = (ratio: number, target: number) =>
+  ratio < target && Number(ratio.toFixed(2)) >= target ? ratio.toFixed(3) : ratio.toFixed(2);
 
 /** The figures of one operation: medians over rounds. */
 export function summarize(r: OperationResult) {
@@ -93,7 +112,8 @@ export function summarize(r: OperationResult) {
     apiP99: median(api.map((x) => x.p99ms)),
     minP99: median(min.map((x) => x.p99ms)),
     target: r.operation.target,
-    verdict: r.failures.length > 0 ? 'INVALID (failed answers)' : ratio >= r.operation.target ? 'met' : 'missed',
+    verdict:
+      r.failures.length > 0 ? 'INVALID (failed answers)' : ratio >= r.operation.target ? 'met' : 'missed',
     spread: `${api.map((x) => fmt(x.rps)).join(' ')} / ${min.map((x) => fmt(x.rps)).join(' ')}`,
     disturbed: api.concat(min).filter((x) => x.othersShare > NOISY_SHARE).length,
   };

@@ -14,10 +14,36 @@ interface Probe {
 
 function probes(org: OrgFixtures): Probe[] {
   return [
-    { name: 'GET client', method: 'GET', path: `/api/v1/clients/${org.clients[1]!.id}`, status: 200, same: 'bytes' },
-    { name: 'GET projects', method: 'GET', path: '/api/v1/projects?limit=50&offset=7', status: 200, same: 'bytes' },
-    { name: 'POST client', method: 'POST', path: '/api/v1/clients', body: { email: 'shape-check@bench.example', name: 'Shape', company: null }, status: 201, same: 'shape' },
-    { name: 'PATCH project', method: 'PATCH', path: `/api/v1/projects/${org.projects[2]!}`, body: { name: 'Shape check' }, status: 200, same: 'shape' },
+    {
+      name: 'GET client',
+      method: 'GET',
+      path: `/api/v1/clients/${org.clients[1]!.id}`,
+      status: 200,
+      same: 'bytes',
+    },
+    {
+      name: 'GET projects',
+      method: 'GET',
+      path: '/api/v1/projects?limit=50&offset=7',
+      status: 200,
+      same: 'bytes',
+    },
+    {
+      name: 'POST client',
+      method: 'POST',
+      path: '/api/v1/clients',
+      body: { email: 'shape-check@bench.example', name: 'Shape', company: null },
+      status: 201,
+      same: 'shape',
+    },
+    {
+      name: 'PATCH project',
+      method: 'PATCH',
+      path: `/api/v1/projects/${org.projects[2]!}`,
+      body: { name: 'Shape check' },
+      status: 200,
+      same: 'shape',
+    },
   ];
 }
 
@@ -33,15 +59,26 @@ export async function checkSameAnswers(apiUrl: string, minimalUrl: string, org: 
   for (const p of probes(org)) {
     const [api, min] = await Promise.all(
       [apiUrl, minimalUrl].map(async (base) => {
-        const res = await fetch(base + p.path, { method: p.method, headers, body: p.body === undefined ? undefined : JSON.stringify(p.body) });
+        const res = await fetch(base + p.path, {
+          method: p.method,
+          headers,
+          body: p.body === undefined ? undefined : JSON.stringify(p.body),
+        });
         return { status: res.status, text: await res.text() };
       }),
     );
     if (api!.status !== p.status || min!.status !== p.status) {
-      throw new Error(`${p.name}: API answered ${api!.status}, minimal ${min!.status} (expected ${p.status})\nAPI: ${api!.text}\nminimal: ${min!.text}`);
+      throw new Error(
+        `${p.name}: API answered ${api!.status}, minimal ${min!.status} (expected ${p.status})\nAPI: ${api!.text}\nminimal: ${min!.text}`,
+      );
     }
     const differs =
-      p.same === 'bytes' ? api!.text !== min!.text : JSON.stringify(shape(JSON.parse(api!.text))) !== JSON.stringify(shape(JSON.parse(min!.text)));
-    if (differs) throw new Error(`${p.name}: the answers differ (${p.same})\nAPI: ${api!.text.slice(0, 600)}\nminimal: ${min!.text.slice(0, 600)}`);
+      p.same === 'bytes'
+        ? api!.text !== min!.text
+        : JSON.stringify(shape(JSON.parse(api!.text))) !== JSON.stringify(shape(JSON.parse(min!.text)));
+    if (differs)
+      throw new Error(
+        `${p.name}: the answers differ (${p.same})\nAPI: ${api!.text.slice(0, 600)}\nminimal: ${min!.text.slice(0, 600)}`,
+      );
   }
 }

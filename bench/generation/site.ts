@@ -128,17 +128,26 @@ export function detectedKind(files: SiteFile[]): { kind: string; place: string |
   if (!notes) return { kind: '?', place: undefined };
   try {
     const brief = JSON.parse(text(notes.content)) as { kind?: unknown; place?: unknown };
-    return { kind: typeof brief.kind === 'string' ? brief.kind : '?', place: typeof brief.place === 'string' && brief.place.trim() ? brief.place : null };
+    return {
+      kind: typeof brief.kind === 'string' ? brief.kind : '?',
+      place: typeof brief.place === 'string' && brief.place.trim() ? brief.place : null,
+    };
   } catch {
     return { kind: '?', place: undefined };
   }
 }
 
-async function openPage(browser: Browser, url: string, dark: boolean): Promise<{ page: Page; close: () => Promise<void> }> {
+async function openPage(
+  browser: Browser,
+  url: string,
+  dark: boolean,
+): Promise<{ page: Page; close: () => Promise<void> }> {
   const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: dark ? 'dark' : 'light' });
   // The site alone: requests to other hosts (web fonts, CDNs) fail at once, as they would offline.
   const origin = new URL(url).origin;
-  await context.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
+  await context.route('**/*', (route) =>
+    new URL(route.request().url()).origin === origin ? route.continue() : route.abort(),
+  );
   const page = await context.newPage();
   await page.goto(url, { waitUntil: 'load' });
   await page.evaluate(SETTLE);
@@ -146,7 +155,15 @@ async function openPage(browser: Browser, url: string, dark: boolean): Promise<{
 }
 
 /** `root`: a directory for the site's files (under root/<id>); `screenshot`: a path for a full-page screenshot of index.html. */
-export async function checkSite(browser: Browser, validator: HtmlValidate, p: BenchPrompt, files: SiteFile[], ms: number, root: string, screenshot?: string): Promise<Result> {
+export async function checkSite(
+  browser: Browser,
+  validator: HtmlValidate,
+  p: BenchPrompt,
+  files: SiteFile[],
+  ms: number,
+  root: string,
+  screenshot?: string,
+): Promise<Result> {
   const { kind } = detectedKind(files);
   const notesPlace = detectedKind(files).place;
   const dir = join(root, p.id);
@@ -156,8 +173,13 @@ export async function checkSite(browser: Browser, validator: HtmlValidate, p: Be
     mkdirSync(dirname(join(dir, f.path)), { recursive: true });
     writeFileSync(join(dir, f.path), f.content);
   }
-  const htmlFiles = site.filter((f) => /\.html?$/i.test(f.path)).map((f) => f.path).sort((a, b) => (a === 'index.html' ? -1 : b === 'index.html' ? 1 : a.localeCompare(b)));
-  const hasDarkMode = site.some((f) => /\.(css|html?)$/i.test(f.path) && /prefers-color-scheme\s*:\s*dark/i.test(text(f.content)));
+  const htmlFiles = site
+    .filter((f) => /\.html?$/i.test(f.path))
+    .map((f) => f.path)
+    .sort((a, b) => (a === 'index.html' ? -1 : b === 'index.html' ? 1 : a.localeCompare(b)));
+  const hasDarkMode = site.some(
+    (f) => /\.(css|html?)$/i.test(f.path) && /prefers-color-scheme\s*:\s*dark/i.test(text(f.content)),
+  );
   const server = await serveDirectory(dir);
   const r: Result = {
     id: p.id,
@@ -195,10 +217,15 @@ export async function checkSite(browser: Browser, validator: HtmlValidate, p: Be
         const f = (await page.evaluate(COLLECT)) as PageFacts;
         facts.set(path, f);
         await page.addScriptTag({ path: AXE });
-        const violations = (await page.evaluate(AXE_ALL)) as { id: string; impact: string | null; nodes: number }[];
+        const violations = (await page.evaluate(AXE_ALL)) as {
+          id: string;
+          impact: string | null;
+          nodes: number;
+        }[];
         for (const v of violations) {
           if (v.id === 'color-contrast') r.contrast += v.nodes;
-          else if (v.impact === 'serious' || v.impact === 'critical') r.serious.push(path === 'index.html' ? v.id : `${v.id} (${path})`);
+          else if (v.impact === 'serious' || v.impact === 'critical')
+            r.serious.push(path === 'index.html' ? v.id : `${v.id} (${path})`);
         }
         const found = inventedFacts(f.text, p.prompt, p.expect.country);
         r.invented += found.count;
@@ -206,9 +233,13 @@ export async function checkSite(browser: Browser, validator: HtmlValidate, p: Be
         r.inventedAll.push(...found.all.map((fact) => `${path}: ${fact}`));
         r.wrongCurrency.push(...found.wrongCurrency);
         if (path === 'index.html' && screenshot) await page.screenshot({ path: screenshot, fullPage: true });
-        r.headingBreaks.push(...((await page.evaluate(BROKEN_WORDS)) as string[]).map((w) => `${path}: ${w}`));
+        r.headingBreaks.push(
+          ...((await page.evaluate(BROKEN_WORDS)) as string[]).map((w) => `${path}: ${w}`),
+        );
         await page.setViewportSize(PHONE);
-        r.headingBreaks.push(...((await page.evaluate(BROKEN_WORDS)) as string[]).map((w) => `${path} (phone): ${w}`));
+        r.headingBreaks.push(
+          ...((await page.evaluate(BROKEN_WORDS)) as string[]).map((w) => `${path} (phone): ${w}`),
+        );
       } finally {
         await close();
       }
@@ -234,18 +265,29 @@ export async function checkSite(browser: Browser, validator: HtmlValidate, p: Be
 
     const index = facts.get('index.html');
     const allText = [...facts.values()].map((f) => `${f.title}\n${f.text}`).join('\n');
-    if (p.expect.name !== null) r.nameOk = !!index && (contains(index.text, p.expect.name) || contains(index.title, p.expect.name));
-    if (p.expect.place !== null) r.placeOk = !!index && (contains(index.text, p.expect.place) || contains(index.title, p.expect.place));
+    if (p.expect.name !== null)
+      r.nameOk = !!index && (contains(index.text, p.expect.name) || contains(index.title, p.expect.name));
+    if (p.expect.place !== null)
+      r.placeOk = !!index && (contains(index.text, p.expect.place) || contains(index.title, p.expect.place));
     else if (notesPlace !== undefined) r.placeOk = notesPlace === null; // no place asked for: none may be made up
     r.sectionsMissing = (p.expect.sections ?? []).filter((word) => !contains(allText, word));
     r.languageOk = (index?.lang ?? '').slice(0, 2).toLowerCase() === (p.expect.language ?? 'en');
-    const stated = Object.entries(p.expect.facts ?? {}).flatMap(([name, v]) => (Array.isArray(v) ? v.map((x) => [name, x]) : [[name, v]])) as [string, string][];
+    const stated = Object.entries(p.expect.facts ?? {}).flatMap(([name, v]) =>
+      Array.isArray(v) ? v.map((x) => [name, x]) : [[name, v]],
+    ) as [string, string][];
     r.factsStated = stated.length;
     const headings = [...facts.values()].flatMap((f) => f.headings);
-    const squash = (s: string) => s.toLowerCase().replace(/\u2011/g, '-').replace(/[\s\u00a0]+/g, ' ').trim();
+    const squash = (s: string) =>
+      s
+        .toLowerCase()
+        .replace(/\u2011/g, '-')
+        .replace(/[\s\u00a0]+/g, ' ')
+        .trim();
     for (const [name, value] of stated) {
-      if (!contains(allText, value) && !squash(allText).includes(squash(value))) r.factsMissing.push(`${name} ${value} (absent)`);
-      else if (headings.some((h) => squash(h).includes(squash(value)))) r.factsMissing.push(`${name} ${value} (as a heading)`);
+      if (!contains(allText, value) && !squash(allText).includes(squash(value)))
+        r.factsMissing.push(`${name} ${value} (absent)`);
+      else if (headings.some((h) => squash(h).includes(squash(value))))
+        r.factsMissing.push(`${name} ${value} (as a heading)`);
     }
     // A page asked for as `about.html` may also be made as `about/index.html`; a nav link may name
     // it `/about.html`, `/about/`, `/about/index.html` or `/about` (which redirects).
@@ -254,7 +296,8 @@ export async function checkSite(browser: Browser, validator: HtmlValidate, p: Be
       const file = [wanted, `${stem}/index.html`].find((f) => htmlFiles.includes(f));
       const paths = [`/${wanted}`, `/${stem}/`, `/${stem}/index.html`, `/${stem}`];
       if (!file) r.pagesMissing.push(`${wanted} (absent)`);
-      else if (wanted !== 'index.html' && !index?.nav.some((href) => paths.includes(new URL(href).pathname))) r.pagesMissing.push(`${wanted} (not in nav)`);
+      else if (wanted !== 'index.html' && !index?.nav.some((href) => paths.includes(new URL(href).pathname)))
+        r.pagesMissing.push(`${wanted} (not in nav)`);
     }
 
     // Internal links: same-origin URLs must answer 200; #fragments must name an element of their page.
@@ -285,9 +328,34 @@ export async function checkSite(browser: Browser, validator: HtmlValidate, p: Be
   return r;
 }
 
-
 /** A prompt whose generation or check failed: it counts against every target. */
 export function failed(p: BenchPrompt, kind: string, ms: number, error: string): Result {
-  return { id: p.id, expectedKind: p.expect.kind, detectedKind: kind, kindOk: false, pages: [], pagesMissing: [], pagesRequested: 0, nameOk: null, placeOk: null, sectionsMissing: [], sectionsRequested: 0, invented: 0, inventedAll: [], wrongCurrency: [], contrast: 0, contrastDark: null, serious: [], validatorErrors: 0, validatorAll: [], brokenLinks: [], languageOk: false, factsMissing: [], factsStated: 0, headingBreaks: [], ms, error };
+  return {
+    id: p.id,
+    expectedKind: p.expect.kind,
+    detectedKind: kind,
+    kindOk: false,
+    pages: [],
+    pagesMissing: [],
+    pagesRequested: 0,
+    nameOk: null,
+    placeOk: null,
+    sectionsMissing: [],
+    sectionsRequested: 0,
+    invented: 0,
+    inventedAll: [],
+    wrongCurrency: [],
+    contrast: 0,
+    contrastDark: null,
+    serious: [],
+    validatorErrors: 0,
+    validatorAll: [],
+    brokenLinks: [],
+    languageOk: false,
+    factsMissing: [],
+    factsStated: 0,
+    headingBreaks: [],
+    ms,
+    error,
+  };
 }
-

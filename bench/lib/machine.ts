@@ -8,8 +8,14 @@ export function describeRun(appDir: string): string {
   const cpu = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
   let commit = 'not a git checkout';
   try {
-    const head = execFileSync('git', ['-C', appDir, 'log', '-1', '--format=%h %cs %s'], { encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['-C', appDir, 'status', '--porcelain', '--untracked-files=no', '--', 'src', 'bin', 'package.json'], { encoding: 'utf8' }).trim();
+    const head = execFileSync('git', ['-C', appDir, 'log', '-1', '--format=%h %cs %s'], {
+      encoding: 'utf8',
+    }).trim();
+    const dirty = execFileSync(
+      'git',
+      ['-C', appDir, 'status', '--porcelain', '--untracked-files=no', '--', 'src', 'bin', 'package.json'],
+      { encoding: 'utf8' },
+    ).trim();
     commit = `${head.slice(0, 90)}${dirty ? ' (plus uncommitted changes)' : ''}`;
   } catch {
     // not a checkout: say so
@@ -22,5 +28,8 @@ export function describeRun(appDir: string): string {
 }
 
 export function requireCores(n: number): void {
-  if (availableParallelism() < n) throw new Error(`this benchmark pins the server and the load generator to separate cores: it needs ${n}, the machine has ${availableParallelism()}`);
+  if (availableParallelism() < n)
+    throw new Error(
+      `this benchmark pins the server and the load generator to separate cores: it needs ${n}, the machine has ${availableParallelism()}`,
+    );
 }

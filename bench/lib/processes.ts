@@ -44,7 +44,11 @@ export function freePort(): Promise<number> {
 
 export async function startServer(o: StartOptions): Promise<Server> {
   const out = openSync(o.log, 'a');
-  const child = spawn('taskset', ['-c', o.cpus, ...o.cmd], { cwd: o.cwd, env: o.env, stdio: ['ignore', out, out] });
+  const child = spawn('taskset', ['-c', o.cpus, ...o.cmd], {
+    cwd: o.cwd,
+    env: o.env,
+    stdio: ['ignore', out, out],
+  });
   closeSync(out);
   // A command that cannot start (missing program or directory) fails the start, not the process.
   let spawnError: Error | undefined;
@@ -63,9 +67,14 @@ export async function startServer(o: StartOptions): Promise<Server> {
   const server: Server = { name: o.name, child, pid: child.pid!, url, log: o.log, stop };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (spawnError) throw new Error(`${o.name} could not start (${o.cmd.join(' ')} in ${o.cwd}): ${spawnError.message}`);
-    if (child.exitCode !== null) throw new Error(`${o.name} exited with ${child.exitCode} at start; see ${o.log}:\n${tail(o.log)}`);
-    const ok = await fetch(url + (o.readyPath ?? '/'), { headers: o.readyHeaders }).then((r) => r.ok, () => false);
+    if (spawnError)
+      throw new Error(`${o.name} could not start (${o.cmd.join(' ')} in ${o.cwd}): ${spawnError.message}`);
+    if (child.exitCode !== null)
+      throw new Error(`${o.name} exited with ${child.exitCode} at start; see ${o.log}:\n${tail(o.log)}`);
+    const ok = await fetch(url + (o.readyPath ?? '/'), { headers: o.readyHeaders }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return server;
     if (Date.now() > deadline) throw new Error(`${o.name} not ready after 60 s; see ${o.log}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -98,7 +107,10 @@ export function processTree(pid: number): number[] {
 /** Fields of /proc/PID/stat after the command name (index 0 is the state). */
 function readStat(pid: number, task?: number): string[] | undefined {
   try {
-    const text = readFileSync(task === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${task}/stat`, 'utf8');
+    const text = readFileSync(
+      task === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${task}/stat`,
+      'utf8',
+    );
     return text.slice(text.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined; // exited meanwhile
@@ -121,7 +133,11 @@ export function treeRss(pid: number): { pid: number; command: string; kb: number
     try {
       const status = readFileSync(`/proc/${p}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      const command = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).slice(0, 3).join(' ');
+      const command = readFileSync(`/proc/${p}/cmdline`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .slice(0, 3)
+        .join(' ');
       return [{ pid: p, command, kb }];
     } catch {
       return [];

@@ -17,7 +17,8 @@ export const CLI_CMD = (process.env.BENCH_CLI_CMD ?? 'node bin/sitewright.js').s
 /** The command with flags for node itself (such as --cpu-prof, which NODE_OPTIONS refuses). */
 export function withNodeFlags(cmd: string[], flags: string[]): string[] {
   if (flags.length === 0) return cmd;
-  if (!/(^|\/)node$/.test(cmd[0]!)) throw new Error(`cannot pass ${flags.join(' ')} to ${cmd.join(' ')}: it does not start with node`);
+  if (!/(^|\/)node$/.test(cmd[0]!))
+    throw new Error(`cannot pass ${flags.join(' ')} to ${cmd.join(' ')}: it does not start with node`);
   return [cmd[0]!, ...flags, ...cmd.slice(1)];
 }
 

@@ -24,7 +24,12 @@ export interface HotFunction {
 }
 
 /** `pid`: the server's; its main thread's profile is CPU.<date>.<time>.<pid>.0.<n>.cpuprofile (children and worker threads write their own). */
-export function topSelfTime(dir: string, pid: number, windows: { from: number; to: number }[], count = 15): HotFunction[] {
+export function topSelfTime(
+  dir: string,
+  pid: number,
+  windows: { from: number; to: number }[],
+  count = 15,
+): HotFunction[] {
   const file = readdirSync(dir).find((f) => f.includes(`.${pid}.0.`) && f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no profile of process ${pid}'s main thread in ${dir}`);
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
@@ -39,7 +44,9 @@ export function topSelfTime(dir: string, pid: number, windows: { from: number; t
     if (frame.functionName === '(idle)' || !windows.some((w) => at >= w.from && at <= w.to)) return;
     busy += us;
     // node_modules/<pkg>/..., src/... or dist/...: enough to find it, short enough for a table.
-    const where = frame.url ? `${frame.url.replace(/^.*?\/(node_modules|src|dist)\//, '$1/')}:${frame.lineNumber + 1}` : '';
+    const where = frame.url
+      ? `${frame.url.replace(/^.*?\/(node_modules|src|dist)\//, '$1/')}:${frame.lineNumber + 1}`
+      : '';
     const key = `${frame.functionName}@${where}`;
     const entry = self.get(key) ?? { name: frame.functionName || '(anonymous)', where, us: 0 };
     entry.us += us;

@@ -13,7 +13,12 @@ export const NOISY_SHARE = Number(process.env.BENCH_NOISY_SHARE ?? 0.05);
  * left out: the servers' own loopback traffic makes most of it, and no process is charged it.
  */
 export function machineCpu(): { busy: number } {
-  const [user, nice, system] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number) as [number, number, number];
+  const [user, nice, system] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number) as [number, number, number];
   return { busy: (user + nice + system) * TICK_US };
 }
 
@@ -33,10 +38,15 @@ export async function waitForQuiet(log: (line: string) => void): Promise<void> {
     if (quietSeconds >= 2) return;
     if (share < NOISY_SHARE) continue;
     if (Date.now() > deadline) {
-      log(`  the machine stayed busy (${(share * 100).toFixed(0)}% of a core used by other processes): measuring anyway`);
+      log(
+        `  the machine stayed busy (${(share * 100).toFixed(0)}% of a core used by other processes): measuring anyway`,
+      );
       return;
     }
-    if (!told) log(`  waiting for a quiet machine (${(share * 100).toFixed(0)}% of a core used by other processes)...`);
+    if (!told)
+      log(
+        `  waiting for a quiet machine (${(share * 100).toFixed(0)}% of a core used by other processes)...`,
+      );
     told = true;
   }
 }

@@ -50,7 +50,8 @@ async function fileFor(root: string, urlPath: string): Promise<string | { redire
   try {
     const found = await stat(file);
     if (found.isFile()) return file;
-    if (found.isDirectory() && (await stat(join(file, 'index.html')).catch(() => undefined))?.isFile()) return { redirect: urlPath + '/' };
+    if (found.isDirectory() && (await stat(join(file, 'index.html')).catch(() => undefined))?.isFile())
+      return { redirect: urlPath + '/' };
     return undefined;
   } catch {
     return undefined;
@@ -75,7 +76,11 @@ export async function serveDirectory(dir: string): Promise<StaticServer> {
         return;
       }
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'no-store' });
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'content-length': body.length,
+        'cache-control': 'no-store',
+      });
       res.end(req.method === 'HEAD' ? undefined : body);
     })().catch(() => {
       res.writeHead(500);

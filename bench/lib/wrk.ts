@@ -52,12 +52,30 @@ const SHELL_TIMES = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/;
 export async function runWrk(o: LoadOptions): Promise<RoundResult> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const headerArgs = Object.entries(o.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
-  const argv = ['taskset', '-c', o.cpus, 'wrk', `-t${o.threads}`, `-c${o.connections}`, `-d${o.seconds}s`, '--latency', ...headerArgs, '-s', o.script, o.url];
+  const argv = [
+    'taskset',
+    '-c',
+    o.cpus,
+    'wrk',
+    `-t${o.threads}`,
+    `-c${o.connections}`,
+    `-d${o.seconds}s`,
+    '--latency',
+    ...headerArgs,
+    '-s',
+    o.script,
+    o.url,
+  ];
   if (o.args?.length) argv.push('--', ...o.args);
   // The shell's `times` prints its children's CPU time: wrk's own, to leave out of the others'.
   const script = `${argv.map(quote).join(' ')}; status=$?; times; exit $status`;
   const db = () => (o.databaseMatch ? cpuOfMatching(o.databaseMatch) : new Map<number, number>());
-  const [cpuBefore, dbBefore, machineBefore, start] = [treeCpuMicros(o.serverPid), db(), machineCpu(), process.hrtime.bigint()];
+  const [cpuBefore, dbBefore, machineBefore, start] = [
+    treeCpuMicros(o.serverPid),
+    db(),
+    machineCpu(),
+    process.hrtime.bigint(),
+  ];
   const { stdout } = await promisify(execFile)('sh', ['-c', script], { cwd: WRK_DIR, maxBuffer: 1 << 20 });
   const end = process.hrtime.bigint();
   const wall = Number(end - start) / 1000;
@@ -77,7 +95,10 @@ export async function runWrk(o: LoadOptions): Promise<RoundResult> {
     requests: s.requests!,
     rps: s.requests! / (s.duration_us! / 1e6),
     errors,
-    errorDetail: ['status', 'connect', 'read', 'write', 'timeout'].filter((k) => s[k]! > 0).map((k) => `${k} ${s[k]}`).join(', '),
+    errorDetail: ['status', 'connect', 'read', 'write', 'timeout']
+      .filter((k) => s[k]! > 0)
+      .map((k) => `${k} ${s[k]}`)
+      .join(', '),
     p50ms: s.p50_us! / 1000,
     p99ms: s.p99_us! / 1000,
     cpuUsPerRequest: cpu / requests,
@@ -88,12 +109,18 @@ export async function runWrk(o: LoadOptions): Promise<RoundResult> {
 }
 
 /** A round on a quiet machine: waits for one, and repeats a round others disturbed (MAX_TRIES in all; the last is kept, its othersShare tells). */
-export async function quietRound(load: (attempt: number) => LoadOptions, label: string, log: (line: string) => void): Promise<RoundResult> {
+export async function quietRound(
+  load: (attempt: number) => LoadOptions,
+  label: string,
+  log: (line: string) => void,
+): Promise<RoundResult> {
   for (let attempt = 1; ; attempt++) {
     await waitForQuiet(log);
     const r = await runWrk(load(attempt));
     if (r.othersShare <= NOISY_SHARE || attempt >= MAX_TRIES) return r;
-    log(`  ${label}: other processes used ${(r.othersShare * 100).toFixed(0)}% of a core during the round: repeated`);
+    log(
+      `  ${label}: other processes used ${(r.othersShare * 100).toFixed(0)}% of a core during the round: repeated`,
+    );
   }
 }
 

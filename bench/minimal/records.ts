@@ -30,7 +30,8 @@ export interface Store {
  * current code: rows selected whole, mapped and serialized in JS) or `sql-json` (up to commit
  * 854ed1f: each row rendered as JSON text by the database). TWIN_PROJECT_LIST, default `rows`.
  */
-export const LIST_MODE: 'rows' | 'sql-json' = process.env.TWIN_PROJECT_LIST === 'sql-json' ? 'sql-json' : 'rows';
+export const LIST_MODE: 'rows' | 'sql-json' =
+  process.env.TWIN_PROJECT_LIST === 'sql-json' ? 'sql-json' : 'rows';
 
 /** The page's SQL; `?` placeholders, numbered for PostgreSQL by the caller. */
 export function projectPageSql(engine: 'sqlite' | 'postgres'): string {
@@ -45,7 +46,8 @@ export function projectPageBody(rows: (ProjectRow | { json: string })[], total: 
 }
 
 type Time = string | Date | null;
-export const iso = (t: Time): string | null => (t === null ? null : typeof t === 'string' ? t : t.toISOString());
+export const iso = (t: Time): string | null =>
+  t === null ? null : typeof t === 'string' ? t : t.toISOString();
 
 export interface ClientRow {
   id: string;
@@ -128,15 +130,31 @@ export const subscribed = (hooks: { id: string; events: string }[], type: string
 
 /** A project row as JSON text, per engine: the same expression the API's list uses. */
 export function projectJsonSql(engine: 'sqlite' | 'postgres'): string {
-  const time = (c: string) => (engine === 'postgres' ? `to_char("${c}" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : `"${c}"`);
+  const time = (c: string) =>
+    engine === 'postgres' ? `to_char("${c}" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : `"${c}"`;
   const bool = (c: string) => (engine === 'postgres' ? `"${c}"` : `json(iif("${c}", 'true', 'false'))`);
   const text = (c: string) => `"${c}"`;
   const fields: [string, (c: string) => string][] = [
-    ['id', text], ['user_id', text], ['org_id', text], ['org_client_id', text], ['name', text], ['description', text],
-    ['status', text], ['template', text], ['tags', (c) => (engine === 'postgres' ? `"${c}"::json` : `json("${c}")`)],
-    ['starred', bool], ['is_public', bool], ['subdomain', text], ['custom_domain', text], ['custom_domain_status', text],
-    ['published_url', text], ['last_published_at', time], ['preview_image_url', text], ['created_at', time],
-    ['updated_at', time], ['last_opened_at', time],
+    ['id', text],
+    ['user_id', text],
+    ['org_id', text],
+    ['org_client_id', text],
+    ['name', text],
+    ['description', text],
+    ['status', text],
+    ['template', text],
+    ['tags', (c) => (engine === 'postgres' ? `"${c}"::json` : `json("${c}")`)],
+    ['starred', bool],
+    ['is_public', bool],
+    ['subdomain', text],
+    ['custom_domain', text],
+    ['custom_domain_status', text],
+    ['published_url', text],
+    ['last_published_at', time],
+    ['preview_image_url', text],
+    ['created_at', time],
+    ['updated_at', time],
+    ['last_opened_at', time],
   ];
   const pairs = fields.map(([name, render]) => `'${name}', ${render(name)}`).join(', ');
   return engine === 'postgres' ? `json_build_object(${pairs})::text` : `json_object(${pairs})`;

@@ -15,7 +15,11 @@ interface Flags {
 
 export async function migrateCommand(config: Config): Promise<void> {
   announceDatabase(config);
-  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, sqliteSynchronous: config.sqliteSynchronous });
+  const database = openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    sqliteSynchronous: config.sqliteSynchronous,
+  });
   try {
     const applied = await migrateToLatest(database.db, database.engine);
     process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
@@ -42,7 +46,12 @@ function noExtra(args: string[], what: string): void {
   if (args.length > 0) throw new CliError(`${what}: unexpected argument '${args[0]}'`);
 }
 
-export async function orgCommand(config: Config, sub: string | undefined, args: string[], flags: Flags): Promise<void> {
+export async function orgCommand(
+  config: Config,
+  sub: string | undefined,
+  args: string[],
+  flags: Flags,
+): Promise<void> {
   if (sub === 'create') {
     noExtra(args, 'org create');
     if (!flags.name?.trim()) throw new CliError('org create needs --name NAME');
@@ -61,7 +70,11 @@ export async function orgCommand(config: Config, sub: string | undefined, args: 
   throw new CliError(`usage: sitewright org create --name NAME [--json] | sitewright org list [--json]`);
 }
 
-async function requireOrg(orgs: OrgService, idOrName: string | undefined, what: string): Promise<Organization> {
+async function requireOrg(
+  orgs: OrgService,
+  idOrName: string | undefined,
+  what: string,
+): Promise<Organization> {
   if (!idOrName) throw new CliError(`${what} needs --org ORG_ID_OR_NAME`);
   const org = await orgs.findOrg(idOrName);
   if (!org) throw new CliError(`no organization with id or name '${idOrName}'`);
@@ -70,7 +83,10 @@ async function requireOrg(orgs: OrgService, idOrName: string | undefined, what: 
 
 function parsePermissions(text: string | undefined): Permission[] {
   if (!text) throw new CliError('keys create needs --permissions read, write or read,write');
-  const list = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const list = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const unknown = list.filter((p) => !PERMISSIONS.includes(p as Permission));
   if (unknown.length > 0 || list.length === 0) {
     throw new CliError(`unknown permission '${unknown[0] ?? text}': use read, write or read,write`);
@@ -78,14 +94,23 @@ function parsePermissions(text: string | undefined): Permission[] {
   return list as Permission[];
 }
 
-export async function keysCommand(config: Config, sub: string | undefined, args: string[], flags: Flags): Promise<void> {
+export async function keysCommand(
+  config: Config,
+  sub: string | undefined,
+  args: string[],
+  flags: Flags,
+): Promise<void> {
   if (sub === 'create') {
     noExtra(args, 'keys create');
     const permissions = parsePermissions(flags.permissions);
-    const created = await withOrgs(config, async (orgs) => {
-      const org = await requireOrg(orgs, flags.org, 'keys create');
-      return orgs.createKey(org.id, permissions, flags.name?.trim() || null);
-    }, true);
+    const created = await withOrgs(
+      config,
+      async (orgs) => {
+        const org = await requireOrg(orgs, flags.org, 'keys create');
+        return orgs.createKey(org.id, permissions, flags.name?.trim() || null);
+      },
+      true,
+    );
     const { id, key, org_id, name, created_at } = created;
     if (flags.json) printJson({ id, key, org_id, permissions: created.permissions, name, created_at });
     else {
@@ -98,11 +123,17 @@ export async function keysCommand(config: Config, sub: string | undefined, args:
   }
   if (sub === 'list') {
     noExtra(args, 'keys list');
-    const keys = await withOrgs(config, async (orgs) => orgs.listKeys((await requireOrg(orgs, flags.org, 'keys list')).id));
+    const keys = await withOrgs(config, async (orgs) =>
+      orgs.listKeys((await requireOrg(orgs, flags.org, 'keys list')).id),
+    );
     if (flags.json) printJson(keys);
     else {
       printTable(
-        keys.map((k) => ({ ...k, permissions: k.permissions.join(','), status: k.revoked_at ? 'revoked' : 'active' })),
+        keys.map((k) => ({
+          ...k,
+          permissions: k.permissions.join(','),
+          status: k.revoked_at ? 'revoked' : 'active',
+        })),
         ['id', 'name', 'prefix', 'permissions', 'status', 'created_at', 'last_used_at'],
       );
     }

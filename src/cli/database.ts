@@ -26,17 +26,25 @@ export function announceDatabase(config: Config): void {
   process.stderr.write(`sitewright: database: ${databaseName(config)}\n`);
 }
 
-const HINT = 'Set DATA_DIR (or DATABASE_URL) to the one the server uses, or run `sitewright migrate` to create a new database there.';
+const HINT =
+  'Set DATA_DIR (or DATABASE_URL) to the one the server uses, or run `sitewright migrate` to create a new database there.';
 
 /** Opens the server's existing database (applying any pending migrations), never a new one. */
 export async function openExistingDatabase(config: Config): Promise<Database> {
   if (!config.databaseUrl && !existsSync(sqliteFile(config.dataDir))) {
-    throw new CliError(`no database at ${resolve(sqliteFile(config.dataDir))} (DATA_DIR=${config.dataDir}). ${HINT}`);
+    throw new CliError(
+      `no database at ${resolve(sqliteFile(config.dataDir))} (DATA_DIR=${config.dataDir}). ${HINT}`,
+    );
   }
-  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, sqliteSynchronous: config.sqliteSynchronous });
+  const database = openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    sqliteSynchronous: config.sqliteSynchronous,
+  });
   try {
     const tables = await database.db.introspection.getTables();
-    if (!tables.some((t) => t.name === 'organizations')) throw new CliError(`${databaseName(config)} holds no Sitewright tables. ${HINT}`);
+    if (!tables.some((t) => t.name === 'organizations'))
+      throw new CliError(`${databaseName(config)} holds no Sitewright tables. ${HINT}`);
     await migrateToLatest(database.db, database.engine);
   } catch (error) {
     await database.close();

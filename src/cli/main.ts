@@ -44,7 +44,10 @@ const COMMAND_FLAGS: Record<string, string[]> = {
 function refuseOtherFlags(command: string, values: Record<string, unknown>): void {
   const allowed = COMMAND_FLAGS[command];
   if (!allowed) return; // an unknown command: refused with its own message below
-  const other = Object.keys(values).find((flag) => flag !== 'help' && values[flag] !== undefined && values[flag] !== false && !allowed.includes(flag));
+  const other = Object.keys(values).find(
+    (flag) =>
+      flag !== 'help' && values[flag] !== undefined && values[flag] !== false && !allowed.includes(flag),
+  );
   if (other) throw new CliError(`${command} does not take --${other}`);
 }
 
@@ -69,7 +72,10 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (!command) throw new CliError(`a command is needed\n\n${USAGE}`);
-  refuseOtherFlags(command === 'org' || command === 'keys' || command === 'user' ? `${command} ${sub}` : command, values);
+  refuseOtherFlags(
+    command === 'org' || command === 'keys' || command === 'user' ? `${command} ${sub}` : command,
+    values,
+  );
   if (command === 'start') {
     if (positionals.length > 1) throw new CliError(`start takes no arguments\n\n${USAGE}`);
     const { startServer } = await import('../main.ts');
@@ -101,7 +107,11 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof CliError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  if (
+    error instanceof CliError ||
+    error instanceof ConfigError ||
+    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+  ) {
     process.stderr.write(`sitewright: ${(error as Error).message}\n`);
     process.exitCode = 2;
     return;

@@ -13,6 +13,15 @@ export function printTable(rows: Record<string, string | null>[], columns: strin
   }
   const cell = (v: string | null | undefined) => v ?? '-';
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
-  process.stdout.write([line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n') + '\n');
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  process.stdout.write(
+    [
+      line(columns.map((c) => c.toUpperCase())),
+      ...rows.map((r) => line(columns.map((c) => cell(r[c])))),
+    ].join('\n') + '\n',
+  );
 }

@@ -21,9 +21,15 @@ interface UserFlags {
   json?: boolean | undefined;
 }
 
-const USAGE = 'usage: sitewright user create --email E --org ORG --role owner|admin|member [--name N] [--json] | sitewright user reset-password --email E [--json]';
+const USAGE =
+  'usage: sitewright user create --email E --org ORG --role owner|admin|member [--name N] [--json] | sitewright user reset-password --email E [--json]';
 
-export async function userCommand(config: Config, sub: string | undefined, args: string[], flags: UserFlags): Promise<void> {
+export async function userCommand(
+  config: Config,
+  sub: string | undefined,
+  args: string[],
+  flags: UserFlags,
+): Promise<void> {
   if (sub !== 'create' && sub !== 'reset-password') throw new CliError(USAGE);
   if (args.length > 0) throw new CliError(`user ${sub}: unexpected argument '${args[0]}'`);
   if (!flags.email) throw new CliError(`user ${sub} needs --email EMAIL`);
@@ -37,7 +43,8 @@ export async function userCommand(config: Config, sub: string | undefined, args:
   try {
     const orgs = new OrgService(database);
     const accounts = accountsFor(database, orgs, config);
-    if (sub === 'create') return await create(accounts, orgs, { ...flags, email, role: flags.role!, org: flags.org! });
+    if (sub === 'create')
+      return await create(accounts, orgs, { ...flags, email, role: flags.role!, org: flags.org! });
     return await resetPassword(accounts, email, flags.json === true);
   } catch (error) {
     if (error instanceof DomainError) throw new CliError(error.message);
@@ -47,7 +54,11 @@ export async function userCommand(config: Config, sub: string | undefined, args:
   }
 }
 
-async function create(accounts: AccountsService, orgs: OrgService, flags: { email: string; org: string; role: string; name?: string | undefined; json?: boolean | undefined }) {
+async function create(
+  accounts: AccountsService,
+  orgs: OrgService,
+  flags: { email: string; org: string; role: string; name?: string | undefined; json?: boolean | undefined },
+) {
   const email = normalizeEmail(flags.email);
   const org = await orgs.findOrg(flags.org);
   if (!org) throw new CliError(`no organization with id or name '${flags.org}'`);
@@ -56,10 +67,24 @@ async function create(accounts: AccountsService, orgs: OrgService, flags: { emai
   // An existing account joins the organization; its password stays its own.
   const given = existing ? undefined : await passwordFromStdin();
   const password = existing ? '' : (given ?? generatePassword());
-  const user = await accounts.createMember({ email, password, name: flags.name?.trim() || null, orgId: org.id, role });
+  const user = await accounts.createMember({
+    email,
+    password,
+    name: flags.name?.trim() || null,
+    orgId: org.id,
+    role,
+  });
   const shown = !existing && given === undefined ? password : undefined;
   if (flags.json) {
-    printJson({ id: user.id, email: user.email, name: user.name, org_id: org.id, role, created: !existing, ...(shown ? { password: shown } : {}) });
+    printJson({
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      org_id: org.id,
+      role,
+      created: !existing,
+      ...(shown ? { password: shown } : {}),
+    });
     return;
   }
   process.stdout.write(
@@ -101,7 +126,9 @@ async function passwordFromStdin(): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const text = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   if (text === '') return undefined;
   if (/[\r\n]/.test(text)) throw new CliError('the password on stdin must be a single line');
   return text;
@@ -111,5 +138,9 @@ async function passwordFromStdin(): Promise<string | undefined> {
 function accountsFor(database: Database, orgs: OrgService, config: Config): AccountsService {
   const mailer = createMailer({ smtpUrl: undefined, from: config.accounts.mailFrom });
   const throttle = new Throttle({ windowSeconds: 3_600, maxDelaySeconds: 900, keyPrefix: 'cli' });
-  return new AccountsService(database, orgs, mailer, throttle, { publicUrl: config.publicUrl, registration: config.accounts.registration, sessionTtlMs: config.accounts.sessionTtlMs });
+  return new AccountsService(database, orgs, mailer, throttle, {
+    publicUrl: config.publicUrl,
+    registration: config.accounts.registration,
+    sessionTtlMs: config.accounts.sessionTtlMs,
+  });
 }

@@ -12,5 +12,8 @@ export async function workerCommand(config: Config): Promise<void> {
   const container = await createContainer(config, { logger: log });
   const workers = startWorkers(container, log, { all: true });
   stopOnSignals(config, log, workers, container);
-  log.info({ engine: container.database.engine }, 'Sitewright worker ready: webhook deliveries, generation jobs, domain checks');
+  log.info(
+    { engine: container.database.engine },
+    'Sitewright worker ready: webhook deliveries, generation jobs, domain checks',
+  );
 }

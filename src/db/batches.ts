@@ -5,9 +5,14 @@ import type { DB } from './schema.ts';
 const BATCH = 50;
 
 /** Inserts many rows in bounded batches, inside the caller's transaction. */
-export async function insertInBatches<T extends keyof DB & string>(trx: Executor, table: T, rows: readonly object[]): Promise<void> {
+export async function insertInBatches<T extends keyof DB & string>(
+  trx: Executor,
+  table: T,
+  rows: readonly object[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += BATCH) {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows are typed by their callers
-    await trx.insertInto(table).values(rows.slice(i, i + BATCH) as any).execute();
+    const batch = rows.slice(i, i + BATCH) as any;
+    await trx.insertInto(table).values(batch).execute();
   }
 }

@@ -47,7 +47,10 @@ class StaticProvider implements MigrationProvider {
   constructor(private readonly engine: Engine) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     return Object.fromEntries(
-      Object.entries(migrations).map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, this.engine) }]),
+      Object.entries(migrations).map(([name, m]) => [
+        name,
+        { up: (db: Kysely<unknown>) => m.up(db, this.engine) },
+      ]),
     );
   }
 }

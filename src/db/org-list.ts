@@ -45,7 +45,13 @@ export class OrgList<Row extends Record<string, unknown>> {
       columns.reduce((q, column) => q.orderBy(sql.ref(column), direction), qb).selectAll();
     const limit = (p: (name: string) => string) => p('limit') as unknown as number;
 
-    this.first = prepareQuery<Args, Row>(database, (p) => inOrder(ofOrg(p)).limit(limit(p)).offset(p('offset') as unknown as number) as never);
+    this.first = prepareQuery<Args, Row>(
+      database,
+      (p) =>
+        inOrder(ofOrg(p))
+          .limit(limit(p))
+          .offset(p('offset') as unknown as number) as never,
+    );
     // The rows strictly beyond the last one sent, in the same order: a row-value comparison,
     // which both engines answer as a range of the (org_id, created_at, id) index (plans: by
     // (org_id, sort_order, created_at)). The last row's values are bound as read; PostgreSQL hands
@@ -67,7 +73,8 @@ export class OrgList<Row extends Record<string, unknown>> {
   async page(orgId: string, limit: number, offset: number): Promise<{ rows: Row[]; total: number }> {
     const rows = await this.first.all({ orgId, limit, offset });
     // A short page that is not past the end already tells the total; no count needed.
-    if (rows.length < limit && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
+    if (rows.length < limit && (rows.length > 0 || offset === 0))
+      return { rows, total: offset + rows.length };
     return { rows, total: await this.total(orgId) };
   }
 

@@ -28,7 +28,9 @@ export function prepareQuery<Args extends Record<string, unknown>, Row>(
 ): PreparedQuery<Args, Row> {
   const compiled = build((name) => MARK + name).compile();
   const slots = compiled.parameters.map((value) =>
-    typeof value === 'string' && value.startsWith(MARK) ? { arg: value.slice(MARK.length), value: undefined } : { arg: undefined, value },
+    typeof value === 'string' && value.startsWith(MARK)
+      ? { arg: value.slice(MARK.length), value: undefined }
+      : { arg: undefined, value },
   );
   const bind = (args: Args): unknown[] =>
     slots.map((s) => (s.arg !== undefined ? (args as Record<string, unknown>)[s.arg] : s.value));

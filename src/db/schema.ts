@@ -273,7 +273,13 @@ export interface PageViewPacksTable {
 }
 
 /** One view in a pack: path, referrer host (null: direct), device, visitor hash, viewed_at (ISO 8601, UTC). */
-export type PackedView = [path: string, referrer: string | null, device: string, visitorHash: string, viewedAt: string];
+export type PackedView = [
+  path: string,
+  referrer: string | null,
+  device: string,
+  visitorHash: string,
+  viewedAt: string,
+];
 
 /** One file of a project's site; template_files has the same shape with template_id. */
 export interface ProjectFilesTable {
@@ -329,7 +335,8 @@ export interface VersionFilesTable {
 
 export type GenerationStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
-export type GenerationEventKind = 'queued' | 'running' | 'step' | 'retrying' | 'succeeded' | 'failed' | 'cancelled';
+export type GenerationEventKind =
+  'queued' | 'running' | 'step' | 'retrying' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface GenerationEventsTable {
   generation_id: string;

@@ -33,7 +33,8 @@ export async function handleBeacon(
   record: ((url: string) => void) | undefined,
 ): Promise<void> {
   if (path === SCRIPT_PATH) {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendText(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
     res.writeHead(200, {
       'content-type': 'text/javascript; charset=utf-8',
       'content-length': SCRIPT.length,
@@ -64,13 +65,23 @@ function viewedPath(body: string): string {
     throw new EdgeError(400, 'Send {"path": "/page"} as JSON');
   }
   const path = (parsed as { path?: unknown } | null)?.path;
-  if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//') || path.length > MAX_PATH || hasControlCharacter(path)) {
-    throw new EdgeError(400, `"path" must be a path on this site, starting with "/", at most ${MAX_PATH} characters`);
+  if (
+    typeof path !== 'string' ||
+    !path.startsWith('/') ||
+    path.startsWith('//') ||
+    path.length > MAX_PATH ||
+    hasControlCharacter(path)
+  ) {
+    throw new EdgeError(
+      400,
+      `"path" must be a path on this site, starting with "/", at most ${MAX_PATH} characters`,
+    );
   }
   return path;
 }
 
 function hasControlCharacter(value: string): boolean {
-  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) < 0x20 || value.charCodeAt(i) === 0x7f) return true;
+  for (let i = 0; i < value.length; i++)
+    if (value.charCodeAt(i) < 0x20 || value.charCodeAt(i) === 0x7f) return true;
   return false;
 }

@@ -12,7 +12,8 @@ import { asEdgeError, EdgeError, htmlPage, sendHtml, sendJson } from './respond.
 export const FORM_PATH = /^\/_forms\/([A-Za-z0-9_-]{1,64})(\/thanks)?\/?$/;
 // Layout only, and a font for a site without a stylesheet: the site's own stylesheets, linked after
 // it, give the page the site's type and colours.
-const THANKS_STYLE = 'body{font-family:system-ui,sans-serif;margin:0}main.thanks{display:grid;place-content:center;gap:.5rem;min-height:90vh;max-width:34rem;margin:0 auto;padding:1rem;text-align:center}';
+const THANKS_STYLE =
+  'body{font-family:system-ui,sans-serif;margin:0}main.thanks{display:grid;place-content:center;gap:.5rem;min-height:90vh;max-width:34rem;margin:0 auto;padding:1rem;text-align:center}';
 
 export async function handleForm(
   req: IncomingMessage,
@@ -24,19 +25,31 @@ export async function handleForm(
 ): Promise<void> {
   const form = match[1]!;
   if (match[2]) {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return refusalPage(res, new EdgeError(405, 'Method not allowed', { allow: 'GET, HEAD' }));
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return refusalPage(res, new EdgeError(405, 'Method not allowed', { allow: 'GET, HEAD' }));
     const back = sameSitePath(new URL(req.url!, 'http://x').searchParams.get('back'));
-    return thankYou(res, back, (await deps.page?.(back).catch(() => null)) ?? (await deps.page?.('/').catch(() => null)) ?? '');
+    return thankYou(
+      res,
+      back,
+      (await deps.page?.(back).catch(() => null)) ?? (await deps.page?.('/').catch(() => null)) ?? '',
+    );
   }
-  if (req.method !== 'POST') return refusalPage(res, new EdgeError(405, 'Forms accept POST only', { allow: 'POST' }));
-  const wantsJson = /application\/json/.test(String(req.headers.accept ?? '')) || /application\/json/.test(String(req.headers['content-type'] ?? ''));
+  if (req.method !== 'POST')
+    return refusalPage(res, new EdgeError(405, 'Forms accept POST only', { allow: 'POST' }));
+  const wantsJson =
+    /application\/json/.test(String(req.headers.accept ?? '')) ||
+    /application\/json/.test(String(req.headers['content-type'] ?? ''));
   try {
     await deps.forms.admit(site, ip);
     const body = await readBody(req, deps.maxBytes, `The form is too large (at most ${deps.maxBytes} bytes)`);
     const page = pageOf(req.headers.referer, req.headers.host);
     await deps.forms.submit(site, form, parseEntries(String(req.headers['content-type'] ?? ''), body), page);
     if (wantsJson) return sendJson(res, 200, { ok: true, message: 'Thank you! Your message has been sent.' });
-    res.writeHead(303, { location: `/_forms/${form}/thanks${page ? `?back=${encodeURIComponent(page)}` : ''}` }).end();
+    res
+      .writeHead(303, {
+        location: `/_forms/${form}/thanks${page ? `?back=${encodeURIComponent(page)}` : ''}`,
+      })
+      .end();
   } catch (error) {
     const refusal = asEdgeError(error);
     if (wantsJson) return sendJson(res, refusal.status, { error: refusal.message }, refusal.headers);
@@ -58,7 +71,8 @@ function parseEntries(contentType: string, body: string): [string, unknown][] {
     } catch {
       throw new EdgeError(400, 'The form body is not valid JSON');
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new EdgeError(400, 'The form body must be a JSON object');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new EdgeError(400, 'The form body must be a JSON object');
     return Object.entries(parsed);
   }
   throw new EdgeError(415, 'Send the form as application/x-www-form-urlencoded or application/json');
@@ -77,7 +91,12 @@ function pageOf(referer: string | undefined, host: string | undefined): string |
 
 /** A refusal as a page, for a browser that posted a plain form. */
 function refusalPage(res: ServerResponse, refusal: EdgeError): void {
-  sendHtml(res, refusal.status, htmlPage(refusal.message, '<p><a href="/">Back to the site</a></p>'), refusal.headers);
+  sendHtml(
+    res,
+    refusal.status,
+    htmlPage(refusal.message, '<p><a href="/">Back to the site</a></p>'),
+    refusal.headers,
+  );
 }
 
 /** The thank-you page, in the language and with the stylesheets of the page the form was on. */
@@ -87,7 +106,11 @@ function thankYou(res: ServerResponse, back: string, sitePage: string): void {
   const links = look.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('');
   const head = `<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(words.title)}${look.name ? ` · ${escapeHtml(look.name)}` : ''}</title><style>${THANKS_STYLE}</style>${links}`;
   const body = `<main class="thanks"><h1>${escapeHtml(words.title)}</h1><p>${escapeHtml(words.sent)}</p><p><a href="${escapeHtml(back)}">${escapeHtml(words.back)}</a></p></main>`;
-  sendHtml(res, 200, `<!doctype html><html lang="${escapeHtml(look.lang)}"><head>${head}</head><body>${body}</body></html>\n`);
+  sendHtml(
+    res,
+    200,
+    `<!doctype html><html lang="${escapeHtml(look.lang)}"><head>${head}</head><body>${body}</body></html>\n`,
+  );
 }
 
 /** A site page's language, name and own stylesheets (same-site paths only, at most four). */
@@ -109,20 +132,65 @@ export function lookOf(page: string, back = '/'): { lang: string; name: string; 
 }
 
 function decodeEntities(text: string): string {
-  return text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  return text
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
 }
 
 /** The thank-you page's words in the languages sites are most often written in; English otherwise. */
 const THANKS: Record<string, { title: string; sent: string; back: string }> = {
-  en: { title: 'Thank you!', sent: 'Your message has been sent. We will get back to you soon.', back: 'Back to the page' },
-  de: { title: 'Vielen Dank!', sent: 'Ihre Nachricht wurde gesendet. Wir melden uns bald bei Ihnen.', back: 'Zurück zur Seite' },
-  fr: { title: 'Merci !', sent: 'Votre message a bien été envoyé. Nous vous répondrons rapidement.', back: 'Retour à la page' },
-  es: { title: '¡Gracias!', sent: 'Tu mensaje se ha enviado. Te responderemos pronto.', back: 'Volver a la página' },
-  it: { title: 'Grazie!', sent: 'Il tuo messaggio è stato inviato. Ti risponderemo presto.', back: 'Torna alla pagina' },
-  nl: { title: 'Bedankt!', sent: 'Je bericht is verstuurd. We nemen snel contact met je op.', back: 'Terug naar de pagina' },
-  pt: { title: 'Obrigado!', sent: 'A sua mensagem foi enviada. Responderemos em breve.', back: 'Voltar à página' },
-  sv: { title: 'Tack!', sent: 'Ditt meddelande har skickats. Vi hör av oss snart.', back: 'Tillbaka till sidan' },
+  en: {
+    title: 'Thank you!',
+    sent: 'Your message has been sent. We will get back to you soon.',
+    back: 'Back to the page',
+  },
+  de: {
+    title: 'Vielen Dank!',
+    sent: 'Ihre Nachricht wurde gesendet. Wir melden uns bald bei Ihnen.',
+    back: 'Zurück zur Seite',
+  },
+  fr: {
+    title: 'Merci !',
+    sent: 'Votre message a bien été envoyé. Nous vous répondrons rapidement.',
+    back: 'Retour à la page',
+  },
+  es: {
+    title: '¡Gracias!',
+    sent: 'Tu mensaje se ha enviado. Te responderemos pronto.',
+    back: 'Volver a la página',
+  },
+  it: {
+    title: 'Grazie!',
+    sent: 'Il tuo messaggio è stato inviato. Ti risponderemo presto.',
+    back: 'Torna alla pagina',
+  },
+  nl: {
+    title: 'Bedankt!',
+    sent: 'Je bericht is verstuurd. We nemen snel contact met je op.',
+    back: 'Terug naar de pagina',
+  },
+  pt: {
+    title: 'Obrigado!',
+    sent: 'A sua mensagem foi enviada. Responderemos em breve.',
+    back: 'Voltar à página',
+  },
+  sv: {
+    title: 'Tack!',
+    sent: 'Ditt meddelande har skickats. Vi hör av oss snart.',
+    back: 'Tillbaka till sidan',
+  },
   da: { title: 'Tak!', sent: 'Din besked er sendt. Vi vender snart tilbage.', back: 'Tilbage til siden' },
-  pl: { title: 'Dziękujemy!', sent: 'Twoja wiadomość została wysłana. Wkrótce się odezwiemy.', back: 'Wróć do strony' },
-  ja: { title: 'ありがとうございます', sent: 'メッセージを送信しました。近日中にご連絡いたします。', back: 'ページに戻る' },
+  pl: {
+    title: 'Dziękujemy!',
+    sent: 'Twoja wiadomość została wysłana. Wkrótce się odezwiemy.',
+    back: 'Wróć do strony',
+  },
+  ja: {
+    title: 'ありがとうございます',
+    sent: 'メッセージを送信しました。近日中にご連絡いたします。',
+    back: 'ページに戻る',
+  },
 };

@@ -94,7 +94,10 @@ export class HostResolver {
 
   private async lookUp(host: string): Promise<HostAnswer> {
     const label = this.subdomainOf(host);
-    const target = label !== undefined ? await this.sitesService.bySubdomain(label) : await this.sitesService.byDomain(host);
+    const target =
+      label !== undefined
+        ? await this.sitesService.bySubdomain(label)
+        : await this.sitesService.byDomain(host);
     // An unknown custom host is no site host: it falls through to the API (and its 404s).
     return target ?? (label !== undefined ? null : undefined);
   }

@@ -10,7 +10,9 @@ import { findSiteFile } from './site-paths.ts';
 import { htmlPage, sendHtml, sendText } from './respond.ts';
 import { sendFile } from './serve.ts';
 
-const NOT_FOUND_PAGE = Buffer.from(htmlPage('Not found', '<p>This preview link is not valid, or it has expired.</p>'));
+const NOT_FOUND_PAGE = Buffer.from(
+  htmlPage('Not found', '<p>This preview link is not valid, or it has expired.</p>'),
+);
 const PREVIEW_CSP = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
 const LINK = '(\\d{1,12})\\/([A-Za-z0-9_-]{32})(\\/.*)?$';
 const CURRENT = new RegExp(`^\\/([0-9a-f-]{36})\\/${LINK}`);
@@ -22,19 +24,37 @@ export const EDIT_SCRIPT_PATH = '/_sitewright/edit.js';
 const EDIT_SCRIPT = readFileSync(new URL('../../src/edge/assets/preview-edit.js', import.meta.url));
 
 /** Answers any request to the preview origin. */
-export async function servePreviewHost(req: IncomingMessage, res: ServerResponse, sites: SitesService): Promise<void> {
+export async function servePreviewHost(
+  req: IncomingMessage,
+  res: ServerResponse,
+  sites: SitesService,
+): Promise<void> {
   const [path, query = ''] = (req.url ?? '/').split('?', 2) as [string, string?];
-  if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return sendText(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
   if (path === EDIT_SCRIPT_PATH) {
-    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300', 'content-length': EDIT_SCRIPT.length, 'x-content-type-options': 'nosniff' });
+    res.writeHead(200, {
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=300',
+      'content-length': EDIT_SCRIPT.length,
+      'x-content-type-options': 'nosniff',
+    });
     return void res.end(req.method === 'HEAD' ? undefined : EDIT_SCRIPT);
   }
   const version = VERSION.exec(path);
   const current = version ? null : CURRENT.exec(path);
   const match = version ?? current;
   if (!match) return sendHtml(res, 404, NOT_FOUND_PAGE);
-  const [, id, expires, signature, rest] = match as unknown as [string, string, string, string, string | undefined];
-  const valid = version ? await sites.verifyVersionPreview(id, Number(expires), signature) : await sites.verifyPreview(id, Number(expires), signature);
+  const [, id, expires, signature, rest] = match as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+  ];
+  const valid = version
+    ? await sites.verifyVersionPreview(id, Number(expires), signature)
+    : await sites.verifyPreview(id, Number(expires), signature);
   if (!valid) return sendHtml(res, 404, NOT_FOUND_PAGE);
   if (rest === undefined) {
     // Relative links of the site resolve against the directory: always serve from under the slash.
@@ -44,7 +64,10 @@ export async function servePreviewHost(req: IncomingMessage, res: ServerResponse
   const found = await findSiteFile(rest, lookup);
   const editing = new URLSearchParams(query).get('edit') === '1';
   const file = editing && found.file && found.path ? withEditScript(found.file, found.path) : found.file;
-  sendFile(req, res, file, found.status, 'private', { 'x-robots-tag': 'noindex', 'content-security-policy': PREVIEW_CSP });
+  sendFile(req, res, file, found.status, 'private', {
+    'x-robots-tag': 'noindex',
+    'content-security-policy': PREVIEW_CSP,
+  });
 }
 
 /**

@@ -15,12 +15,19 @@ const DRAIN_LIMIT = 1_048_576;
 /** The body as UTF-8 text; an EdgeError (413, or 400 for a broken body) when it cannot be had. */
 export async function readBody(req: IncomingMessage, max: number, tooLargeMessage: string): Promise<string> {
   try {
-    return await getRawBody(req, { limit: max, length: req.headers['content-length'] ?? null, encoding: 'utf8' });
+    return await getRawBody(req, {
+      limit: max,
+      length: req.headers['content-length'] ?? null,
+      encoding: 'utf8',
+    });
   } catch (error) {
     const type = (error as { type?: unknown }).type;
-    if (type !== 'entity.too.large' && type !== 'request.aborted' && type !== 'request.size.invalid') throw error;
+    if (type !== 'entity.too.large' && type !== 'request.aborted' && type !== 'request.size.invalid')
+      throw error;
     discardRest(req);
-    throw type === 'entity.too.large' ? new EdgeError(413, tooLargeMessage) : new EdgeError(400, 'The request body was cut short');
+    throw type === 'entity.too.large'
+      ? new EdgeError(413, tooLargeMessage)
+      : new EdgeError(400, 'The request body was cut short');
   }
 }
 

@@ -3,7 +3,12 @@
 // errors become status codes on a site host.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { escapeHtml } from '../lib/html.ts';
-import { InvalidInputError, NotFoundError, RateLimitedError, TooLargeError } from '../modules/common/errors.ts';
+import {
+  InvalidInputError,
+  NotFoundError,
+  RateLimitedError,
+  TooLargeError,
+} from '../modules/common/errors.ts';
 
 /** Answers about one request at one moment (errors, form replies): no cache may keep them. */
 export const NO_STORE: OutgoingHttpHeaders = { 'cache-control': 'no-store' };
@@ -22,7 +27,8 @@ export class EdgeError extends Error {
 /** The refusal an error stands for; undefined for anything else (a fault: the caller's 500). */
 export function edgeErrorOf(error: unknown): EdgeError | undefined {
   if (error instanceof EdgeError) return error;
-  if (error instanceof RateLimitedError) return new EdgeError(429, error.message, { 'retry-after': String(error.retryAfterSeconds) });
+  if (error instanceof RateLimitedError)
+    return new EdgeError(429, error.message, { 'retry-after': String(error.retryAfterSeconds) });
   if (error instanceof InvalidInputError) return new EdgeError(400, error.message);
   if (error instanceof TooLargeError) return new EdgeError(413, error.message);
   if (error instanceof NotFoundError) return new EdgeError(404, error.message);
@@ -38,16 +44,37 @@ export function asEdgeError(error: unknown): EdgeError {
 
 // Node leaves out the body of an answer to HEAD by itself, so the writers always pass it.
 
-export function sendText(res: ServerResponse, status: number, message: string, headers: OutgoingHttpHeaders = {}): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: OutgoingHttpHeaders = {},
+): void {
   send(res, status, 'text/plain; charset=utf-8', Buffer.from(`${message}\n`), { ...headers, ...NO_STORE });
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
-  send(res, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(body)), { ...headers, ...NO_STORE });
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: OutgoingHttpHeaders = {},
+): void {
+  send(res, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(body)), {
+    ...headers,
+    ...NO_STORE,
+  });
 }
 
-export function sendHtml(res: ServerResponse, status: number, html: Buffer | string, headers: OutgoingHttpHeaders = {}): void {
-  send(res, status, 'text/html; charset=utf-8', typeof html === 'string' ? Buffer.from(html) : html, { ...headers, ...NO_STORE });
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: Buffer | string,
+  headers: OutgoingHttpHeaders = {},
+): void {
+  send(res, status, 'text/html; charset=utf-8', typeof html === 'string' ? Buffer.from(html) : html, {
+    ...headers,
+    ...NO_STORE,
+  });
 }
 
 /** A small page of the edge's own: a heading, then HTML (already escaped) below it. */
@@ -56,7 +83,13 @@ export function htmlPage(title: string, body: string, style = ''): string {
   return `<!doctype html><html lang="en"><head>${head}</head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>\n`;
 }
 
-function send(res: ServerResponse, status: number, contentType: string, body: Buffer, headers: OutgoingHttpHeaders): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: Buffer,
+  headers: OutgoingHttpHeaders,
+): void {
   // An answer already begun (a failure while it went out) is only finished, never patched.
   if (res.headersSent) return void res.end();
   res.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': body.length }).end(body);

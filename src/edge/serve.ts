@@ -38,11 +38,18 @@ export class DeploymentFiles {
   /** The text of the page at `url` (as a visitor would get it), for pages the edge writes in the site's look. */
   async pageText(deploymentId: string, url: string): Promise<string | null> {
     const found = await findSiteFile(url, (path) => this.files.get(deploymentId, path));
-    return found.file && found.status === 200 && /html/.test(found.file.contentType) ? found.file.content.toString('utf8') : null;
+    return found.file && found.status === 200 && /html/.test(found.file.contentType)
+      ? found.file.content.toString('utf8')
+      : null;
   }
 
   /** Answers a GET or HEAD of `url` from the deployment; returns the file sent (null: the edge's 404 page). */
-  async send(req: IncomingMessage, res: ServerResponse, deploymentId: string, url: string): Promise<ServedFile | null> {
+  async send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    deploymentId: string,
+    url: string,
+  ): Promise<ServedFile | null> {
     const key = `${deploymentId}\u0000${url.split('?')[0]}`;
     let resolution = this.resolutions.get(key);
     let file;
@@ -55,7 +62,15 @@ export class DeploymentFiles {
       file = found.file;
     }
     const cached = file;
-    sendFile(req, res, file, resolution.status, 'public', {}, cached ? (accept) => this.files.encode(cached, accept) : undefined);
+    sendFile(
+      req,
+      res,
+      file,
+      resolution.status,
+      'public',
+      {},
+      cached ? (accept) => this.files.encode(cached, accept) : undefined,
+    );
     return file;
   }
 }
@@ -77,7 +92,12 @@ export function sendFile(
     'content-type': file.contentType,
     etag: file.etag,
     vary: 'Accept-Encoding',
-    'cache-control': scope === 'private' ? 'private, no-cache' : html ? 'public, max-age=0, must-revalidate' : 'public, max-age=300',
+    'cache-control':
+      scope === 'private'
+        ? 'private, no-cache'
+        : html
+          ? 'public, max-age=0, must-revalidate'
+          : 'public, max-age=300',
     'x-content-type-options': 'nosniff',
   };
   // If-None-Match as RFC 9110 reads it: `*`, or a list of tags compared weakly (W/ ignored).
@@ -85,7 +105,9 @@ export function sendFile(
     res.writeHead(304, headers).end();
     return;
   }
-  const { body, encoding } = encode ? encode(req.headers['accept-encoding']) : { body: file.content, encoding: undefined };
+  const { body, encoding } = encode
+    ? encode(req.headers['accept-encoding'])
+    : { body: file.content, encoding: undefined };
   if (encoding) headers['content-encoding'] = encoding;
   headers['content-length'] = body.length;
   res.writeHead(status, headers).end(body);

@@ -23,7 +23,9 @@ const COMPRESS_FROM_BYTES = 512;
 const ENTRY_OVERHEAD_BYTES = 64;
 
 const entryBytes = (entry: Entry, key: string): number =>
-  ('compressed' in entry ? entry.compressed.length : (entry.file?.content.length ?? 0)) + key.length + ENTRY_OVERHEAD_BYTES;
+  ('compressed' in entry ? entry.compressed.length : (entry.file?.content.length ?? 0)) +
+  key.length +
+  ENTRY_OVERHEAD_BYTES;
 
 export class SiteFileCache {
   private readonly entries: LRUCache<string, Entry>;
@@ -53,8 +55,13 @@ export class SiteFileCache {
 
   /** The body to send for `acceptEncoding`, compressed when worth it. */
   encode(file: CachedFile, acceptEncoding: string | undefined): { body: Buffer; encoding?: Encoding } {
-    if (!acceptEncoding || file.content.length < COMPRESS_FROM_BYTES || !isTextType(file.contentType)) return { body: file.content };
-    const encoding: Encoding | undefined = /\bbr\b/.test(acceptEncoding) ? 'br' : /\bgzip\b/.test(acceptEncoding) ? 'gzip' : undefined;
+    if (!acceptEncoding || file.content.length < COMPRESS_FROM_BYTES || !isTextType(file.contentType))
+      return { body: file.content };
+    const encoding: Encoding | undefined = /\bbr\b/.test(acceptEncoding)
+      ? 'br'
+      : /\bgzip\b/.test(acceptEncoding)
+        ? 'gzip'
+        : undefined;
     if (!encoding) return { body: file.content };
     const key = `${file.key}\u0000${encoding}`;
     const hit = this.entries.get(key);
@@ -66,5 +73,7 @@ export class SiteFileCache {
 }
 
 function compress(content: Buffer, encoding: Encoding): Buffer {
-  return encoding === 'br' ? brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(content, { level: 9 });
+  return encoding === 'br'
+    ? brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
+    : gzipSync(content, { level: 9 });
 }

@@ -17,7 +17,9 @@ import { LEGACY_PREVIEW, servePreviewHost } from './preview.ts';
 import { PREVIEW_LABEL, previewOrigin } from '../modules/publishing/preview-links.ts';
 import { clientAddress, trustFunction, type TrustProxy } from '../lib/client-address.ts';
 
-const NO_SITE_PAGE = Buffer.from(htmlPage('Site not found', '<p>No website is published at this address.</p>'));
+const NO_SITE_PAGE = Buffer.from(
+  htmlPage('Site not found', '<p>No website is published at this address.</p>'),
+);
 
 export interface SiteLogger {
   warn(obj: object, msg?: string): void;
@@ -61,14 +63,24 @@ export function createSiteHandler(deps: EdgeDeps, log?: SiteLogger): SiteHandler
   // A page view: a page sent whole, or a navigation the beacon posted.
   const recordView = (target: SiteTarget, host: string, req: IncomingMessage, url: string): void =>
     capture.record({
-      orgId: target.orgId, projectId: target.projectId, host, url,
-      referer: req.headers.referer, userAgent: req.headers['user-agent'], ip: clientIp(req), at: Date.now(),
+      orgId: target.orgId,
+      projectId: target.projectId,
+      host,
+      url,
+      referer: req.headers.referer,
+      userAgent: req.headers['user-agent'],
+      ip: clientIp(req),
+      at: Date.now(),
     });
 
   return {
     handle: (req, res) => {
       const host = resolver.normalise(req.headers.host);
-      if (host === previewHost) return servePreviewHost(req, res, deps.sites).then(() => true, (error) => failed(error, req, res));
+      if (host === previewHost)
+        return servePreviewHost(req, res, deps.sites).then(
+          () => true,
+          (error) => failed(error, req, res),
+        );
       if (!resolver.mayBeSite(host) && !req.url?.startsWith('/preview/')) return false;
       return serve(host, req, res);
     },
@@ -89,12 +101,21 @@ export function createSiteHandler(deps: EdgeDeps, log?: SiteLogger): SiteHandler
       const form = FORM_PATH.exec(path);
       if (form && target?.deploymentId) {
         const page = (path: string) => files.pageText(target.deploymentId!, path);
-        await handleForm(req, res, form, target, clientIp(req), { forms: deps.forms, maxBytes: sites.formMaxBytes, page });
+        await handleForm(req, res, form, target, clientIp(req), {
+          forms: deps.forms,
+          maxBytes: sites.formMaxBytes,
+          page,
+        });
         return true;
       }
       if (path.startsWith(BEACON_PREFIX) && target?.deploymentId) {
         const site = target;
-        await handleBeacon(req, res, path, sites.analyticsCapture ? (viewed) => recordView(site, host, req, viewed) : undefined);
+        await handleBeacon(
+          req,
+          res,
+          path,
+          sites.analyticsCapture ? (viewed) => recordView(site, host, req, viewed) : undefined,
+        );
         return true;
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -107,7 +128,12 @@ export function createSiteHandler(deps: EdgeDeps, log?: SiteLogger): SiteHandler
       }
       const file = await files.send(req, res, target.deploymentId, url);
       // A page view: an HTML page sent whole to a GET (not HEAD, not a 304, not a 404 page, not an asset).
-      if (sites.analyticsCapture && req.method === 'GET' && res.statusCode === 200 && file?.contentType.startsWith('text/html')) {
+      if (
+        sites.analyticsCapture &&
+        req.method === 'GET' &&
+        res.statusCode === 200 &&
+        file?.contentType.startsWith('text/html')
+      ) {
         recordView(target, host, req, url);
       }
     } catch (error) {

@@ -15,7 +15,10 @@ export interface Found<F> {
   status: 200 | 404;
 }
 
-export async function findSiteFile<F>(urlPath: string, lookup: (path: string) => Promise<F | null>): Promise<Found<F>> {
+export async function findSiteFile<F>(
+  urlPath: string,
+  lookup: (path: string) => Promise<F | null>,
+): Promise<Found<F>> {
   const { paths, route } = candidatePaths(urlPath);
   for (const path of paths) {
     const file = await lookup(path);

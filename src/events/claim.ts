@@ -33,7 +33,12 @@ export type Claimed = Leased;
 
 export async function claimDue(database: Database, opts: ClaimOptions): Promise<Claimed> {
   const lease = newLease(opts.leaseMs, opts.now);
-  const endpoints = await repo.endpointsWithRoom(database.db, lease.now, opts.endpointConcurrency, MAX_ENDPOINTS_PER_CLAIM);
+  const endpoints = await repo.endpointsWithRoom(
+    database.db,
+    lease.now,
+    opts.endpointConcurrency,
+    MAX_ENDPOINTS_PER_CLAIM,
+  );
 
   // Oldest work first; each endpoint takes at most its free room.
   const picks: { webhookId: string; count: number }[] = [];
@@ -61,7 +66,11 @@ export interface DeliveryJob {
 }
 
 /** What the claimed deliveries need for sending: endpoint URL and secrets, the event's body. */
-export async function loadJobs(database: Database, claimed: Claimed, now = Date.now()): Promise<DeliveryJob[]> {
+export async function loadJobs(
+  database: Database,
+  claimed: Claimed,
+  now = Date.now(),
+): Promise<DeliveryJob[]> {
   if (claimed.ids.length === 0) return [];
   const rows = await repo.loadLeased(database.db, claimed.ids, claimed.token);
   return rows.map((r) => ({
@@ -81,6 +90,7 @@ export function activeSecrets(
   w: { secret: string; previous_secret: string | null; previous_secret_expires_at: string | Date | null },
   now = Date.now(),
 ): string[] {
-  const overlapEnds = w.previous_secret_expires_at === null ? 0 : Date.parse(toIso(w.previous_secret_expires_at));
+  const overlapEnds =
+    w.previous_secret_expires_at === null ? 0 : Date.parse(toIso(w.previous_secret_expires_at));
   return w.previous_secret && overlapEnds > now ? [w.secret, w.previous_secret] : [w.secret];
 }

@@ -78,7 +78,11 @@ export class Dispatcher {
 
   private async claim(limit: number): Promise<DeliveryJob[]> {
     if (Date.now() - this.lastSweep >= SWEEP_INTERVAL_MS) await this.sweep();
-    const claimed = await claimDue(this.database, { limit, endpointConcurrency: this.opts.endpointConcurrency, leaseMs: this.leaseMs });
+    const claimed = await claimDue(this.database, {
+      limit,
+      endpointConcurrency: this.opts.endpointConcurrency,
+      leaseMs: this.leaseMs,
+    });
     return loadJobs(this.database, claimed);
   }
 
@@ -131,11 +135,18 @@ export class Dispatcher {
 
   /** The lease will run out and the attempt be made again: a duplicate, never a loss. */
   private logRecordFailure(error: unknown, count: number): void {
-    this.opts.logger?.error({ err: error, count }, 'webhook dispatcher: could not record attempt results; they will be retried');
+    this.opts.logger?.error(
+      { err: error, count },
+      'webhook dispatcher: could not record attempt results; they will be retried',
+    );
   }
 }
 
 /** The dispatcher as configured by the environment. */
 export function createDispatcher(database: Database, config: Config, logger?: DispatcherLogger): Dispatcher {
-  return new Dispatcher(database, { ...config.webhooks, allowPrivate: config.webhooksAllowPrivate, ...(logger ? { logger } : {}) });
+  return new Dispatcher(database, {
+    ...config.webhooks,
+    allowPrivate: config.webhooksAllowPrivate,
+    ...(logger ? { logger } : {}),
+  });
 }

@@ -33,7 +33,9 @@ export interface RecordedEvent {
 /** Records an event and one pending delivery per active endpoint of the org subscribed to its type. */
 export async function recordEvent(trx: Executor, event: NewEvent): Promise<RecordedEvent> {
   const endpoints = await repo.activeEndpoints(trx, event.orgId);
-  const subscribed = endpoints.filter((w) => (JSON.parse(w.events) as string[]).includes(event.type)).map((w) => w.id);
+  const subscribed = endpoints
+    .filter((w) => (JSON.parse(w.events) as string[]).includes(event.type))
+    .map((w) => w.id);
   const recorded = await insertEvent(trx, event.orgId, event.type, event.data, subscribed);
   if (subscribed.length > 0) signalWork('outbox');
   return recorded;

@@ -4,19 +4,32 @@
 import { sql, type Insertable } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Executor } from '../db/executor.ts';
-import type { DeliveryStatus, EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/schema.ts';
+import type {
+  DeliveryStatus,
+  EventsTable,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+} from '../db/schema.ts';
 import { leaseRows, skipLocked, type Lease } from '../jobs/lease.ts';
 
 /** The organization's active endpoints and the event kinds (JSON) each is subscribed to. */
 export function activeEndpoints(trx: Executor, orgId: string): Promise<{ id: string; events: string }[]> {
-  return trx.selectFrom('webhooks').select(['id', 'events']).where('org_id', '=', orgId).where('is_active', '=', true).execute();
+  return trx
+    .selectFrom('webhooks')
+    .select(['id', 'events'])
+    .where('org_id', '=', orgId)
+    .where('is_active', '=', true)
+    .execute();
 }
 
 export async function insertEvent(trx: Executor, row: Insertable<EventsTable>): Promise<void> {
   await trx.insertInto('events').values(row).execute();
 }
 
-export async function insertDeliveries(trx: Executor, rows: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
+export async function insertDeliveries(
+  trx: Executor,
+  rows: Insertable<WebhookDeliveriesTable>[],
+): Promise<void> {
   if (rows.length > 0) await trx.insertInto('webhook_deliveries').values(rows).execute();
 }
 
@@ -47,7 +60,11 @@ export async function endpointsWithRoom(db: Executor, now: string, endpointConcu
  * Leases the oldest `count` due deliveries of each endpoint picked. Deliveries keep their status
  * (pending) while leased; their attempt_count goes up when the attempt is recorded.
  */
-export function leaseDeliveries(database: Database, lease: Lease, picks: { webhookId: string; count: number }[]): Promise<string[]> {
+export function leaseDeliveries(
+  database: Database,
+  lease: Lease,
+  picks: { webhookId: string; count: number }[],
+): Promise<string[]> {
   return leaseRows(database, lease, {
     table: 'webhook_deliveries',
     candidates: picks.map(
@@ -65,7 +82,17 @@ export function loadLeased(db: Executor, ids: string[], token: string) {
     .selectFrom('webhook_deliveries as d')
     .innerJoin('events as e', 'e.id', 'd.event_id')
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-    .select(['d.id', 'd.webhook_id', 'd.event_id', 'd.attempt_count', 'e.payload', 'w.url', 'w.secret', 'w.previous_secret', 'w.previous_secret_expires_at'])
+    .select([
+      'd.id',
+      'd.webhook_id',
+      'd.event_id',
+      'd.attempt_count',
+      'e.payload',
+      'w.url',
+      'w.secret',
+      'w.previous_secret',
+      'w.previous_secret_expires_at',
+    ])
     .where('d.id', 'in', ids)
     .where('d.lease_token', '=', token)
     .execute();
@@ -88,7 +115,14 @@ export async function finishAttempt(
 ): Promise<void> {
   await trx
     .updateTable('webhook_deliveries')
-    .set({ status: step.status, attempt_count: step.attempt_count, next_attempt_at: step.next_attempt_at, lease_until: null, lease_token: null, updated_at: step.updated_at })
+    .set({
+      status: step.status,
+      attempt_count: step.attempt_count,
+      next_attempt_at: step.next_attempt_at,
+      lease_until: null,
+      lease_token: null,
+      updated_at: step.updated_at,
+    })
     .where('id', '=', id)
     .where('lease_token', '=', token)
     .where('status', '=', 'pending')
@@ -99,7 +133,12 @@ export async function finishAttempt(
  * Fails the pending, unleased deliveries of inactive endpoints (or of that one endpoint) due
  * before `cutoff`; returns how many.
  */
-export async function failHeldBefore(db: Executor, cutoff: string, now: string, webhookId?: string): Promise<number> {
+export async function failHeldBefore(
+  db: Executor,
+  cutoff: string,
+  now: string,
+  webhookId?: string,
+): Promise<number> {
   let inactive = db.selectFrom('webhooks').select('id').where('is_active', '=', false);
   if (webhookId) inactive = inactive.where('id', '=', webhookId);
   const result = await db
@@ -117,21 +156,40 @@ export async function failHeldBefore(db: Executor, cutoff: string, now: string, 
 
 /** Ends the endpoint's failure run, if it had one. */
 export async function clearFailing(trx: Executor, webhookId: string): Promise<void> {
-  await trx.updateTable('webhooks').set({ failing_since: null }).where('id', '=', webhookId).where('failing_since', 'is not', null).execute();
+  await trx
+    .updateTable('webhooks')
+    .set({ failing_since: null })
+    .where('id', '=', webhookId)
+    .where('failing_since', 'is not', null)
+    .execute();
 }
 
 /** Starts the endpoint's failure run at `since`, unless one is already running. */
 export async function startFailing(trx: Executor, webhookId: string, since: string): Promise<void> {
-  await trx.updateTable('webhooks').set({ failing_since: since }).where('id', '=', webhookId).where('failing_since', 'is', null).execute();
+  await trx
+    .updateTable('webhooks')
+    .set({ failing_since: since })
+    .where('id', '=', webhookId)
+    .where('failing_since', 'is', null)
+    .execute();
 }
 
 export async function failingSince(trx: Executor, webhookId: string) {
-  const row = await trx.selectFrom('webhooks').select('failing_since').where('id', '=', webhookId).executeTakeFirst();
+  const row = await trx
+    .selectFrom('webhooks')
+    .select('failing_since')
+    .where('id', '=', webhookId)
+    .executeTakeFirst();
   return row?.failing_since ?? null;
 }
 
 /** Switches the endpoint off, with the reason, unless it is off already. */
-export async function disableEndpoint(trx: Executor, webhookId: string, reason: string, now: string): Promise<void> {
+export async function disableEndpoint(
+  trx: Executor,
+  webhookId: string,
+  reason: string,
+  now: string,
+): Promise<void> {
   await trx
     .updateTable('webhooks')
     .set({ is_active: false, disabled_reason: reason, updated_at: now })

@@ -24,7 +24,11 @@ export interface ResultPolicy {
   disableAfterMs: number;
 }
 
-export async function recordResults(db: Kysely<DB>, finished: Finished[], policy: ResultPolicy): Promise<void> {
+export async function recordResults(
+  db: Kysely<DB>,
+  finished: Finished[],
+  policy: ResultPolicy,
+): Promise<void> {
   if (finished.length === 0) return;
   await db.transaction().execute(async (trx) => {
     await repo.insertAttempts(
@@ -52,7 +56,12 @@ export async function recordResults(db: Kysely<DB>, finished: Finished[], policy
         updated_at: new Date(now).toISOString(),
       });
     }
-    await updateHealth(trx, finished.filter((f) => !f.once), policy.disableAfterMs, now);
+    await updateHealth(
+      trx,
+      finished.filter((f) => !f.once),
+      policy.disableAfterMs,
+      now,
+    );
   });
 }
 
@@ -61,9 +70,15 @@ export async function recordResults(db: Kysely<DB>, finished: Finished[], policy
  * or a run longer than disableAfterMs, switches the endpoint off with the reason recorded. Its
  * pending deliveries are then held until someone switches it back on.
  */
-async function updateHealth(trx: Transaction<DB>, finished: Finished[], disableAfterMs: number, now: number): Promise<void> {
+async function updateHealth(
+  trx: Transaction<DB>,
+  finished: Finished[],
+  disableAfterMs: number,
+  now: number,
+): Promise<void> {
   const byEndpoint = new Map<string, AttemptResult[]>();
-  for (const { job, result } of finished) byEndpoint.set(job.webhookId, [...(byEndpoint.get(job.webhookId) ?? []), result]);
+  for (const { job, result } of finished)
+    byEndpoint.set(job.webhookId, [...(byEndpoint.get(job.webhookId) ?? []), result]);
   const nowIso = new Date(now).toISOString();
   for (const [webhookId, results] of byEndpoint) {
     const last = results[results.length - 1]!;

@@ -28,7 +28,8 @@ export function nextStep(
   const step = schedule[attempts];
   if (step === undefined) return { status: 'failed', nextAttemptAt: null };
   let delay = Math.round(step * (1 - JITTER + 2 * JITTER * random()));
-  if (outcome.retryAfterMs !== null) delay = Math.max(delay, Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS));
+  if (outcome.retryAfterMs !== null)
+    delay = Math.max(delay, Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS));
   return { status: 'pending', nextAttemptAt: new Date(now + delay).toISOString() };
 }
 

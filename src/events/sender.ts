@@ -65,8 +65,15 @@ export class WebhookSender {
         ok,
         statusCode: response.statusCode,
         responseBody: response.body,
-        retryAfterMs: response.statusCode === 429 || response.statusCode === 503 ? parseRetryAfter(response.retryAfter) : null,
-        error: ok ? null : response.statusCode >= 300 && response.statusCode < 400 ? `redirect to ${response.location ?? '?'} not followed` : null,
+        retryAfterMs:
+          response.statusCode === 429 || response.statusCode === 503
+            ? parseRetryAfter(response.retryAfter)
+            : null,
+        error: ok
+          ? null
+          : response.statusCode >= 300 && response.statusCode < 400
+            ? `redirect to ${response.location ?? '?'} not followed`
+            : null,
       });
     } catch (error) {
       return finish({ error: this.describe(error as NodeJS.ErrnoException, url) });
@@ -80,7 +87,12 @@ export class WebhookSender {
   }
 
   private post(url: URL, target: AttemptTarget) {
-    type Response = { statusCode: number; body: string; retryAfter: string | undefined; location: string | undefined };
+    type Response = {
+      statusCode: number;
+      body: string;
+      retryAfter: string | undefined;
+      location: string | undefined;
+    };
     const headers = {
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(target.payload)),
@@ -89,8 +101,15 @@ export class WebhookSender {
     };
     const secure = url.protocol === 'https:';
     return new Promise<Response>((resolve, reject) => {
-      const request = (secure ? https : http).request(url, { method: 'POST', headers, agent: secure ? this.agents.https : this.agents.http });
-      const timer = setTimeout(() => request.destroy(new TimeoutError(this.opts.timeoutMs)), this.opts.timeoutMs);
+      const request = (secure ? https : http).request(url, {
+        method: 'POST',
+        headers,
+        agent: secure ? this.agents.https : this.agents.http,
+      });
+      const timer = setTimeout(
+        () => request.destroy(new TimeoutError(this.opts.timeoutMs)),
+        this.opts.timeoutMs,
+      );
       const fail = (error: Error) => {
         clearTimeout(timer);
         reject(error);
@@ -109,7 +128,9 @@ export class WebhookSender {
           resolve({
             statusCode: response.statusCode ?? 0,
             // PostgreSQL text cannot hold NUL; invalid UTF-8 becomes U+FFFD.
-            body: new TextDecoder().decode(Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT)).replaceAll('\u0000', ''),
+            body: new TextDecoder()
+              .decode(Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT))
+              .replaceAll('\u0000', ''),
             retryAfter: response.headers['retry-after'],
             location: response.headers.location,
           });

@@ -10,7 +10,9 @@ export function secretKey(secret: string): Buffer {
 }
 
 export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac('sha256', secretKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
+  const mac = createHmac('sha256', secretKey(secret))
+    .update(`${id}.${timestampSeconds}.${body}`)
+    .digest('base64');
   return `v1,${mac}`;
 }
 
@@ -18,7 +20,12 @@ export function sign(secret: string, id: string, timestampSeconds: number, body:
  * The three Standard Webhooks headers. With several secrets (during a rotation) the signature
  * header lists one signature per secret, space-separated; receivers accept any that matches.
  */
-export function webhookHeaders(id: string, body: string, secrets: string[], at: Date = new Date()): Record<string, string> {
+export function webhookHeaders(
+  id: string,
+  body: string,
+  secrets: string[],
+  at: Date = new Date(),
+): Record<string, string> {
   const timestamp = Math.floor(at.getTime() / 1000);
   return {
     'webhook-id': id,

@@ -27,7 +27,11 @@ export function createAgents(allowPrivate: boolean): Agents {
 type Listener = (error: Error | null, socket: Duplex) => void;
 
 /** Checks an address literal before connecting, and every resolved address of a name. */
-function guardConnection(options: TcpNetConnectOpts, listener: Listener | undefined, connect: (options: TcpNetConnectOpts) => Duplex): Duplex {
+function guardConnection(
+  options: TcpNetConnectOpts,
+  listener: Listener | undefined,
+  connect: (options: TcpNetConnectOpts) => Duplex,
+): Duplex {
   const { host } = options;
   if (host !== undefined && net.isIP(host) !== 0 && isRefusedAddress(host)) {
     const socket = new net.Socket();
@@ -65,6 +69,7 @@ export function describeGuardError(error: Error): string | null {
   const match = GUARD_MESSAGE.exec(error.message);
   if (!match) return null;
   const [, address, host] = match;
-  const via = host && host !== 'undefined' && host !== address ? `${host} resolves to ${address}, ` : `${address} is `;
+  const via =
+    host && host !== 'undefined' && host !== address ? `${host} resolves to ${address}, ` : `${address} is `;
   return `refused by the SSRF guard: ${via}a private, loopback, link-local or reserved address`;
 }

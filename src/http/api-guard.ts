@@ -43,7 +43,13 @@ const CONNECTOR_ROUTE = /^\/api\/v1\/projects(\?|$)/;
 /** Turns an OAuth access token into a read-only caller (its user's own projects), or undefined. */
 export type ConnectorCheck = (token: string) => Promise<Caller | undefined>;
 
-export function registerApiGuard(app: FastifyInstance, orgs: OrgService, rateLimiter: RateLimiter, config: Config, connector?: ConnectorCheck): Identify {
+export function registerApiGuard(
+  app: FastifyInstance,
+  orgs: OrgService,
+  rateLimiter: RateLimiter,
+  config: Config,
+  connector?: ConnectorCheck,
+): Identify {
   const { quota, windowSeconds } = rateLimiter;
   const retirement = retirementHeaders(config);
 
@@ -51,13 +57,18 @@ export function registerApiGuard(app: FastifyInstance, orgs: OrgService, rateLim
     reply.headers(retirement);
     const token = bearerToken(request.headers.authorization);
     let caller = token ? await orgs.authenticate(token) : undefined;
-    if (!caller && token && connector && request.method === 'GET' && CONNECTOR_ROUTE.test(request.url)) caller = await connector(token);
+    if (!caller && token && connector && request.method === 'GET' && CONNECTOR_ROUTE.test(request.url))
+      caller = await connector(token);
     const rate = await rateLimiter.consume(caller ? `key:${caller.keyId}` : `ip:${request.ip}`);
     reply.headers(rateLimiter.headers(rate));
     if (!rate.allowed) {
-      throw new HttpError(429, `Rate limit exceeded: ${quota} requests per ${windowSeconds} s; retry in ${rate.resetSeconds} s`, {
-        'retry-after': String(rate.resetSeconds),
-      });
+      throw new HttpError(
+        429,
+        `Rate limit exceeded: ${quota} requests per ${windowSeconds} s; retry in ${rate.resetSeconds} s`,
+        {
+          'retry-after': String(rate.resetSeconds),
+        },
+      );
     }
     return caller;
   };
@@ -72,7 +83,10 @@ export function registerApiGuard(app: FastifyInstance, orgs: OrgService, rateLim
     const routeConfig = request.routeOptions.config;
     if (routeConfig.public) return;
     if (!caller) {
-      throw new HttpError(401, token ? 'Invalid or revoked API key' : 'Missing API key: send "Authorization: Bearer wk_..."');
+      throw new HttpError(
+        401,
+        token ? 'Invalid or revoked API key' : 'Missing API key: send "Authorization: Bearer wk_..."',
+      );
     }
     request.caller = caller;
 
@@ -97,7 +111,8 @@ export function registerApiGuard(app: FastifyInstance, orgs: OrgService, rateLim
 async function refuseUnexpectedBody(request: FastifyRequest): Promise<void> {
   const body = request.body;
   if (body === undefined || body === null) return;
-  if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'This operation takes no request body');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new HttpError(400, 'This operation takes no request body');
   const [field] = Object.keys(body);
   if (field !== undefined) throw new HttpError(400, `unknown field '${field}'`);
 }

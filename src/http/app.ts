@@ -3,7 +3,13 @@
 // Fastify and its hooks; which requests reach Fastify at all (rather than the site edge) is
 // main.ts's decision, handed in as `serverFactory`.
 import { Type } from '@sinclair/typebox';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
@@ -36,7 +42,11 @@ export interface AppOptions {
   /** Run when the server closes (what the caller put in front of the API lets go of its resources). */
   onClose?: () => void;
   /** Other ways in served by the same app outside /api/v1 (the pages), and their answer to unknown paths. */
-  siblings?: { plugin: FastifyPluginAsync; notFound: (request: FastifyRequest, reply: FastifyReply) => void; longRequest?: LongRequestPage };
+  siblings?: {
+    plugin: FastifyPluginAsync;
+    notFound: (request: FastifyRequest, reply: FastifyReply) => void;
+    longRequest?: LongRequestPage;
+  };
 }
 
 export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
@@ -46,7 +56,9 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
   const security = { any: transportHeaders(config.publicUrl), api: jsonAnswerHeaders(config.publicUrl) };
   const app = Fastify({
     // The "incoming request" line's URL goes through redactUrl: links can carry secrets.
-    ...(opts.logger ? { loggerInstance: opts.logger.child({}, { serializers: { req: requestForLog } }) } : { logger: false }),
+    ...(opts.logger
+      ? { loggerInstance: opts.logger.child({}, { serializers: { req: requestForLog } }) }
+      : { logger: false }),
     ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
     requestIdHeader: false,
     genReqId: requestIdOf,
@@ -75,7 +87,14 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
   const mcpResource = `${new URL(config.publicUrl).origin}/api/mcp`;
   const connector: ConnectorCheck = async (token) => {
     const owner = await services.oauth.verifyAccess(token, mcpResource);
-    return owner && { orgId: owner.orgId, keyId: `user:${owner.userId}`, permissions: ['read'], ...(owner.orgClientId ? { clientId: owner.orgClientId } : {}) };
+    return (
+      owner && {
+        orgId: owner.orgId,
+        keyId: `user:${owner.userId}`,
+        permissions: ['read'],
+        ...(owner.orgClientId ? { clientId: owner.orgClientId } : {}),
+      }
+    );
   };
   guard.identify = registerApiGuard(app, services.orgs, deps.rateLimiter, config, connector);
   registerPagingCheck(app);

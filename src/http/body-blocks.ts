@@ -48,7 +48,9 @@ class BlockGatherer extends Transform {
       if (!this.block) {
         // A body shorter than a block gets a block of its length (never more than a block ahead
         // of what has arrived: a declared length may be a lie).
-        this.block = Buffer.allocUnsafeSlow(Math.min(BLOCK_BYTES, Math.max(this.declared - this.gathered, piece.length - offset)));
+        this.block = Buffer.allocUnsafeSlow(
+          Math.min(BLOCK_BYTES, Math.max(this.declared - this.gathered, piece.length - offset)),
+        );
         this.used = 0;
       }
       const copied = piece.copy(this.block, this.used, offset);
@@ -74,7 +76,8 @@ class BlockGatherer extends Transform {
 const gatherLargeBodies: preParsingHookHandler = (request, reply, payload, done) => {
   const declared = Number(request.headers['content-length']);
   const chunked = request.headers['transfer-encoding'] !== undefined;
-  if (BODYLESS.has(request.method) || (!chunked && !(declared > SMALL_BODY_BYTES))) return done(null, payload);
+  if (BODYLESS.has(request.method) || (!chunked && !(declared > SMALL_BODY_BYTES)))
+    return done(null, payload);
   // pipeline, not pipe: a request that breaks off errors the gatherer too, and the parser answers.
   const gatherer = new BlockGatherer(chunked || !Number.isFinite(declared) ? Infinity : declared, payload);
   reply.raw.once('close', () => {
@@ -85,7 +88,10 @@ const gatherLargeBodies: preParsingHookHandler = (request, reply, payload, done)
     // Once the response has gone the body is garbage.
     if (gatherer.gathered > LARGE_BODY_BYTES) collectSoon();
   });
-  done(null, pipeline(payload, gatherer, () => {}));
+  done(
+    null,
+    pipeline(payload, gatherer, () => {}),
+  );
 };
 
 /** Every route registered from now on that takes a body (a method other than GET, HEAD and TRACE, whose bodies Fastify never parses) gathers large ones into blocks. */

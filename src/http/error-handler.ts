@@ -35,7 +35,8 @@ const DOMAIN_STATUS: [new (...args: never[]) => DomainError, number][] = [
 /** The status and headers a domain error answers with. */
 export function domainErrorStatus(error: DomainError): { status: number; headers: Record<string, string> } {
   const status = DOMAIN_STATUS.find(([kind]) => error instanceof kind)?.[1] ?? 400;
-  const headers: Record<string, string> = error instanceof RateLimitedError ? { 'retry-after': String(error.retryAfterSeconds) } : {};
+  const headers: Record<string, string> =
+    error instanceof RateLimitedError ? { 'retry-after': String(error.retryAfterSeconds) } : {};
   return { status, headers };
 }
 
@@ -48,7 +49,10 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
 };
 
 /** `pageNotFound`: answers unknown paths outside /api (the pages' 404), when pages are served. */
-export function registerErrorHandling(app: FastifyInstance, pageNotFound?: (request: FastifyRequest, reply: FastifyReply) => void): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  pageNotFound?: (request: FastifyRequest, reply: FastifyReply) => void,
+): void {
   app.setErrorHandler((error: FastifyError & { validationError?: boolean }, request, reply) => {
     if (error instanceof HttpError) {
       reply.headers(error.headers);
@@ -77,7 +81,8 @@ export function registerErrorHandling(app: FastifyInstance, pageNotFound?: (requ
   });
 
   app.setNotFoundHandler((request, reply) => {
-    if (pageNotFound && !request.url.startsWith('/api/') && request.url !== '/api') return pageNotFound(request, reply);
+    if (pageNotFound && !request.url.startsWith('/api/') && request.url !== '/api')
+      return pageNotFound(request, reply);
     // Outside /api/v1 the hooks set no policy for it; this answer is JSON all the same.
     reply.header('content-security-policy', JSON_ANSWER_POLICY);
     reply.status(404).send({ error: `No route for ${request.method} ${request.url.split('?')[0]}` });

@@ -8,6 +8,12 @@ export async function streamEvents<T extends { seq: number; kind: string }>(
   events: (signal: AbortSignal) => AsyncIterable<T>,
 ): Promise<void> {
   reply.hijack();
-  const headers = Object.fromEntries(Object.entries(reply.getHeaders()).filter((entry): entry is [string, string | number | string[]] => entry[1] !== undefined));
-  await writeEventStream(reply.raw, headers, events, (error) => reply.log.error({ err: error }, 'event stream failed'));
+  const headers = Object.fromEntries(
+    Object.entries(reply.getHeaders()).filter(
+      (entry): entry is [string, string | number | string[]] => entry[1] !== undefined,
+    ),
+  );
+  await writeEventStream(reply.raw, headers, events, (error) =>
+    reply.log.error({ err: error }, 'event stream failed'),
+  );
 }

@@ -17,7 +17,10 @@ const ROUTER_MESSAGES: Record<string, string> = {
  * Fastify's `frameworkErrors`: `identify` is the API guard's first step, bound once it exists;
  * `headers` are those of a JSON answer (no hook has run to set them).
  */
-export function routerErrorHandler(identify: () => Identify | undefined, headers: Readonly<Record<string, string>> = {}) {
+export function routerErrorHandler(
+  identify: () => Identify | undefined,
+  headers: Readonly<Record<string, string>> = {},
+) {
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     reply.header('x-request-id', request.id);
     reply.headers(headers);
@@ -27,7 +30,10 @@ export function routerErrorHandler(identify: () => Identify | undefined, headers
         const caller = await identify()?.(request, reply);
         if (!caller) {
           const token = bearerToken(request.headers.authorization);
-          throw new HttpError(401, token ? 'Invalid or revoked API key' : 'Missing API key: send "Authorization: Bearer wk_..."');
+          throw new HttpError(
+            401,
+            token ? 'Invalid or revoked API key' : 'Missing API key: send "Authorization: Bearer wk_..."',
+          );
         }
       }
       await reply.status(400).send({ error: message });
@@ -52,7 +58,11 @@ function sendPage(socket: Socket, page: { html: string; policy: string }): void 
     'content-length': String(Buffer.byteLength(page.html)),
     connection: 'close',
   };
-  socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${page.html}`);
+  socket.end(
+    `HTTP/1.1 431 Request Header Fields Too Large\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\r\n')}\r\n\r\n${page.html}`,
+  );
 }
 
 /**
@@ -77,8 +87,16 @@ export function parserErrorHandler(rateLimiter: RateLimiter, pageFor?: LongReque
     const send = (headers: Record<string, string>) => {
       if (!socket.writable) return socket.destroy();
       const body = JSON.stringify({ error: message });
-      const lines = Object.entries({ ...headers, 'x-request-id': randomUUID(), 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' });
-      socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines.map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${body}`);
+      const lines = Object.entries({
+        ...headers,
+        'x-request-id': randomUUID(),
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        connection: 'close',
+      });
+      socket.end(
+        `HTTP/1.1 ${status} ${reason}\r\n${lines.map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${body}`,
+      );
     };
     rateLimiter.consume(`ip:${socket.remoteAddress ?? 'unknown'}`).then(
       (rate) => send(rateLimiter.headers(rate)),

@@ -13,8 +13,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ListPage, RecordWalk } from '../modules/common/paging.ts';
 import { caller } from './caller.ts';
 
-export async function sendWalk<T>(reply: FastifyReply, key: string, record: TSchema, walk: RecordWalk<T>): Promise<FastifyReply> {
-  const serialize = reply.compileSerializationSchema(record as Record<string, unknown>) as (input: T) => string;
+export async function sendWalk<T>(
+  reply: FastifyReply,
+  key: string,
+  record: TSchema,
+  walk: RecordWalk<T>,
+): Promise<FastifyReply> {
+  const serialize = reply.compileSerializationSchema(record as Record<string, unknown>) as (
+    input: T,
+  ) => string;
   const pages = walk.pages[Symbol.asyncIterator]();
   // The first page is read before the status is sent: a failure there is still a clean 500.
   let page = await pages.next();
@@ -46,12 +53,14 @@ export async function sendWalk<T>(reply: FastifyReply, key: string, record: TSch
 
 /** What the OpenAPI document says of every list that can be taken whole. */
 export const WHOLE_LIST_DOC =
-  'Without `limit`, every record from `offset` on (the spec\'s contract), sent as the body is read, so any count is safe; `total` is then the number of records the list held as it was read (records created while the answer is being sent are not in it). With `limit` (at most 100), one page; `total` counts every record: keep requesting while `offset + limit < total`.';
+  "Without `limit`, every record from `offset` on (the spec's contract), sent as the body is read, so any count is safe; `total` is then the number of records the list held as it was read (records created while the answer is being sent are not in it). With `limit` (at most 100), one page; `total` counts every record: keep requesting while `offset + limit < total`.";
 
 /** The 200 body of such a list: `{"<key>": [record], "total": n}`. */
 export function wholeListBody<K extends string, S extends TSchema>(key: K, record: S) {
   return Type.Object(
-    { [key]: Type.Array(record), total: Type.Integer({ minimum: 0 }) } as { [P in K]: TArray<S> } & { total: TInteger },
+    { [key]: Type.Array(record), total: Type.Integer({ minimum: 0 }) } as { [P in K]: TArray<S> } & {
+      total: TInteger;
+    },
     { additionalProperties: false },
   );
 }

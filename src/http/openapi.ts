@@ -38,14 +38,18 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       // the app but are not part of the REST API.
       if (!url.startsWith(`${API_PREFIX}/`)) return { schema: { ...schema, hide: true }, url };
       if (!url.endsWith('/*')) return { schema, url };
-      const params = schema?.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+      const params = schema?.params as
+        { properties?: Record<string, unknown>; required?: string[] } | undefined;
       const properties = { ...params?.properties };
       if (properties['*']) {
         properties.path = properties['*'];
         delete properties['*'];
       }
       const required = (params?.required ?? []).map((r) => (r === '*' ? 'path' : r));
-      return { schema: { ...schema, params: { ...params, properties, required } }, url: url.slice(0, -1) + '{path}' };
+      return {
+        schema: { ...schema, params: { ...params, properties, required } },
+        url: url.slice(0, -1) + '{path}',
+      };
     },
   });
 }

@@ -13,7 +13,8 @@ const DIGITS = /^[0-9]{1,10}$/;
 
 export function registerPagingCheck(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    const properties = (route.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties;
+    const properties = (route.schema?.querystring as { properties?: Record<string, unknown> } | undefined)
+      ?.properties;
     if (!properties || !NAMES.some((name) => name in properties)) return;
     const existing = route.preValidation;
     route.preValidation = [...(existing ? [existing].flat() : []), checkPaging];

@@ -62,15 +62,21 @@ class RequestLogger {
   }
 }
 
-export const lazyRequestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => {
+export const lazyRequestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (
+  logger,
+  bindings,
+  options,
+) => {
   // Without a logger (`logger: false`) Fastify's stand-in writes nothing and its child is itself;
   // a route with its own log level gets a real child at once: the level belongs to the child.
-  if (typeof (logger as Partial<Logger>).isLevelEnabled !== 'function' || options.level) return logger.child(bindings, options);
+  if (typeof (logger as Partial<Logger>).isLevelEnabled !== 'function' || options.level)
+    return logger.child(bindings, options);
   return new RequestLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger;
 };
 
 /** Whether `info` lines are written (Fastify's stand-in for `logger: false` has no isLevelEnabled, and writes nothing). */
-export const writesInfo = (log: FastifyBaseLogger): boolean => (log as Partial<Logger>).isLevelEnabled?.('info') ?? false;
+export const writesInfo = (log: FastifyBaseLogger): boolean =>
+  (log as Partial<Logger>).isLevelEnabled?.('info') ?? false;
 
 // Secrets that travel in a URL, and so reached the info log's "incoming request" line: the
 // tokens of reset, invitation and sign-up confirmation links (the path segment after these), the
@@ -117,5 +123,11 @@ function decoded(text: string): string {
  * that line is written, so a request at a level above `info` pays nothing.
  */
 export function requestForLog(request: FastifyRequest): Record<string, unknown> {
-  return { method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
 }

@@ -15,7 +15,9 @@ export function validatorCompiler({ schema, httpPart }: { schema: object; httpPa
   const validate = (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema);
   // UUIDs are case-insensitive (RFC 9562) and stored in lower case: an id sent in upper case is
   // lowered once valid, so that it finds its record.
-  const uuidFields = Object.entries((schema as { properties?: Record<string, { format?: string }> }).properties ?? {})
+  const uuidFields = Object.entries(
+    (schema as { properties?: Record<string, { format?: string }> }).properties ?? {},
+  )
     .filter(([, property]) => property.format === 'uuid')
     .map(([name]) => name);
   const checkNul = httpPart !== 'headers';
@@ -25,12 +27,21 @@ export function validatorCompiler({ schema, httpPart }: { schema: object; httpPa
     if (!valid) return false;
     const nulAt = checkNul ? findNul(data, schema) : undefined;
     if (nulAt !== undefined) {
-      checked.errors = [{ keyword: 'nul', instancePath: nulAt, schemaPath: '', params: {}, message: 'must not contain a NUL character' }];
+      checked.errors = [
+        {
+          keyword: 'nul',
+          instancePath: nulAt,
+          schemaPath: '',
+          params: {},
+          message: 'must not contain a NUL character',
+        },
+      ];
       return false;
     }
     if (uuidFields.length > 0 && data && typeof data === 'object') {
       const fields = data as Record<string, unknown>;
-      for (const name of uuidFields) if (typeof fields[name] === 'string') fields[name] = fields[name].toLowerCase();
+      for (const name of uuidFields)
+        if (typeof fields[name] === 'string') fields[name] = fields[name].toLowerCase();
     }
     return true;
   };

@@ -84,7 +84,10 @@ export class ClaimLoop<Job> {
         if (jobs.length > 0 && jobs.length === free) this.again = true;
       } while (this.again && this.running);
     } catch (error) {
-      this.opts.logger?.error({ err: error }, `${this.opts.name}: claiming failed; retrying at the next poll`);
+      this.opts.logger?.error(
+        { err: error },
+        `${this.opts.name}: claiming failed; retrying at the next poll`,
+      );
     } finally {
       this.claiming = false;
       if (this.running) this.pollTimer = setTimeout(() => this.wake(), this.opts.pollIntervalMs);
@@ -93,7 +96,10 @@ export class ClaimLoop<Job> {
 
   private launch(job: Job): void {
     const running = this.opts.run(job).catch((error: unknown) => {
-      this.opts.logger?.error({ err: error }, `${this.opts.name}: a job failed unexpectedly; its lease will run out and it is tried again`);
+      this.opts.logger?.error(
+        { err: error },
+        `${this.opts.name}: a job failed unexpectedly; its lease will run out and it is tried again`,
+      );
     });
     this.inFlight.add(running);
     void running.finally(() => {

@@ -22,7 +22,11 @@ export interface Lease {
 }
 
 export function newLease(leaseMs: number, nowMs = Date.now()): Lease {
-  return { token: newId(), now: new Date(nowMs).toISOString(), until: new Date(nowMs + leaseMs).toISOString() };
+  return {
+    token: newId(),
+    now: new Date(nowMs).toISOString(),
+    until: new Date(nowMs + leaseMs).toISOString(),
+  };
 }
 
 export interface Leased {
@@ -85,7 +89,9 @@ export async function leaseDue(database: Database, table: JobTable, opts: LeaseD
   const due = sql`status IN (${statuses}) AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})`;
   const ids = await leaseRows(database, lease, {
     table,
-    candidates: [sql`SELECT id FROM ${sql.table(table)} WHERE ${due} ORDER BY next_attempt_at LIMIT ${opts.limit}${skipLocked(database)}`],
+    candidates: [
+      sql`SELECT id FROM ${sql.table(table)} WHERE ${due} ORDER BY next_attempt_at LIMIT ${opts.limit}${skipLocked(database)}`,
+    ],
     stillFree: due,
     alsoSet: sql`status = ${opts.leasedStatus}, attempts = attempts + 1, updated_at = ${now}`,
   });

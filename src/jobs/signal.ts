@@ -5,8 +5,18 @@
 export type WorkKind = 'outbox' | 'generations' | 'sites' | 'progress';
 type Listener = () => void;
 
-const listeners: Record<WorkKind, Set<Listener>> = { outbox: new Set(), generations: new Set(), sites: new Set(), progress: new Set() };
-const scheduled: Record<WorkKind, boolean> = { outbox: false, generations: false, sites: false, progress: false };
+const listeners: Record<WorkKind, Set<Listener>> = {
+  outbox: new Set(),
+  generations: new Set(),
+  sites: new Set(),
+  progress: new Set(),
+};
+const scheduled: Record<WorkKind, boolean> = {
+  outbox: false,
+  generations: false,
+  sites: false,
+  progress: false,
+};
 
 /**
  * Tells local listeners of `kind` to look for due work soon (after the current transaction,

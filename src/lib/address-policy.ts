@@ -11,7 +11,9 @@ import ipaddr from 'ipaddr.js';
 
 /** Worded as request-filtering-agent words its refusals, so describeGuardError (events/url-guard.ts) reads both. */
 export const refusal = (address: string, family: unknown, host: string | undefined): Error =>
-  new Error(`DNS lookup ${address}(family:${String(family)}, host:${host}) is not allowed. Because, it is a refused address.`);
+  new Error(
+    `DNS lookup ${address}(family:${String(family)}, host:${host}) is not allowed. Because, it is a refused address.`,
+  );
 
 /** A connection's lookup, refusing any resolved address `isRefusedAddress` refuses. */
 export function refusingLookup(base: LookupFunction): LookupFunction {
@@ -20,7 +22,12 @@ export function refusingLookup(base: LookupFunction): LookupFunction {
       if (error) return callback(error, address, family);
       const all: LookupAddress[] = Array.isArray(address) ? address : [{ address, family: family ?? 0 }];
       const refused = all.find((a) => isRefusedAddress(a.address));
-      if (refused) return callback(refusal(refused.address, refused.family, hostname) as NodeJS.ErrnoException, address, family);
+      if (refused)
+        return callback(
+          refusal(refused.address, refused.family, hostname) as NodeJS.ErrnoException,
+          address,
+          family,
+        );
       callback(null, address, family);
     });
   };
@@ -60,7 +67,8 @@ function canonicalIPv6(address: string): string | null {
   }
 }
 
-const zeros = (bytes: number[], from: number, to: number): boolean => bytes.slice(from, to).every((b) => b === 0);
+const zeros = (bytes: number[], from: number, to: number): boolean =>
+  bytes.slice(from, to).every((b) => b === 0);
 const v4 = (bytes: number[], at: number): string => bytes.slice(at, at + 4).join('.');
 
 /** The IPv4 address a translating or tunnelling IPv6 form delivers to, if it is one. */

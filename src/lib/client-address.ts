@@ -28,12 +28,17 @@ export function parseTrustProxy(text: string): TrustProxy {
     if (hops < 1 || hops > 10) throw new Error('a hop count must be between 1 and 10');
     return hops;
   }
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   // compile() throws on an entry that is neither an address, a range nor a known name.
   try {
     proxyAddr.compile(entries);
   } catch (error) {
-    throw new Error(`${(error as Error).message}; expected false, true, a hop count, or addresses and CIDRs such as 127.0.0.1,10.0.0.0/8`);
+    throw new Error(
+      `${(error as Error).message}; expected false, true, a hop count, or addresses and CIDRs such as 127.0.0.1,10.0.0.0/8`,
+    );
   }
   return entries;
 }

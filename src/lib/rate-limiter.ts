@@ -1,7 +1,12 @@
 // Fixed-window rate limit per credential (or per client IP without a valid one), counted by
 // rate-limiter-flexible: in memory, or in Redis when REDIS_URL is set so every instance shares
 // one quota.
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { Redis } from 'ioredis';
 
 export interface RateLimitOptions {
@@ -35,7 +40,11 @@ export class RateLimiter {
     if (opts.redisUrl) {
       this.redis = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
       // A Redis outage must not take the API down: count in memory until it is back.
-      this.limiter = new RateLimiterRedis({ ...base, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(base) });
+      this.limiter = new RateLimiterRedis({
+        ...base,
+        storeClient: this.redis,
+        insuranceLimiter: new RateLimiterMemory(base),
+      });
     } else {
       this.limiter = new RateLimiterMemory(base);
     }

@@ -10,7 +10,11 @@ const VERSION = 'v1';
 /** 32 bytes written as base64 (`openssl rand -base64 32`) or as 64 hex digits; undefined otherwise. */
 export function parseSecretsKey(value: string): Buffer | undefined {
   const text = value.trim();
-  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, 'base64') : undefined;
+  const key = /^[0-9a-f]{64}$/i.test(text)
+    ? Buffer.from(text, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(text)
+      ? Buffer.from(text, 'base64')
+      : undefined;
   return key?.length === 32 ? key : undefined;
 }
 
@@ -37,7 +41,10 @@ export class SecretBox {
       const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
       decipher.setAAD(Buffer.from(context));
       decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-      return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(bytes.subarray(0, bytes.length - 16)),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
       return undefined;
     }

@@ -4,7 +4,12 @@
 // out for long, and guessing stays slow. Counted by rate-limiter-flexible, in memory or in Redis
 // (every instance shares the counts); the slot after each delay is taken atomically, so a burst of
 // parallel attempts gets one through, not all.
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { Redis } from 'ioredis';
 import { redisReady } from './rate-limiter.ts';
 
@@ -27,8 +32,16 @@ export class Throttle {
     if (opts.redisUrl) {
       this.redis = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
       const storeClient = this.redis;
-      this.counts = new RateLimiterRedis({ ...counting, storeClient, insuranceLimiter: new RateLimiterMemory(counting) });
-      this.slots = new RateLimiterRedis({ ...slot, storeClient, insuranceLimiter: new RateLimiterMemory(slot) });
+      this.counts = new RateLimiterRedis({
+        ...counting,
+        storeClient,
+        insuranceLimiter: new RateLimiterMemory(counting),
+      });
+      this.slots = new RateLimiterRedis({
+        ...slot,
+        storeClient,
+        insuranceLimiter: new RateLimiterMemory(slot),
+      });
     } else {
       this.counts = new RateLimiterMemory(counting);
       this.slots = new RateLimiterMemory(slot);

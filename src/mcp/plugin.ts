@@ -48,27 +48,48 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
   const resource = `${publicUrl.origin}${MCP_PATH}`;
   const metadataUrl = `${publicUrl.origin}${METADATA_PATH}`;
   const origins = new Set([publicUrl.origin, ...deps.allowedOrigins]);
-  const handler = createMcpHandler(({ authInfo }) => createMcpServer(services, authInfo?.extra?.tools as string[] | undefined), { legacy: 'stateless', maxRequestBodySize: MAX_BODY });
+  const handler = createMcpHandler(
+    ({ authInfo }) => createMcpServer(services, authInfo?.extra?.tools as string[] | undefined),
+    { legacy: 'stateless', maxRequestBodySize: MAX_BODY },
+  );
 
   const challenge = (extra = '') => `Bearer resource_metadata="${metadataUrl}", scope="mcp"${extra}`;
   const refuse = (reply: FastifyReply, status: number, id: JsonRpc['id'], message: string, code = -32001) =>
-    reply.status(status).type('application/json').send({ jsonrpc: '2.0', id: id ?? null, error: { code, message } });
+    reply
+      .status(status)
+      .type('application/json')
+      .send({ jsonrpc: '2.0', id: id ?? null, error: { code, message } });
 
   /**
    * The caller a Bearer token names: an organization's API key, or an OAuth access token issued
    * for this resource (it acts as its user in the organization of the grant; a client's own
    * account sees that client's projects only).
    */
-  const authenticate = async (request: FastifyRequest): Promise<(McpCaller & { limitKey: string }) | undefined> => {
+  const authenticate = async (
+    request: FastifyRequest,
+  ): Promise<(McpCaller & { limitKey: string }) | undefined> => {
     const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (!token) return undefined;
     if (token.startsWith('wk_')) {
       const caller = await services.orgs.authenticate(token);
-      return caller && { orgId: caller.orgId, permissions: caller.permissions, keyId: caller.keyId, limitKey: `key:${caller.keyId}` };
+      return (
+        caller && {
+          orgId: caller.orgId,
+          permissions: caller.permissions,
+          keyId: caller.keyId,
+          limitKey: `key:${caller.keyId}`,
+        }
+      );
     }
     const owner = await services.oauth.verifyAccess(token, resource);
     if (!owner) return undefined;
-    return { orgId: owner.orgId, permissions: ['read', 'write'], userId: owner.userId, ...(owner.orgClientId ? { clientId: owner.orgClientId } : {}), limitKey: `key:user:${owner.userId}` };
+    return {
+      orgId: owner.orgId,
+      permissions: ['read', 'write'],
+      userId: owner.userId,
+      ...(owner.orgClientId ? { clientId: owner.orgClientId } : {}),
+      limitKey: `key:user:${owner.userId}`,
+    };
   };
 
   const security = jsonAnswerHeaders(config.publicUrl);
@@ -83,11 +104,19 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
     // A body Fastify could not read never reaches the handler: answered as JSON-RPC errors, with
     // the SDK's own codes and words, as an MCP client expects (not the API's {"error"}).
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      const status =
+        error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
+          ? error.statusCode
+          : 500;
       if (status === 500) request.log.error({ err: error }, 'MCP request failed');
       if (status === 413) reply.header('connection', 'close'); // the rest of the body is not read
-      const known = BODY_ERRORS[error.code] ?? (error instanceof SyntaxError && status === 400 ? BODY_ERRORS.FST_ERR_CTP_INVALID_JSON_BODY : undefined);
-      const [code, message] = known ?? (status === 500 ? [-32603, 'Internal server error'] : [-32000, error.message]);
+      const known =
+        BODY_ERRORS[error.code] ??
+        (error instanceof SyntaxError && status === 400
+          ? BODY_ERRORS.FST_ERR_CTP_INVALID_JSON_BODY
+          : undefined);
+      const [code, message] =
+        known ?? (status === 500 ? [-32603, 'Internal server error'] : [-32000, error.message]);
       return refuse(reply, status, null, message, code);
     });
 
@@ -96,20 +125,36 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
         name: SERVER_INFO.name,
         title: SERVER_INFO.title,
         version: SERVER_INFO.version,
-        description: 'Build, publish and manage agency clients’ websites: projects, AI generation, previews, publishing, custom domains, analytics, form messages, build links.',
+        description:
+          'Build, publish and manage agency clients’ websites: projects, AI generation, previews, publishing, custom domains, analytics, form messages, build links.',
         endpoint: resource,
         transport: 'streamable-http',
         protocol_versions: SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v >= '2025-03-26'),
         authentication: {
           tool_calls: 'required',
           methods: [
-            { type: 'oauth2', description: 'OAuth 2.1 with PKCE (scope mcp): the signed-in person consents for one organization', authorization_server: services.oauth.issuer },
-            { type: 'bearer', token: 'api_key', description: 'An organization API key (wk_...); its read/write permissions apply' },
+            {
+              type: 'oauth2',
+              description:
+                'OAuth 2.1 with PKCE (scope mcp): the signed-in person consents for one organization',
+              authorization_server: services.oauth.issuer,
+            },
+            {
+              type: 'bearer',
+              token: 'api_key',
+              description: 'An organization API key (wk_...); its read/write permissions apply',
+            },
           ],
           protected_resource_metadata: metadataUrl,
           scope: 'mcp',
         },
-        tools: TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, permission: t.needs, annotations: t.annotations })),
+        tools: TOOLS.map((t) => ({
+          name: t.name,
+          title: t.title,
+          description: t.description,
+          permission: t.needs,
+          annotations: t.annotations,
+        })),
       }),
     );
 
@@ -130,7 +175,14 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
       bodyLimit: MAX_BODY,
       handler: async (request, reply) => {
         const origin = request.headers.origin;
-        if (origin !== undefined && !origins.has(origin) && !sameOrigin(origin, request.headers.host)) return refuse(reply, 403, null, `Origin ${origin.slice(0, 200)} may not call this endpoint`, -32000);
+        if (origin !== undefined && !origins.has(origin) && !sameOrigin(origin, request.headers.host))
+          return refuse(
+            reply,
+            403,
+            null,
+            `Origin ${origin.slice(0, 200)} may not call this endpoint`,
+            -32000,
+          );
         const messages = ([] as JsonRpc[]).concat((request.body as JsonRpc | JsonRpc[] | undefined) ?? []);
         const calls = messages.filter((m) => m && m.method === 'tools/call');
         const caller = await authenticate(request);
@@ -142,26 +194,56 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
         if (calls.length > 0) {
           if (!caller) {
             reply.header('www-authenticate', challenge());
-            return refuse(reply, 401, calls[0]!.id, 'Authentication required: a tool call needs a Bearer token (an OAuth access token, or an organization API key wk_...)');
+            return refuse(
+              reply,
+              401,
+              calls[0]!.id,
+              'Authentication required: a tool call needs a Bearer token (an OAuth access token, or an organization API key wk_...)',
+            );
           }
           for (const call of calls) {
             const tool = TOOL_BY_NAME.get(call.params?.name ?? '');
             if (tool && !caller.permissions.includes(tool.needs)) {
-              reply.header('www-authenticate', challenge(`, error="insufficient_scope", error_description="${tool.name} needs the ${tool.needs} permission"`));
-              return refuse(reply, 403, call.id, `insufficient_scope: ${tool.name} needs a key with the ${tool.needs} permission`);
+              reply.header(
+                'www-authenticate',
+                challenge(
+                  `, error="insufficient_scope", error_description="${tool.name} needs the ${tool.needs} permission"`,
+                ),
+              );
+              return refuse(
+                reply,
+                403,
+                call.id,
+                `insufficient_scope: ${tool.name} needs a key with the ${tool.needs} permission`,
+              );
             }
           }
         }
         // One plain tool call is answered here, as the SDK would (tool-call.ts).
         const call = caller && toolCallOf(request.method, request.headers, request.body);
         if (call) {
-          const { headers, body } = framedAnswer(call, await answerToolCall(call, services, caller, request.log));
+          const { headers, body } = framedAnswer(
+            call,
+            await answerToolCall(call, services, caller, request.log),
+          );
           return reply.status(200).headers(headers).send(body);
         }
         // A request made of tool calls only is served by a server with just those tools.
-        const tools = calls.length > 0 && calls.length === messages.length ? calls.map((call) => String(call.params?.name ?? '')) : undefined;
+        const tools =
+          calls.length > 0 && calls.length === messages.length
+            ? calls.map((call) => String(call.params?.name ?? ''))
+            : undefined;
         const response = await handler.fetch(toWebRequest(request, resource), {
-          ...(caller ? { authInfo: { token: 'bearer', clientId: caller.keyId ?? caller.userId ?? 'caller', scopes: ['mcp'], extra: { caller, tools, log: request.log } } } : {}),
+          ...(caller
+            ? {
+                authInfo: {
+                  token: 'bearer',
+                  clientId: caller.keyId ?? caller.userId ?? 'caller',
+                  scopes: ['mcp'],
+                  extra: { caller, tools, log: request.log },
+                },
+              }
+            : {}),
           ...(request.body !== undefined ? { parsedBody: request.body } : {}),
         });
         reply.status(response.status);

@@ -46,8 +46,15 @@ export function createMcpServer(services: Services, only?: readonly string[]): M
     if (wanted && !wanted.includes(tool.name)) continue;
     const registered = server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...tool.annotations } },
-      async (args: Record<string, unknown>, ctx) => toolResult(tool, services, callerOf(ctx.http?.authInfo), args ?? {}, logOf(ctx.http?.authInfo)),
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: { title: tool.title, ...tool.annotations },
+      },
+      async (args: Record<string, unknown>, ctx) =>
+        toolResult(tool, services, callerOf(ctx.http?.authInfo), args ?? {}, logOf(ctx.http?.authInfo)),
     );
     const json = outputSchemaJson.get(tool.name);
     if (json) registered.outputSchemaJson = json as typeof registered.outputSchemaJson;
@@ -63,7 +70,13 @@ export function createMcpServer(services: Services, only?: readonly string[]): M
  * Anything else (a database driver's error, a bug) is logged and answered "Internal error": its
  * message may hold SQL, addresses or stored values, never for the caller's eyes.
  */
-export async function toolResult(tool: ToolDefinition, services: Services, caller: McpCaller | undefined, args: Record<string, unknown>, log?: ToolLog): Promise<CallToolResult> {
+export async function toolResult(
+  tool: ToolDefinition,
+  services: Services,
+  caller: McpCaller | undefined,
+  args: Record<string, unknown>,
+  log?: ToolLog,
+): Promise<CallToolResult> {
   if (!caller) return failure('Authentication required: send an API key (wk_...) as a Bearer token');
   // The REST API's NUL rule (web/nul-check.ts): no tool argument is file content.
   const nulAt = findNul(args, undefined);

@@ -32,7 +32,11 @@ import { SERVER_INFO, failure, toolResult, type ToolLog } from './server.ts';
 import { TOOL_BY_NAME, type McpCaller, type ToolDefinition } from './tools.ts';
 
 /** The headers the SDK's stateless transport answers a 2025-era POST with (SSE). */
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } as const;
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+} as const;
 
 type HttpHeaders = Record<string, string | string[] | undefined>;
 const header = (headers: HttpHeaders, name: string) => {
@@ -67,7 +71,12 @@ export function toolCallOf(method: string, headers: HttpHeaders, body: unknown):
   const { jsonrpc, id, method: rpcMethod, params } = body;
   if (jsonrpc !== '2.0' || rpcMethod !== 'tools/call' || Object.keys(body).length !== 4) return undefined;
   if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
-  if (!isPlainObject(params) || typeof params.name !== 'string' || !Object.keys(params).every((key) => key === 'name' || key === 'arguments' || key === '_meta')) return undefined;
+  if (
+    !isPlainObject(params) ||
+    typeof params.name !== 'string' ||
+    !Object.keys(params).every((key) => key === 'name' || key === 'arguments' || key === '_meta')
+  )
+    return undefined;
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
   const tool = TOOL_BY_NAME.get(params.name);
   if (!tool) return undefined;
@@ -75,7 +84,10 @@ export function toolCallOf(method: string, headers: HttpHeaders, body: unknown):
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   if (!isJsonContentType(header(headers, 'content-type') ?? null)) return undefined;
   const version = header(headers, 'mcp-protocol-version');
-  if (version === MODERN_REVISION) return isModernCall(headers, body, params) ? { id, tool, args: params.arguments, era: 'modern' } : undefined;
+  if (version === MODERN_REVISION)
+    return isModernCall(headers, body, params)
+      ? { id, tool, args: params.arguments, era: 'modern' }
+      : undefined;
   if (params._meta !== undefined && !onlyProgressToken(params._meta)) return undefined;
   if (version !== undefined && !LEGACY_REVISIONS.includes(version)) return undefined;
   if (headers['mcp-method'] !== undefined || headers['mcp-name'] !== undefined) return undefined;
@@ -83,13 +95,33 @@ export function toolCallOf(method: string, headers: HttpHeaders, body: unknown):
 }
 
 /** A 2026 tools/call whose headers name it exactly and whose `_meta` is the envelope alone, accepted by the SDK's classifier. */
-function isModernCall(headers: HttpHeaders, body: Record<string, unknown>, params: Record<string, unknown>): boolean {
-  if (header(headers, 'mcp-method') !== 'tools/call' || header(headers, 'mcp-name') !== params.name) return false;
+function isModernCall(
+  headers: HttpHeaders,
+  body: Record<string, unknown>,
+  params: Record<string, unknown>,
+): boolean {
+  if (header(headers, 'mcp-method') !== 'tools/call' || header(headers, 'mcp-name') !== params.name)
+    return false;
   const meta = params._meta;
-  if (!isPlainObject(meta) || Object.keys(meta).length !== ENVELOPE_KEYS.length || !ENVELOPE_KEYS.every((key) => key in meta)) return false;
+  if (
+    !isPlainObject(meta) ||
+    Object.keys(meta).length !== ENVELOPE_KEYS.length ||
+    !ENVELOPE_KEYS.every((key) => key in meta)
+  )
+    return false;
   if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return false;
-  const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: MODERN_REVISION, mcpMethodHeader: 'tools/call', mcpNameHeader: params.name as string, body });
-  return route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === MODERN_REVISION;
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: MODERN_REVISION,
+    mcpMethodHeader: 'tools/call',
+    mcpNameHeader: params.name as string,
+    body,
+  });
+  return (
+    route.kind === 'modern' &&
+    route.messageKind === 'request' &&
+    route.classification.revision === MODERN_REVISION
+  );
 }
 
 /**
@@ -100,24 +132,50 @@ function isModernCall(headers: HttpHeaders, body: Record<string, unknown>, param
 function onlyProgressToken(meta: unknown): boolean {
   if (!isPlainObject(meta)) return false;
   const keys = Object.keys(meta);
-  return keys.length === 1 && keys[0] === 'progressToken' && (typeof meta.progressToken === 'string' || Number.isSafeInteger(meta.progressToken));
+  return (
+    keys.length === 1 &&
+    keys[0] === 'progressToken' &&
+    (typeof meta.progressToken === 'string' || Number.isSafeInteger(meta.progressToken))
+  );
 }
 
 /** The SDK's text for a schema's issues: `path: message`, joined by commas. */
-function issuesText(issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined }>): string {
-  return issues.map((issue) => (issue.path?.length ? `${issue.path.map((p) => String(typeof p === 'object' ? p.key : p)).join('.')}: ${issue.message}` : issue.message)).join(', ');
+function issuesText(
+  issues: ReadonlyArray<{
+    message: string;
+    path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined;
+  }>,
+): string {
+  return issues
+    .map((issue) =>
+      issue.path?.length
+        ? `${issue.path.map((p) => String(typeof p === 'object' ? p.key : p)).join('.')}: ${issue.message}`
+        : issue.message,
+    )
+    .join(', ');
 }
 
 /** The tool's answer, as the SDK's tools/call handler of the 2025 era gives it. */
-export async function answerToolCall(call: ToolCall, services: Services, caller: McpCaller, log: ToolLog): Promise<CallToolResult> {
+export async function answerToolCall(
+  call: ToolCall,
+  services: Services,
+  caller: McpCaller,
+  log: ToolLog,
+): Promise<CallToolResult> {
   const { tool } = call;
   try {
     const input = await tool.input['~standard'].validate(call.args ?? {});
-    if (input.issues) return failure(`Input validation error: Invalid arguments for tool ${tool.name}: ${issuesText(input.issues)}`);
+    if (input.issues)
+      return failure(
+        `Input validation error: Invalid arguments for tool ${tool.name}: ${issuesText(input.issues)}`,
+      );
     const result = await toolResult(tool, services, caller, input.value as Record<string, unknown>, log);
     if (result.isError) return result;
     const output = await tool.output['~standard'].validate(result.structuredContent);
-    if (output.issues) return failure(`Output validation error: Invalid structured content for tool ${tool.name}: ${issuesText(output.issues)}`);
+    if (output.issues)
+      return failure(
+        `Output validation error: Invalid structured content for tool ${tool.name}: ${issuesText(output.issues)}`,
+      );
     return result;
   } catch (error) {
     return failure(error instanceof Error ? error.message : String(error));
@@ -129,10 +187,20 @@ export async function answerToolCall(call: ToolCall, services: Services, caller:
  * `message` event; of the 2026 revision, the JSON result, complete, with the server's identity in
  * `_meta` (the SDK merges that identity into the result's own `_meta`; our tools return none).
  */
-export function framedAnswer(call: ToolCall, result: CallToolResult): { headers: Record<string, string>; body: string } {
+export function framedAnswer(
+  call: ToolCall,
+  result: CallToolResult,
+): { headers: Record<string, string>; body: string } {
   if (call.era === 'modern') {
-    const answer = { result: { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } }, jsonrpc: '2.0', id: call.id };
+    const answer = {
+      result: { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } },
+      jsonrpc: '2.0',
+      id: call.id,
+    };
     return { headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) };
   }
-  return { headers: SSE_HEADERS, body: `event: message\ndata: ${JSON.stringify({ result, jsonrpc: '2.0', id: call.id })}\n\n` };
+  return {
+    headers: SSE_HEADERS,
+    body: `event: message\ndata: ${JSON.stringify({ result, jsonrpc: '2.0', id: call.id })}\n\n`,
+  };
 }

@@ -43,11 +43,20 @@ const AGENCY_ONLY = new Set(['list_clients', 'create_client', 'create_project', 
  * Runs a tool for a caller limited to one client: its projects only (another's is "not found"),
  * and none of the agency's tools.
  */
-export async function runScoped(tool: ToolDefinition, services: Services, caller: McpCaller, args: Record<string, unknown>) {
+export async function runScoped(
+  tool: ToolDefinition,
+  services: Services,
+  caller: McpCaller,
+  args: Record<string, unknown>,
+) {
   if (!caller.clientId) return tool.run(services, caller, args);
-  if (AGENCY_ONLY.has(tool.name)) throw new NotAllowedError(`${tool.name} is for the agency's team; a client account can use the tools of its own websites`);
+  if (AGENCY_ONLY.has(tool.name))
+    throw new NotAllowedError(
+      `${tool.name} is for the agency's team; a client account can use the tools of its own websites`,
+    );
   if (tool.name === 'list_projects') args = { ...args, client_id: caller.clientId };
-  if (tool.name === 'get_analytics' && args.project_id === undefined) throw new NotAllowedError('A client account reads the analytics of one of its websites: give project_id');
+  if (tool.name === 'get_analytics' && args.project_id === undefined)
+    throw new NotAllowedError('A client account reads the analytics of one of its websites: give project_id');
   if (args.project_id !== undefined) {
     const project = await services.projects.get(caller.orgId, uuid(args, 'project_id'));
     if (project.org_client_id !== caller.clientId) throw notFound('Project');
@@ -62,21 +71,46 @@ export interface ToolDefinition {
   input: z.ZodObject;
   output: z.ZodObject;
   needs: Permission;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
   run(services: Services, caller: McpCaller, args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 const MAX_PAGE = 25;
 const id = (what: string) => z.string().describe(`The ${what}'s id (a UUID)`);
-const paging = { limit: z.number().int().optional().describe(`Items per page, 1..${MAX_PAGE} (default 10)`), offset: z.number().int().optional().describe('Items to skip (default 0)') };
+const paging = {
+  limit: z.number().int().optional().describe(`Items per page, 1..${MAX_PAGE} (default 10)`),
+  offset: z.number().int().optional().describe('Items to skip (default 0)'),
+};
 const record = z.record(z.string(), z.unknown());
-const page = (key: string) => z.object({ [key]: z.array(record), total: z.number().int(), next_offset: z.number().int().nullable(), truncated: z.boolean().optional() });
+const page = (key: string) =>
+  z.object({
+    [key]: z.array(record),
+    total: z.number().int(),
+    next_offset: z.number().int().nullable(),
+    truncated: z.boolean().optional(),
+  });
 const read = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const write = (destructive: boolean, idempotent: boolean) => ({ readOnlyHint: false, destructiveHint: destructive, idempotentHint: idempotent, openWorldHint: false });
+const write = (destructive: boolean, idempotent: boolean) => ({
+  readOnlyHint: false,
+  destructiveHint: destructive,
+  idempotentHint: idempotent,
+  openWorldHint: false,
+});
 
-const Paging = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })), offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) });
+const Paging = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+});
 const pageOf = <T>(key: string, items: T[], total: number, limit: number, offset: number) =>
-  fitted({ [key]: items, total, next_offset: offset + items.length < total ? offset + items.length : null }, key);
+  fitted(
+    { [key]: items, total, next_offset: offset + items.length < total ? offset + items.length : null },
+    key,
+  );
 const pagingOf = (args: Record<string, unknown>) => {
   const p = checked(Paging, { limit: args.limit, offset: args.offset }, 'argument');
   return { limit: p.limit ?? 10, offset: p.offset ?? 0 };
@@ -88,32 +122,52 @@ const uuid = (args: Record<string, unknown>, name: string) => {
   if (!schema) IdArgs.set(name, (schema = Type.Object({ [name]: Uuid() })));
   return (checked(schema, { [name]: args[name] }, 'argument') as Record<string, string>)[name]!;
 };
-const ProjectFilter = Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })), client_id: Type.Optional(Uuid()), status: Type.Optional(Type.String()) });
-const ClientFilter = Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })), status: Type.Optional(Type.String()) });
+const ProjectFilter = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  client_id: Type.Optional(Uuid()),
+  status: Type.Optional(Type.String()),
+});
+const ClientFilter = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  status: Type.Optional(Type.String()),
+});
 const DomainArgs = Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }) });
 const FormFilter = Type.Object({ form: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
-const without = (args: Record<string, unknown>, ...names: string[]) => Object.fromEntries(Object.entries(args).filter(([k, v]) => !names.includes(k) && v !== undefined));
+const without = (args: Record<string, unknown>, ...names: string[]) =>
+  Object.fromEntries(Object.entries(args).filter(([k, v]) => !names.includes(k) && v !== undefined));
 
 export const TOOLS: ToolDefinition[] = [
   {
     name: 'list_projects',
     title: 'List website projects',
-    description: 'Lists the organization’s website projects, newest first. Filter by a name substring (q), a client (client_id) or a status (active, archived, draft). Paginated: pass next_offset as offset for the next page.',
-    input: z.object({ q: z.string().optional().describe('Part of the project name'), client_id: id('client').optional(), status: z.enum(PROJECT_STATUSES).optional(), ...paging }),
+    description:
+      'Lists the organization’s website projects, newest first. Filter by a name substring (q), a client (client_id) or a status (active, archived, draft). Paginated: pass next_offset as offset for the next page.',
+    input: z.object({
+      q: z.string().optional().describe('Part of the project name'),
+      client_id: id('client').optional(),
+      status: z.enum(PROJECT_STATUSES).optional(),
+      ...paging,
+    }),
     output: page('projects'),
     needs: 'read',
     annotations: read,
     async run(s, c, args) {
       const { limit, offset } = pagingOf(args);
       const filter = checked(ProjectFilter, without(args, 'limit', 'offset'), 'argument');
-      const { projects, total } = await s.projects.list(c.orgId, { q: filter.q, status: filter.status, clientId: filter.client_id }, limit, offset);
+      const { projects, total } = await s.projects.list(
+        c.orgId,
+        { q: filter.q, status: filter.status, clientId: filter.client_id },
+        limit,
+        offset,
+      );
       return pageOf('projects', projects, total, limit, offset);
     },
   },
   {
     name: 'get_project',
     title: 'Get a project',
-    description: 'One website project: its name, client, status, subdomain, live address (published_url) and when it was last published.',
+    description:
+      'One website project: its name, client, status, subdomain, live address (published_url) and when it was last published.',
     input: z.object({ project_id: id('project') }),
     output: z.object({ project: record }),
     needs: 'read',
@@ -123,8 +177,14 @@ export const TOOLS: ToolDefinition[] = [
   {
     name: 'create_project',
     title: 'Create a project',
-    description: 'Creates a website project for one of the organization’s clients (client_email), optionally from a template (template_id). The client’s plan limits how many sites it may have. Then call generate_site to build it.',
-    input: z.object({ client_email: z.string(), name: z.string(), description: z.string().optional(), template_id: id('template').optional() }),
+    description:
+      'Creates a website project for one of the organization’s clients (client_email), optionally from a template (template_id). The client’s plan limits how many sites it may have. Then call generate_site to build it.',
+    input: z.object({
+      client_email: z.string(),
+      name: z.string(),
+      description: z.string().optional(),
+      template_id: id('template').optional(),
+    }),
     output: z.object({ project: record, builder_url: z.string() }),
     needs: 'write',
     annotations: write(false, false),
@@ -136,18 +196,36 @@ export const TOOLS: ToolDefinition[] = [
   {
     name: 'update_project',
     title: 'Update a project',
-    description: 'Changes a project’s name, description, status (active or archived) or tags. Only the fields given change.',
-    input: z.object({ project_id: id('project'), name: z.string().optional(), description: z.string().nullable().optional(), status: z.enum(PROJECT_STATUSES).optional(), tags: z.array(z.string()).optional() }),
+    description:
+      'Changes a project’s name, description, status (active or archived) or tags. Only the fields given change.',
+    input: z.object({
+      project_id: id('project'),
+      name: z.string().optional(),
+      description: z.string().nullable().optional(),
+      status: z.enum(PROJECT_STATUSES).optional(),
+      tags: z.array(z.string()).optional(),
+    }),
     output: z.object({ project: record }),
     needs: 'write',
     annotations: write(false, true),
-    run: async (s, c, args) => ({ project: await s.projects.update(c.orgId, uuid(args, 'project_id'), checked(UpdateProjectBody, without(args, 'project_id'))) }),
+    run: async (s, c, args) => ({
+      project: await s.projects.update(
+        c.orgId,
+        uuid(args, 'project_id'),
+        checked(UpdateProjectBody, without(args, 'project_id')),
+      ),
+    }),
   },
   {
     name: 'list_clients',
     title: 'List clients',
-    description: 'Lists the agency’s clients (the businesses it builds websites for), newest first, optionally filtered by name or email (q) or status. Paginated.',
-    input: z.object({ q: z.string().optional(), status: z.enum(['invited', 'active', 'suspended', 'churned']).optional(), ...paging }),
+    description:
+      'Lists the agency’s clients (the businesses it builds websites for), newest first, optionally filtered by name or email (q) or status. Paginated.',
+    input: z.object({
+      q: z.string().optional(),
+      status: z.enum(['invited', 'active', 'suspended', 'churned']).optional(),
+      ...paging,
+    }),
     output: page('clients'),
     needs: 'read',
     annotations: read,
@@ -161,12 +239,20 @@ export const TOOLS: ToolDefinition[] = [
   {
     name: 'create_client',
     title: 'Create a client',
-    description: 'Adds a client (a business the agency builds a website for) by email, with an optional name, company and plan (plan_id). Fires client.created.',
-    input: z.object({ email: z.string(), name: z.string().nullable().optional(), company: z.string().nullable().optional(), plan_id: id('plan').nullable().optional() }),
+    description:
+      'Adds a client (a business the agency builds a website for) by email, with an optional name, company and plan (plan_id). Fires client.created.',
+    input: z.object({
+      email: z.string(),
+      name: z.string().nullable().optional(),
+      company: z.string().nullable().optional(),
+      plan_id: id('plan').nullable().optional(),
+    }),
     output: z.object({ client: record }),
     needs: 'write',
     annotations: write(false, false),
-    run: async (s, c, args) => ({ client: await s.clients.create(c.orgId, checked(CreateClientBody, without(args))) }),
+    run: async (s, c, args) => ({
+      client: await s.clients.create(c.orgId, checked(CreateClientBody, without(args))),
+    }),
   },
   {
     name: 'list_templates',
@@ -179,36 +265,52 @@ export const TOOLS: ToolDefinition[] = [
     async run(s, c, args) {
       const { limit, offset } = pagingOf(args);
       // A client's own account sees what the agency offers to everyone, not its private templates.
-      const { records, total } = c.clientId ? await s.templates.listPublic(c.orgId, limit, offset) : await s.templates.list(c.orgId, limit, offset);
+      const { records, total } = c.clientId
+        ? await s.templates.listPublic(c.orgId, limit, offset)
+        : await s.templates.list(c.orgId, limit, offset);
       return pageOf('templates', records, total, limit, offset);
     },
   },
   {
     name: 'generate_site',
     title: 'Generate or change a site with AI',
-    description: 'Queues an AI generation for a project and returns it at once (status queued): on a project without files it builds a whole site from the prompt; on one with files it changes the site as the prompt asks. Poll get_generation until it is succeeded or failed. Counts against the client’s daily AI limit.',
-    input: z.object({ project_id: id('project'), prompt: z.string().describe('What to build or change'), model: z.string().optional() }),
+    description:
+      'Queues an AI generation for a project and returns it at once (status queued): on a project without files it builds a whole site from the prompt; on one with files it changes the site as the prompt asks. Poll get_generation until it is succeeded or failed. Counts against the client’s daily AI limit.',
+    input: z.object({
+      project_id: id('project'),
+      prompt: z.string().describe('What to build or change'),
+      model: z.string().optional(),
+    }),
     output: z.object({ generation: record }),
     needs: 'write',
     annotations: write(false, false),
     run: async (s, c, args) => ({
-      generation: await s.generations.create(c.orgId, uuid(args, 'project_id'), checked(GenerateBody, without(args, 'project_id')), actorOf(c)),
+      generation: await s.generations.create(
+        c.orgId,
+        uuid(args, 'project_id'),
+        checked(GenerateBody, without(args, 'project_id')),
+        actorOf(c),
+      ),
     }),
   },
   {
     name: 'get_generation',
     title: 'Get a generation',
-    description: 'The state of an AI generation: queued, running, succeeded (with its summary and files), failed (with the error) or cancelled.',
+    description:
+      'The state of an AI generation: queued, running, succeeded (with its summary and files), failed (with the error) or cancelled.',
     input: z.object({ project_id: id('project'), generation_id: id('generation') }),
     output: z.object({ generation: record }),
     needs: 'read',
     annotations: read,
-    run: async (s, c, args) => ({ generation: await s.generations.get(c.orgId, uuid(args, 'project_id'), uuid(args, 'generation_id')) }),
+    run: async (s, c, args) => ({
+      generation: await s.generations.get(c.orgId, uuid(args, 'project_id'), uuid(args, 'generation_id')),
+    }),
   },
   {
     name: 'publish_project',
     title: 'Publish a site',
-    description: 'Publishes the project’s current files: the site goes live at its address (and its active custom domains) at once. Fires project.published.',
+    description:
+      'Publishes the project’s current files: the site goes live at its address (and its active custom domains) at once. Fires project.published.',
     input: z.object({ project_id: id('project') }),
     output: z.object({ published: record }),
     needs: 'write',
@@ -218,7 +320,8 @@ export const TOOLS: ToolDefinition[] = [
   {
     name: 'unpublish_project',
     title: 'Take a site offline',
-    description: 'Takes the project’s live site offline (its address answers “not found”); the files and deployments are kept and it can be published again.',
+    description:
+      'Takes the project’s live site offline (its address answers “not found”); the files and deployments are kept and it can be published again.',
     input: z.object({ project_id: id('project') }),
     output: z.object({ project: record }),
     needs: 'write',
@@ -228,12 +331,15 @@ export const TOOLS: ToolDefinition[] = [
   {
     name: 'get_preview_link',
     title: 'Get a preview link',
-    description: 'A signed link that shows the project’s current, unpublished files to anyone holding it, until it expires; also the live address when published.',
+    description:
+      'A signed link that shows the project’s current, unpublished files to anyone holding it, until it expires; also the live address when published.',
     input: z.object({ project_id: id('project') }),
     output: z.object({ preview: record }),
     needs: 'read',
     annotations: read,
-    run: async (s, c, args) => ({ preview: await s.publishing.previewLink(c.orgId, uuid(args, 'project_id')) }),
+    run: async (s, c, args) => ({
+      preview: await s.publishing.previewLink(c.orgId, uuid(args, 'project_id')),
+    }),
   },
   {
     name: 'list_domains',
@@ -243,12 +349,14 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ domains: z.array(record) }),
     needs: 'read',
     annotations: read,
-    run: async (s, c, args) => fitted({ domains: await s.domains.list(c.orgId, uuid(args, 'project_id')) }, 'domains'),
+    run: async (s, c, args) =>
+      fitted({ domains: await s.domains.list(c.orgId, uuid(args, 'project_id')) }, 'domains'),
   },
   {
     name: 'add_domain',
     title: 'Add a custom domain',
-    description: 'Adds a custom domain (e.g. www.example.com) to a project and answers the DNS records to create; then call verify_domain. The client’s plan must allow custom domains.',
+    description:
+      'Adds a custom domain (e.g. www.example.com) to a project and answers the DNS records to create; then call verify_domain. The client’s plan must allow custom domains.',
     input: z.object({ project_id: id('project'), domain: z.string() }),
     output: z.object({ domain: record }),
     needs: 'write',
@@ -266,7 +374,9 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ domain: record }),
     needs: 'write',
     annotations: write(false, true),
-    run: async (s, c, args) => ({ domain: await s.domains.verify(c.orgId, uuid(args, 'project_id'), uuid(args, 'domain_id')) }),
+    run: async (s, c, args) => ({
+      domain: await s.domains.verify(c.orgId, uuid(args, 'project_id'), uuid(args, 'domain_id')),
+    }),
   },
   {
     name: 'remove_domain',
@@ -285,7 +395,8 @@ export const TOOLS: ToolDefinition[] = [
   {
     name: 'get_analytics',
     title: 'Get traffic analytics',
-    description: 'Page views, unique visitors, top pages, referrers, devices and views per day over the last `days` days (1..365, default 30), for one project or the whole organization.',
+    description:
+      'Page views, unique visitors, top pages, referrers, devices and views per day over the last `days` days (1..365, default 30), for one project or the whole organization.',
     input: z.object({ days: z.number().int().optional(), project_id: id('project').optional() }),
     output: z.object({ analytics: record }),
     needs: 'read',
@@ -294,13 +405,21 @@ export const TOOLS: ToolDefinition[] = [
       const query = checked(AnalyticsQuery, without(args), 'argument');
       const report = await s.analytics.report(c.orgId, query);
       const top = <T>(list: T[]) => list.slice(0, 10);
-      return { analytics: { ...report, topPages: top(report.topPages), topReferrers: top(report.topReferrers), deviceBreakdown: top(report.deviceBreakdown) } };
+      return {
+        analytics: {
+          ...report,
+          topPages: top(report.topPages),
+          topReferrers: top(report.topReferrers),
+          deviceBreakdown: top(report.deviceBreakdown),
+        },
+      };
     },
   },
   {
     name: 'list_form_submissions',
     title: 'List form submissions',
-    description: 'Messages sent through the forms of a project’s published site, newest first, optionally for one form. Paginated; long fields are shortened.',
+    description:
+      'Messages sent through the forms of a project’s published site, newest first, optionally for one form. Paginated; long fields are shortened.',
     input: z.object({ project_id: id('project'), form: z.string().optional(), ...paging }),
     output: page('submissions'),
     needs: 'read',
@@ -308,17 +427,30 @@ export const TOOLS: ToolDefinition[] = [
     async run(s, c, args) {
       const { limit, offset } = pagingOf(args);
       const form = checked(FormFilter, without(args, 'project_id', 'limit', 'offset'), 'argument').form;
-      const { submissions, total } = await s.forms.list(c.orgId, uuid(args, 'project_id'), { limit, offset, ...(form ? { form } : {}) });
-      const short = (value: unknown) => (typeof value === 'string' && value.length > 1_000 ? `${value.slice(0, 1_000)}…` : value);
-      const shortened = submissions.map((sub) => ({ ...sub, fields: Object.fromEntries(Object.entries(sub.fields).map(([k, v]) => [k, short(v)])) }));
+      const { submissions, total } = await s.forms.list(c.orgId, uuid(args, 'project_id'), {
+        limit,
+        offset,
+        ...(form ? { form } : {}),
+      });
+      const short = (value: unknown) =>
+        typeof value === 'string' && value.length > 1_000 ? `${value.slice(0, 1_000)}…` : value;
+      const shortened = submissions.map((sub) => ({
+        ...sub,
+        fields: Object.fromEntries(Object.entries(sub.fields).map(([k, v]) => [k, short(v)])),
+      }));
       return pageOf('submissions', shortened, total, limit, offset);
     },
   },
   {
     name: 'create_build_link',
     title: 'Create a build link',
-    description: 'A link to hand a person: opening it creates a website project seeded with the prompt and starts the build (they sign in or sign up first when needed). Optional model and public template.',
-    input: z.object({ prompt: z.string(), model: z.string().optional(), template_id: id('template').optional() }),
+    description:
+      'A link to hand a person: opening it creates a website project seeded with the prompt and starts the build (they sign in or sign up first when needed). Optional model and public template.',
+    input: z.object({
+      prompt: z.string(),
+      model: z.string().optional(),
+      template_id: id('template').optional(),
+    }),
     output: z.object({ url: z.string() }),
     needs: 'write',
     annotations: write(false, false),

@@ -83,13 +83,25 @@ export interface ServiceDeps {
   logger?: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 }
 
-export function createServices({ config, database, providers, formLimiter, accountThrottle, mailer, secrets, logger }: ServiceDeps): Services {
+export function createServices({
+  config,
+  database,
+  providers,
+  formLimiter,
+  accountThrottle,
+  mailer,
+  secrets,
+  logger,
+}: ServiceDeps): Services {
   const preview = new PreviewSigner(database, config.sites.previewSecret);
   const previewLinks = new PreviewLinks(preview, config.sites);
   const orgs = new OrgService(database);
   const clients = new ClientsService(database);
   const { publicUrl } = config;
-  const accounts = new AccountsService(database, orgs, mailer, accountThrottle, { publicUrl, ...config.accounts });
+  const accounts = new AccountsService(database, orgs, mailer, accountThrottle, {
+    publicUrl,
+    ...config.accounts,
+  });
   const templates = new TemplatesService(database);
   const projects = new ProjectsService(database, config.publicUrl);
   const aiModels = new OrgModelService(database, providers, {
@@ -118,7 +130,11 @@ export function createServices({ config, database, providers, formLimiter, accou
     analytics: new AnalyticsService(database),
     capture: new PageViewCapture(
       {
-        database: { dataDir: config.dataDir, databaseUrl: config.databaseUrl, sqliteSynchronous: config.sqliteSynchronous },
+        database: {
+          dataDir: config.dataDir,
+          databaseUrl: config.databaseUrl,
+          sqliteSynchronous: config.sqliteSynchronous,
+        },
         flushMs: config.sites.analyticsFlushMs,
         rawRetentionDays: config.sites.analyticsRawRetentionDays,
       },
@@ -126,8 +142,20 @@ export function createServices({ config, database, providers, formLimiter, accou
     ),
     generations,
     aiModels,
-    oauth: new OAuthService(database, new URL(publicUrl).origin, [`${new URL(publicUrl).origin}/api/mcp`], config.webhooksAllowPrivate),
-    buildLinks: new BuildLinksService(database, { publicUrl, accounts, clients, projects, generations, templates }),
+    oauth: new OAuthService(
+      database,
+      new URL(publicUrl).origin,
+      [`${new URL(publicUrl).origin}/api/mcp`],
+      config.webhooksAllowPrivate,
+    ),
+    buildLinks: new BuildLinksService(database, {
+      publicUrl,
+      accounts,
+      clients,
+      projects,
+      generations,
+      templates,
+    }),
     webhooks: new WebhooksService(database, config),
     deliveries: new DeliveriesService(database, config),
   };

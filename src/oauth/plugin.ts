@@ -17,11 +17,15 @@ export function oauthPlugin(deps: { oauth: OAuthService; rateLimiter: RateLimite
   const issuer = oauth.issuer;
   const fail = (reply: FastifyReply, error: unknown) => {
     if (!(error instanceof OAuthRequestError)) throw error;
-    return reply.status(error.status).header('cache-control', 'no-store').send({ error: error.code, error_description: error.message });
+    return reply
+      .status(error.status)
+      .header('cache-control', 'no-store')
+      .send({ error: error.code, error_description: error.message });
   };
   const fields = (body: unknown): Fields => {
     const out: Fields = {};
-    for (const [k, v] of Object.entries((body ?? {}) as Record<string, unknown>)) out[k] = Array.isArray(v) ? String(v[0]) : typeof v === 'string' ? v : undefined;
+    for (const [k, v] of Object.entries((body ?? {}) as Record<string, unknown>))
+      out[k] = Array.isArray(v) ? String(v[0]) : typeof v === 'string' ? v : undefined;
     return out;
   };
 
@@ -43,7 +47,14 @@ export function oauthPlugin(deps: { oauth: OAuthService; rateLimiter: RateLimite
       if (request.method !== 'POST') return;
       const bucket = request.url.startsWith('/oauth/token') ? 'oauth-token' : 'ip';
       const rate = await rateLimiter.consume(`${bucket}:${request.ip}`);
-      if (!rate.allowed) return reply.status(429).header('retry-after', String(rate.resetSeconds)).send({ error: 'slow_down', error_description: `Too many requests; retry in ${rate.resetSeconds} s` });
+      if (!rate.allowed)
+        return reply
+          .status(429)
+          .header('retry-after', String(rate.resetSeconds))
+          .send({
+            error: 'slow_down',
+            error_description: `Too many requests; retry in ${rate.resetSeconds} s`,
+          });
     });
 
     app.get('/.well-known/oauth-authorization-server', async (_request, reply) =>
@@ -69,7 +80,14 @@ export function oauthPlugin(deps: { oauth: OAuthService; rateLimiter: RateLimite
     app.post('/oauth/register', { bodyLimit: 65_536 }, async (request, reply) => {
       try {
         const client = await oauth.clients.register((request.body ?? {}) as Record<string, unknown>);
-        return reply.status(201).header('cache-control', 'no-store').send({ client_id: client.clientId, client_id_issued_at: Math.floor(Date.now() / 1000), ...client.raw });
+        return reply
+          .status(201)
+          .header('cache-control', 'no-store')
+          .send({
+            client_id: client.clientId,
+            client_id_issued_at: Math.floor(Date.now() / 1000),
+            ...client.raw,
+          });
       } catch (error) {
         return fail(reply, error);
       }
@@ -79,10 +97,16 @@ export function oauthPlugin(deps: { oauth: OAuthService; rateLimiter: RateLimite
       const f = fields(request.body);
       try {
         const tokens =
-          f.grant_type === 'authorization_code' ? await oauth.exchangeCode(f)
-          : f.grant_type === 'refresh_token' ? await oauth.refresh(f)
-          : undefined;
-        if (!tokens) throw new OAuthRequestError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+          f.grant_type === 'authorization_code'
+            ? await oauth.exchangeCode(f)
+            : f.grant_type === 'refresh_token'
+              ? await oauth.refresh(f)
+              : undefined;
+        if (!tokens)
+          throw new OAuthRequestError(
+            'unsupported_grant_type',
+            'grant_type must be authorization_code or refresh_token',
+          );
         return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(tokens);
       } catch (error) {
         return fail(reply, error);

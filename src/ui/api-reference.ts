@@ -70,11 +70,18 @@ export function apiReference(document: unknown): ApiReference {
           description: String(p.description ?? p.schema?.description ?? ''),
         })),
         body: op.requestBody ? fieldsOf(bodySchema, resolve) : null,
-        responses: Object.entries((op.responses ?? {}) as Record<string, Schema>).map(([status, response]) => {
-          const schema = resolve(response.content?.['application/json']?.schema);
-          const isError = Object.keys(schema.properties ?? {}).join() === 'error';
-          return { status, description: response.description === 'Default Response' ? '' : String(response.description ?? ''), fields: isError ? [] : fieldsOf(schema, resolve) };
-        }),
+        responses: Object.entries((op.responses ?? {}) as Record<string, Schema>).map(
+          ([status, response]) => {
+            const schema = resolve(response.content?.['application/json']?.schema);
+            const isError = Object.keys(schema.properties ?? {}).join() === 'error';
+            return {
+              status,
+              description:
+                response.description === 'Default Response' ? '' : String(response.description ?? ''),
+              fields: isError ? [] : fieldsOf(schema, resolve),
+            };
+          },
+        ),
       };
       groups.set(tag, [...(groups.get(tag) ?? []), view]);
     }
@@ -92,26 +99,55 @@ export function apiReference(document: unknown): ApiReference {
  * The fields of an object schema; the fields of a nested object (or of an array's objects) follow
  * their parent with dotted names (`client.email`, `projects[].name`), two levels deep.
  */
-function fieldsOf(schema: Schema, resolve: (s: Schema | undefined) => Schema, prefix = '', depth = 0): Field[] {
+function fieldsOf(
+  schema: Schema,
+  resolve: (s: Schema | undefined) => Schema,
+  prefix = '',
+  depth = 0,
+): Field[] {
   if (schema.type === 'array' && !prefix) {
-    return [{ name: '(array)', type: typeLabel(schema, resolve), required: true, description: String(schema.description ?? '') }, ...nested('[]', resolve(schema.items), resolve, depth)];
+    return [
+      {
+        name: '(array)',
+        type: typeLabel(schema, resolve),
+        required: true,
+        description: String(schema.description ?? ''),
+      },
+      ...nested('[]', resolve(schema.items), resolve, depth),
+    ];
   }
   const required = new Set((schema.required ?? []) as string[]);
   return Object.entries((schema.properties ?? {}) as Record<string, Schema>).flatMap(([name, raw]) => {
     const property = resolve(raw);
-    const field = { name: prefix + name, type: typeLabel(property, resolve), required: required.has(name), description: String(property.description ?? '') };
-    const inner = property.type === 'array' ? nested(`${prefix}${name}[]`, resolve(property.items), resolve, depth) : nested(prefix + name, property, resolve, depth);
+    const field = {
+      name: prefix + name,
+      type: typeLabel(property, resolve),
+      required: required.has(name),
+      description: String(property.description ?? ''),
+    };
+    const inner =
+      property.type === 'array'
+        ? nested(`${prefix}${name}[]`, resolve(property.items), resolve, depth)
+        : nested(prefix + name, property, resolve, depth);
     return [field, ...inner];
   });
 }
 
-function nested(name: string, schema: Schema, resolve: (s: Schema | undefined) => Schema, depth: number): Field[] {
+function nested(
+  name: string,
+  schema: Schema,
+  resolve: (s: Schema | undefined) => Schema,
+  depth: number,
+): Field[] {
   if (depth >= 2 || !schema.properties) return [];
   return fieldsOf(schema, resolve, `${name}.`, depth + 1);
 }
 
 /** A short type: `string (uuid)`, `integer 1–100`, `one of a, b`, `Client`, `array of Client`, `… or null`. */
-export function typeLabel(schema: Schema, resolve: (s: Schema | undefined) => Schema = (s) => s ?? {}): string {
+export function typeLabel(
+  schema: Schema,
+  resolve: (s: Schema | undefined) => Schema = (s) => s ?? {},
+): string {
   const s = resolve(schema);
   if (Array.isArray(s.anyOf) || Array.isArray(s.oneOf)) {
     return ((s.anyOf ?? s.oneOf) as Schema[]).map((part) => typeLabel(part, resolve)).join(' or ');
@@ -120,9 +156,18 @@ export function typeLabel(schema: Schema, resolve: (s: Schema | undefined) => Sc
   const nullable = types.includes('null');
   const main = types.filter((t) => t !== 'null');
   let label: string;
-  if (Array.isArray(s.enum)) label = `one of ${(s.enum as unknown[]).filter((v) => v !== null).map(String).join(', ')}`;
+  if (Array.isArray(s.enum))
+    label = `one of ${(s.enum as unknown[])
+      .filter((v) => v !== null)
+      .map(String)
+      .join(', ')}`;
   else if (main[0] === 'array') label = `array of ${typeLabel(s.items ?? {}, resolve)}`;
-  else if (main[0] === 'object') label = s.title ? String(s.title) : s.properties ? `object {${Object.keys(s.properties).join(', ')}}` : 'object';
+  else if (main[0] === 'object')
+    label = s.title
+      ? String(s.title)
+      : s.properties
+        ? `object {${Object.keys(s.properties).join(', ')}}`
+        : 'object';
   else {
     label = main.join(' or ') || 'any';
     if (s.format) label += ` (${s.format})`;
@@ -141,7 +186,10 @@ export function typeLabel(schema: Schema, resolve: (s: Schema | undefined) => Sc
 
 /** Escaped text with `code` spans, "- " bullet lists and paragraphs: the only markup our descriptions use. */
 export function prose(text: string): string {
-  const blocks = text.trim().split(/\n\s*\n/).filter(Boolean);
+  const blocks = text
+    .trim()
+    .split(/\n\s*\n/)
+    .filter(Boolean);
   return blocks
     .map((block) => {
       const lines = block.split('\n');

@@ -14,8 +14,12 @@ export function lineChart(points: { date: string; views: number }[], label: stri
   const innerH = H - PAD.top - PAD.bottom;
   const x = (i: number) => PAD.left + (points.length <= 1 ? innerW / 2 : (i * innerW) / (points.length - 1));
   const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
-  const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(p.views).toFixed(1)}`).join(' ');
-  const area = points.length ? `${line} L${x(points.length - 1).toFixed(1)},${y(0)} L${x(0).toFixed(1)},${y(0)} Z` : '';
+  const line = points
+    .map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(p.views).toFixed(1)}`)
+    .join(' ');
+  const area = points.length
+    ? `${line} L${x(points.length - 1).toFixed(1)},${y(0)} L${x(0).toFixed(1)},${y(0)} Z`
+    : '';
   const total = points.reduce((sum, p) => sum + p.views, 0);
   const ticks = [0, Math.round(max / 2), max].filter((v, i, all) => all.indexOf(v) === i);
   const first = points[0]?.date ?? '';

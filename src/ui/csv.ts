@@ -11,6 +11,11 @@ export function csvCell(value: string): string {
 export function submissionsCsv(submissions: Submission[]): string {
   const fields = [...new Set(submissions.flatMap((s) => Object.keys(s.fields)))];
   const header = ['received_at', 'form', 'page', ...fields];
-  const rows = submissions.map((s) => [s.created_at, s.form, s.page ?? '', ...fields.map((f) => s.fields[f] ?? '')]);
+  const rows = submissions.map((s) => [
+    s.created_at,
+    s.form,
+    s.page ?? '',
+    ...fields.map((f) => s.fields[f] ?? ''),
+  ]);
   return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }

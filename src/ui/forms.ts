@@ -20,8 +20,15 @@ export function checked<T extends TSchema>(schema: T, body: Record<string, unkno
   }
   if (!validate(body)) {
     const error = validate.errors?.[0];
-    const field = error?.instancePath.slice(1).replace(/\//g, '.') || (error?.params as { missingProperty?: string })?.missingProperty || '';
-    throw invalid(field ? `${field.replace(/_/g, ' ')}: ${error?.message ?? 'is not valid'}` : (error?.message ?? 'The form is not valid'));
+    const field =
+      error?.instancePath.slice(1).replace(/\//g, '.') ||
+      (error?.params as { missingProperty?: string })?.missingProperty ||
+      '';
+    throw invalid(
+      field
+        ? `${field.replace(/_/g, ' ')}: ${error?.message ?? 'is not valid'}`
+        : (error?.message ?? 'The form is not valid'),
+    );
   }
   return body as Static<T>;
 }
@@ -29,7 +36,8 @@ export function checked<T extends TSchema>(schema: T, body: Record<string, unkno
 export function text(form: Form, name: string): string {
   const value = form[name];
   const one = Array.isArray(value) ? value[0] : value;
-  if (one !== undefined && one.includes('\u0000')) throw invalid(`${name.replace(/_/g, ' ')}: must not contain a NUL character`);
+  if (one !== undefined && one.includes('\u0000'))
+    throw invalid(`${name.replace(/_/g, ' ')}: must not contain a NUL character`);
   return one ?? '';
 }
 

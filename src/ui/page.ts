@@ -24,7 +24,13 @@ export interface PageData {
   [key: string]: unknown;
 }
 
-export async function render(request: FastifyRequest, reply: FastifyReply, view: string, data: PageData, status = 200): Promise<FastifyReply> {
+export async function render(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  view: string,
+  data: PageData,
+  status = 200,
+): Promise<FastifyReply> {
   const cookie = request.server.notices;
   const notice = request.cookies[cookie.name];
   if (notice) reply.clearCookie(cookie.name, { path: '/', secure: cookie.secure });
@@ -42,7 +48,14 @@ export async function render(request: FastifyRequest, reply: FastifyReply, view:
 /** Redirects after a form post (303, so a reload does not post again), with a notice for the next page. */
 export function redirectWith(reply: FastifyReply, location: string, notice?: string): FastifyReply {
   const cookie = reply.server.notices;
-  if (notice) reply.setCookie(cookie.name, notice, { path: '/', httpOnly: true, sameSite: 'lax', secure: cookie.secure, maxAge: 60 });
+  if (notice)
+    reply.setCookie(cookie.name, notice, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: cookie.secure,
+      maxAge: 60,
+    });
   return reply.redirect(location, 303);
 }
 
@@ -58,7 +71,10 @@ export function allowFormTarget(reply: FastifyReply, target: string): void {
   if (!/^https?:\/\/[a-z0-9.\-[\]:]+$/i.test(origin)) return;
   const policy = reply.getHeader('content-security-policy');
   if (typeof policy !== 'string') return;
-  reply.header('content-security-policy', policy.replace("form-action 'self'", `form-action 'self' ${origin}`));
+  reply.header(
+    'content-security-policy',
+    policy.replace("form-action 'self'", `form-action 'self' ${origin}`),
+  );
 }
 
 /**
@@ -71,6 +87,7 @@ export function peopleWords(request: FastifyRequest, error: DomainError): string
   const sentence = error.plain ?? (field ? field.charAt(0).toUpperCase() + field.slice(1) : error.message);
   const who = request.signedIn;
   const limit = error instanceof NotAllowedError || error instanceof RateLimitedError;
-  if (who?.client && !who.org && limit && !sentence.includes(who.client.orgName)) return `${sentence} Ask ${who.client.orgName} if you need more.`;
+  if (who?.client && !who.org && limit && !sentence.includes(who.client.orgName))
+    return `${sentence} Ask ${who.client.orgName} if you need more.`;
   return sentence;
 }

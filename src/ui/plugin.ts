@@ -49,8 +49,19 @@ const eta = new Eta({ views: `${UI_DIR}views`, cache: true, autoEscape: true, au
  * back to default-src). nosniff and HSTS come from the app's own hook (http/app.ts).
  */
 export function pageNotFound(_request: FastifyRequest, reply: FastifyReply): void {
-  const html = eta.render('not-found', { title: 'Page not found', signedIn: null, csrfToken: '', path: '', notice: null, asset: assetUrl });
-  void reply.status(404).type('text/html; charset=utf-8').header('content-security-policy', STANDALONE_POLICY).send(html);
+  const html = eta.render('not-found', {
+    title: 'Page not found',
+    signedIn: null,
+    csrfToken: '',
+    path: '',
+    notice: null,
+    asset: assetUrl,
+  });
+  void reply
+    .status(404)
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', STANDALONE_POLICY)
+    .send(html);
 }
 
 /** The pages' policy for pages sent outside their context (no frames: frame-src falls back to default-src). */
@@ -66,7 +77,15 @@ export const STANDALONE_POLICY =
 export function pageForLongRequest(head: string): { html: string; policy: string } | undefined {
   if (!/^GET \/build(?:\?|\/|\s)/.test(head)) return undefined;
   const org = /[?&]org=([0-9a-f-]{36})(?:[&\s]|$)/i.exec(head)?.[1];
-  const data = { title: 'This link is too long', buildPage: org ? `/build?org=${org}` : '/build', signedIn: null, csrfToken: '', path: '', notice: null, asset: assetUrl };
+  const data = {
+    title: 'This link is too long',
+    buildPage: org ? `/build?org=${org}` : '/build',
+    signedIn: null,
+    csrfToken: '',
+    path: '',
+    notice: null,
+    asset: assetUrl,
+  };
   return { html: eta.render('link-too-long', data), policy: STANDALONE_POLICY };
 }
 
@@ -81,7 +100,10 @@ export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
     await app.register(fastifyCsrf, {
       cookieKey: secure ? '__Host-sitewright_csrf' : 'sitewright_csrf',
       cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure },
-      getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.headers['x-csrf-token'] as string | undefined) ?? '',
+      getToken: (request) =>
+        (request.body as { _csrf?: string } | undefined)?._csrf ??
+        (request.headers['x-csrf-token'] as string | undefined) ??
+        '',
     });
     await app.register(fastifyHelmet, {
       contentSecurityPolicy: {
@@ -131,26 +153,84 @@ export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
         return reply.redirect(`/sign-in?next=${encodeURIComponent(request.url)}`, 303);
       }
       if (error instanceof NoOrganization) {
-        return request.signedIn?.client ? reply.redirect('/portal', 303) : render(request, reply, 'no-organization', { title: 'No organization' }, 403);
+        return request.signedIn?.client
+          ? reply.redirect('/portal', 303)
+          : render(request, reply, 'no-organization', { title: 'No organization' }, 403);
       }
       if (error instanceof ManagersOnly) {
-        return render(request, reply, 'error', { title: 'Owners and admins only', message: 'Only owners and admins of this organization can use this page.' }, 403);
+        return render(
+          request,
+          reply,
+          'error',
+          {
+            title: 'Owners and admins only',
+            message: 'Only owners and admins of this organization can use this page.',
+          },
+          403,
+        );
       }
       // A domain error speaks to people in its plain words when it has them (forPeople).
-      if (error instanceof NotFoundError) return render(request, reply, 'error', { title: 'Not found', message: peopleWords(request, error) }, 404);
+      if (error instanceof NotFoundError)
+        return render(
+          request,
+          reply,
+          'error',
+          { title: 'Not found', message: peopleWords(request, error) },
+          404,
+        );
       if (error instanceof RateLimitedError) {
         reply.header('retry-after', String(error.retryAfterSeconds));
-        return render(request, reply, 'error', { title: 'Too many requests', message: peopleWords(request, error) }, 429);
+        return render(
+          request,
+          reply,
+          'error',
+          { title: 'Too many requests', message: peopleWords(request, error) },
+          429,
+        );
       }
-      if (error instanceof NotAllowedError) return render(request, reply, 'error', { title: 'Not allowed', message: peopleWords(request, error) }, 403);
-      if (error instanceof DomainError) return render(request, reply, 'error', { title: 'That did not work', message: peopleWords(request, error) }, 400);
+      if (error instanceof NotAllowedError)
+        return render(
+          request,
+          reply,
+          'error',
+          { title: 'Not allowed', message: peopleWords(request, error) },
+          403,
+        );
+      if (error instanceof DomainError)
+        return render(
+          request,
+          reply,
+          'error',
+          { title: 'That did not work', message: peopleWords(request, error) },
+          400,
+        );
       if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
-        return render(request, reply, 'error', { title: 'Form expired', message: 'This form has expired or was sent from another site. Go back, reload the page and try again.' }, 403);
+        return render(
+          request,
+          reply,
+          'error',
+          {
+            title: 'Form expired',
+            message:
+              'This form has expired or was sent from another site. Go back, reload the page and try again.',
+          },
+          403,
+        );
       }
       const status = error.statusCode ?? 500;
-      if (status >= 400 && status < 500) return render(request, reply, 'error', { title: 'Bad request', message: error.message }, status);
+      if (status >= 400 && status < 500)
+        return render(request, reply, 'error', { title: 'Bad request', message: error.message }, status);
       request.log.error({ err: error }, 'page failed');
-      return render(request, reply, 'error', { title: 'Something went wrong', message: 'An internal error occurred. It has been logged; please try again.' }, 500);
+      return render(
+        request,
+        reply,
+        'error',
+        {
+          title: 'Something went wrong',
+          message: 'An internal error occurred. It has been logged; please try again.',
+        },
+        500,
+      );
     });
 
     await app.register(assetRoutes());

@@ -15,7 +15,8 @@ export async function plainQuery(request: FastifyRequest): Promise<void> {
   for (const [name, value] of Object.entries(query)) {
     if (name.includes('\u0000')) throw invalid('A query parameter name must not contain a NUL character');
     const values = Array.isArray(value) ? value : [value];
-    if (values.some((one) => one?.includes('\u0000'))) throw invalid(`${name}: must not contain a NUL character`);
+    if (values.some((one) => one?.includes('\u0000')))
+      throw invalid(`${name}: must not contain a NUL character`);
     if (Array.isArray(value)) query[name] = value[0];
   }
 }

@@ -26,7 +26,12 @@ export function setSessionCookie(reply: FastifyReply, token: string, settings: C
 }
 
 export function clearSessionCookie(reply: FastifyReply, settings: CookieSettings): void {
-  reply.clearCookie(sessionCookieName(settings.secure), { path: '/', httpOnly: true, sameSite: 'lax', secure: settings.secure });
+  reply.clearCookie(sessionCookieName(settings.secure), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: settings.secure,
+  });
 }
 
 /** Thrown by the guards below; the pages' error handler turns it into a redirect to sign-in. */

@@ -17,7 +17,12 @@ type Schema = {
 
 /** The JSON pointer (`/tags/2`) of the first string or key holding a NUL, or undefined. */
 export function findNul(data: unknown, schema: Schema | undefined, path = ''): string | undefined {
-  if (schema?.[NUL_ALLOWED] || schema?.anyOf?.some((s) => s[NUL_ALLOWED]) || schema?.oneOf?.some((s) => s[NUL_ALLOWED])) return undefined;
+  if (
+    schema?.[NUL_ALLOWED] ||
+    schema?.anyOf?.some((s) => s[NUL_ALLOWED]) ||
+    schema?.oneOf?.some((s) => s[NUL_ALLOWED])
+  )
+    return undefined;
   if (typeof data === 'string') return data.includes('\u0000') ? path : undefined;
   if (Array.isArray(data)) {
     for (let i = 0; i < data.length; i++) {

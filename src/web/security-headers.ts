@@ -17,7 +17,10 @@ export type HeaderSet = Readonly<Record<string, string>>;
  */
 export function transportHeaders(publicUrl: string): HeaderSet {
   const https = new URL(publicUrl).protocol === 'https:';
-  return Object.freeze({ 'x-content-type-options': 'nosniff', ...(https ? { 'strict-transport-security': HSTS } : {}) });
+  return Object.freeze({
+    'x-content-type-options': 'nosniff',
+    ...(https ? { 'strict-transport-security': HSTS } : {}),
+  });
 }
 
 /** transportHeaders and the policy of a data answer. */

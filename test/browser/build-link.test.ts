@@ -16,7 +16,10 @@ import { SmtpSink } from '../helpers/smtp.ts';
 import { checkPage as check, cspViolations, hasChromium, launchChromium } from '../helpers/browser.ts';
 
 const PASSWORD = 'a long enough password';
-const LONG = `A website for Harbour Yoga in Brighton. ${'Morning flow, evening yin and teacher training. '.repeat(500)}`.slice(0, 20_000).trim();
+const LONG =
+  `A website for Harbour Yoga in Brighton. ${'Morning flow, evening yin and teacher training. '.repeat(500)}`
+    .slice(0, 20_000)
+    .trim();
 
 let db: TestDatabase;
 let ctx: Container;
@@ -32,7 +35,15 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  ctx = await createContainer(testConfig(db, { PUBLIC_URL: base, SITES_DOMAIN: `localhost:${port}`, SMTP_URL: smtp.url, GENERATION_POLL_INTERVAL: '50ms' }), { rateLimitKeyPrefix: `sw:test:${process.pid}:build-link-browser` });
+  ctx = await createContainer(
+    testConfig(db, {
+      PUBLIC_URL: base,
+      SITES_DOMAIN: `localhost:${port}`,
+      SMTP_URL: smtp.url,
+      GENERATION_POLL_INTERVAL: '50ms',
+    }),
+    { rateLimitKeyPrefix: `sw:test:${process.pid}:build-link-browser` },
+  );
   app = await buildServer(ctx);
   await app.listen({ port, host: '127.0.0.1' });
   worker = new GenerationWorker(ctx.database, ctx.services.aiModels, ctx.config);
@@ -52,7 +63,13 @@ afterAll(async () => {
 async function agency(name: string) {
   const org = await ctx.services.orgs.createOrg(name);
   const email = `owner@${org.id.slice(0, 8)}.test`;
-  await ctx.services.accounts.createMember({ email, password: PASSWORD, name: 'Nora Owner', orgId: org.id, role: 'owner' });
+  await ctx.services.accounts.createMember({
+    email,
+    password: PASSWORD,
+    name: 'Nora Owner',
+    orgId: org.id,
+    role: 'owner',
+  });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const csp = cspViolations(page);
@@ -123,13 +140,27 @@ describe.runIf(hasChromium)('the build link in Chromium', () => {
     expect(csp).toEqual([]);
     await context.close();
 
-    const client = await ctx.services.clients.create(org.id, { email: 'luna-portal@bakery.test', name: 'Luna' });
-    const row = await ctx.database.db.selectFrom('clients').select('user_id').where('id', '=', client.id).executeTakeFirstOrThrow();
-    await ctx.services.accounts.createUser({ id: row.user_id, email: client.email, password: PASSWORD, name: 'Luna' });
+    const client = await ctx.services.clients.create(org.id, {
+      email: 'luna-portal@bakery.test',
+      name: 'Luna',
+    });
+    const row = await ctx.database.db
+      .selectFrom('clients')
+      .select('user_id')
+      .where('id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    await ctx.services.accounts.createUser({
+      id: row.user_id,
+      email: client.email,
+      password: PASSWORD,
+      name: 'Luna',
+    });
     const own = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const portal = await own.newPage();
     const portalCsp = cspViolations(portal);
-    await portal.goto(`${base}/build?prompt=${encodeURIComponent('A bakery in Bristol with a menu')}&org=${org.id}`);
+    await portal.goto(
+      `${base}/build?prompt=${encodeURIComponent('A bakery in Bristol with a menu')}&org=${org.id}`,
+    );
     await portal.getByLabel('Email').fill(client.email);
     await portal.getByLabel('Password').fill(PASSWORD);
     await portal.getByRole('button', { name: 'Sign in and build' }).click();

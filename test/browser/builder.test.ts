@@ -39,7 +39,17 @@ beforeAll(async () => {
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
   ctx = await createContainer(
-    testConfig(db, { PUBLIC_URL: base, SITES_DOMAIN: `localhost:${port}`, AI_API_KEY: 'sk-test', AI_BASE_URL: fake.baseUrl, AI_MODELS: 'slow-model', AI_DEFAULT_MODEL: 'builtin', AI_TIMEOUT: '60s', GENERATION_POLL_INTERVAL: '50ms', DNS_SERVERS: dns.address }),
+    testConfig(db, {
+      PUBLIC_URL: base,
+      SITES_DOMAIN: `localhost:${port}`,
+      AI_API_KEY: 'sk-test',
+      AI_BASE_URL: fake.baseUrl,
+      AI_MODELS: 'slow-model',
+      AI_DEFAULT_MODEL: 'builtin',
+      AI_TIMEOUT: '60s',
+      GENERATION_POLL_INTERVAL: '50ms',
+      DNS_SERVERS: dns.address,
+    }),
     { rateLimitKeyPrefix: `sw:test:${process.pid}:builder-browser` },
   );
   app = await buildServer(ctx);
@@ -63,7 +73,13 @@ afterAll(async () => {
 async function signedInAgency(width: number, height: number) {
   const org = await ctx.services.orgs.createOrg(`Northwind Studio ${width}`);
   const email = `owner-${width}@northwind.test`;
-  await ctx.services.accounts.createMember({ email, password: PASSWORD, name: 'Nora Owner', orgId: org.id, role: 'owner' });
+  await ctx.services.accounts.createMember({
+    email,
+    password: PASSWORD,
+    name: 'Nora Owner',
+    orgId: org.id,
+    role: 'owner',
+  });
   await ctx.services.clients.create(org.id, { email: `luna-${width}@bakery.test`, name: 'Luna Bakery Ltd' });
   const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
@@ -87,9 +103,14 @@ async function expectLinesBesideNumbers(page: Page, lines: number): Promise<void
   const misplaced = async () => {
     const wrong: string[] = [];
     for (let n = 1; n <= lines; n++) {
-      const number = page.locator('.cm-lineNumbers .cm-gutterElement').filter({ hasText: new RegExp(`^${n}$`), visible: true });
+      const number = page
+        .locator('.cm-lineNumbers .cm-gutterElement')
+        .filter({ hasText: new RegExp(`^${n}$`), visible: true });
       const numberBox = await number.boundingBox();
-      const lineBox = await page.locator('.cm-line').nth(n - 1).boundingBox();
+      const lineBox = await page
+        .locator('.cm-line')
+        .nth(n - 1)
+        .boundingBox();
       const gap = lineBox && numberBox ? lineBox.x - (numberBox.x + numberBox.width) : NaN;
       if (!(lineBox && numberBox && Math.abs(lineBox.y - numberBox.y) < 2 && gap >= 0 && gap < 40)) {
         wrong.push(`line ${n} at ${JSON.stringify(lineBox)}, its number at ${JSON.stringify(numberBox)}`);
@@ -109,7 +130,13 @@ async function expectLinesBesideNumbers(page: Page, lines: number): Promise<void
 async function selectInPreview(page: Page, selector: string) {
   for (let tries = 0; ; tries++) {
     await preview(page).locator(selector).first().click();
-    const shown = await page.locator('#selection-tag', { hasText: `<${selector}>` }).waitFor({ timeout: 1_000 }).then(() => true, () => false);
+    const shown = await page
+      .locator('#selection-tag', { hasText: `<${selector}>` })
+      .waitFor({ timeout: 1_000 })
+      .then(
+        () => true,
+        () => false,
+      );
     if (shown || tries === 10) return;
   }
 }
@@ -118,136 +145,178 @@ async function editText(page: Page) {
   await page.getByRole('button', { name: 'Edit its text' }).click();
   const editable = preview(page).locator('[contenteditable]');
   await editable.waitFor();
-  await expect.poll(() => editable.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
+  await expect
+    .poll(() => editable.evaluate((element) => element === element.ownerDocument.activeElement))
+    .toBe(true);
 }
 
 describe.runIf(hasChromium)('the builder in Chromium', () => {
   it.each([
     ['desktop', 1280, 800, ''],
     ['tablet', 820, 1180, '-tablet'],
-  ])('at %s width: prompt, progress, preview, stop, select and edit, restore, publish, live site, rollback', async (_name, width, height, suffix) => {
-    const shot = (name: string) => `${name}${suffix}`;
-    const { org, page, context, csp } = await signedInAgency(width, height);
-    await page.goto(`${base}/projects/new`);
-    await page.getByLabel('Name').fill('Luna Bakery');
-    await page.getByRole('button', { name: 'Create project' }).click();
-    await page.getByRole('link', { name: 'Open in the builder' }).click();
-    await page.waitForURL(/\/app\/projects\/[0-9a-f-]{36}$/);
-    const projectId = page.url().split('/').at(-1)!;
-    await page.getByText('Your site appears here as it is built.').waitFor();
-    await check(page, shot('builder-empty'));
+  ])(
+    'at %s width: prompt, progress, preview, stop, select and edit, restore, publish, live site, rollback',
+    async (_name, width, height, suffix) => {
+      const shot = (name: string) => `${name}${suffix}`;
+      const { org, page, context, csp } = await signedInAgency(width, height);
+      await page.goto(`${base}/projects/new`);
+      await page.getByLabel('Name').fill('Luna Bakery');
+      await page.getByRole('button', { name: 'Create project' }).click();
+      await page.getByRole('link', { name: 'Open in the builder' }).click();
+      await page.waitForURL(/\/app\/projects\/[0-9a-f-]{36}$/);
+      const projectId = page.url().split('/').at(-1)!;
+      await page.getByText('Your site appears here as it is built.').waitFor();
+      await check(page, shot('builder-empty'));
 
-    // A prompt: its progress arrives as events, then the preview shows the site.
-    await page.getByLabel('What should we build?').fill('A website for Luna Bakery in Bristol: sourdough, cakes and coffee');
-    await page.getByRole('button', { name: 'Send' }).click();
-    await page.locator('#history [data-status="succeeded"]').waitFor({ timeout: 15_000 });
-    // The events that arrived stay with the prompt, folded.
-    const steps = await page.locator('#history .turn-steps li').allTextContents();
-    expect(steps[0]).toMatch(/^Queued/);
-    expect(steps).toContain('Running (builtin)');
-    expect(steps.at(-1)).toMatch(/^Built|^Created|\w/);
-    await preview(page).locator('h1').first().waitFor();
-    expect(await preview(page).locator('body').textContent()).toContain('Luna');
-    const original = (await preview(page).locator('h1').first().textContent())!;
-    // The preview is on its own origin: the page cannot reach into it.
-    const frameOrigin = await page.locator('#preview').evaluate((f: HTMLIFrameElement) => new URL(f.src).origin);
-    expect(frameOrigin).toBe(`http://preview.localhost:${port}`);
-    await check(page, shot('builder-generated'));
+      // A prompt: its progress arrives as events, then the preview shows the site.
+      await page
+        .getByLabel('What should we build?')
+        .fill('A website for Luna Bakery in Bristol: sourdough, cakes and coffee');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.locator('#history [data-status="succeeded"]').waitFor({ timeout: 15_000 });
+      // The events that arrived stay with the prompt, folded.
+      const steps = await page.locator('#history .turn-steps li').allTextContents();
+      expect(steps[0]).toMatch(/^Queued/);
+      expect(steps).toContain('Running (builtin)');
+      expect(steps.at(-1)).toMatch(/^Built|^Created|\w/);
+      await preview(page).locator('h1').first().waitFor();
+      expect(await preview(page).locator('body').textContent()).toContain('Luna');
+      const original = (await preview(page).locator('h1').first().textContent())!;
+      // The preview is on its own origin: the page cannot reach into it.
+      const frameOrigin = await page
+        .locator('#preview')
+        .evaluate((f: HTMLIFrameElement) => new URL(f.src).origin);
+      expect(frameOrigin).toBe(`http://preview.localhost:${port}`);
+      await check(page, shot('builder-generated'));
 
-    // A generation that hangs is stopped: cancelled, and nothing changes.
-    fake.reply({ kind: 'hang' });
-    const before = (await ctx.services.versions.latest(org.id, projectId))!.number;
-    await page.getByLabel('Model').selectOption('slow-model');
-    await page.getByLabel('What should change?').fill('Rewrite everything in French');
-    await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByRole('button', { name: 'Stop' }).waitFor();
-    await page.locator('#progress-steps li', { hasText: 'Running' }).waitFor();
-    await check(page, shot('builder-progress'));
-    await page.getByRole('button', { name: 'Stop' }).click();
-    await page.locator('#history [data-status="cancelled"]').waitFor();
-    await page.locator('#notice').getByText('Stopped. No file was changed.').waitFor();
-    expect((await ctx.services.versions.latest(org.id, projectId))!.number).toBe(before);
-    await page.getByLabel('Model').selectOption('builtin');
+      // A generation that hangs is stopped: cancelled, and nothing changes.
+      fake.reply({ kind: 'hang' });
+      const before = (await ctx.services.versions.latest(org.id, projectId))!.number;
+      await page.getByLabel('Model').selectOption('slow-model');
+      await page.getByLabel('What should change?').fill('Rewrite everything in French');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByRole('button', { name: 'Stop' }).waitFor();
+      await page.locator('#progress-steps li', { hasText: 'Running' }).waitFor();
+      await check(page, shot('builder-progress'));
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await page.locator('#history [data-status="cancelled"]').waitFor();
+      await page.locator('#notice').getByText('Stopped. No file was changed.').waitFor();
+      expect((await ctx.services.versions.latest(org.id, projectId))!.number).toBe(before);
+      await page.getByLabel('Model').selectOption('builtin');
 
-    // Select the heading in the preview and edit its text in place: a new version.
-    await page.getByRole('button', { name: 'Select an element' }).click();
-    await preview(page).locator('h1').first().click();
-    await page.locator('#selection:not([hidden])').waitFor();
-    expect(await page.locator('#selection-tag').textContent()).toBe('<h1>');
-    await check(page, shot('builder-selected'));
-    await editText(page);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('Luna Bakery & Café');
-    await page.keyboard.press('Enter');
-    await page.locator('#notice').getByText(/Saved the text in index\.html/).waitFor();
-    await preview(page).locator('h1', { hasText: 'Luna Bakery & Café' }).waitFor();
+      // Select the heading in the preview and edit its text in place: a new version.
+      await page.getByRole('button', { name: 'Select an element' }).click();
+      await preview(page).locator('h1').first().click();
+      await page.locator('#selection:not([hidden])').waitFor();
+      expect(await page.locator('#selection-tag').textContent()).toBe('<h1>');
+      await check(page, shot('builder-selected'));
+      await editText(page);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('Luna Bakery & Café');
+      await page.keyboard.press('Enter');
+      await page
+        .locator('#notice')
+        .getByText(/Saved the text in index\.html/)
+        .waitFor();
+      await preview(page).locator('h1', { hasText: 'Luna Bakery & Café' }).waitFor();
 
-    // Versions: restore the first one; the edit is still there as a version.
-    await page.getByRole('link', { name: 'Versions' }).click();
-    await page.locator('#panel-versions:not([hidden])').waitFor();
-    await check(page, shot('builder-versions'));
-    await page.getByRole('button', { name: 'Restore version 1' }).click();
-    await page.locator('#notice').getByText(/Restored version 1/).waitFor();
-    await preview(page).locator('h1').first().waitFor();
-    await preview(page).locator('h1', { hasText: original }).waitFor();
+      // Versions: restore the first one; the edit is still there as a version.
+      await page.getByRole('link', { name: 'Versions' }).click();
+      await page.locator('#panel-versions:not([hidden])').waitFor();
+      await check(page, shot('builder-versions'));
+      await page.getByRole('button', { name: 'Restore version 1' }).click();
+      await page
+        .locator('#notice')
+        .getByText(/Restored version 1/)
+        .waitFor();
+      await preview(page).locator('h1').first().waitFor();
+      await preview(page).locator('h1', { hasText: original }).waitFor();
 
-    // Publish, open the live site, publish the edit again, then roll back to the first deployment.
-    await page.getByRole('link', { name: 'Publish', exact: true }).click();
-    await page.locator('#panel-publish').getByRole('button', { name: 'Publish' }).click();
-    await page.locator('#notice').getByText(/^Published at /).waitFor();
-    const live = (await page.locator('#live-link').getAttribute('href'))!;
-    const site = await context.newPage();
-    const siteCsp = cspViolations(site);
-    await site.goto(live);
-    const firstTitle = await site.locator('h1').first().textContent();
-    expect(firstTitle).toBe(original);
-    await page.getByRole('link', { name: 'Versions' }).click();
-    await page.getByRole('button', { name: 'Restore version 2' }).click();
-    await page.locator('#notice').getByText(/Restored version 2/).waitFor();
-    await page.getByRole('link', { name: 'Publish', exact: true }).click();
-    await page.locator('#panel-publish').getByRole('button', { name: /Publish/ }).click();
-    await page.locator('#notice').getByText(/^Published at /).waitFor();
-    await site.reload();
-    expect(await site.locator('h1').first().textContent()).toContain('Luna Bakery & Café');
-    await check(page, shot('builder-publish'));
-    await page.getByRole('button', { name: /Roll back to this/ }).first().click();
-    await page.locator('#notice').getByText(/is live again/).waitFor();
-    await site.reload();
-    expect(await site.locator('h1').first().textContent()).toBe(firstTitle);
+      // Publish, open the live site, publish the edit again, then roll back to the first deployment.
+      await page.getByRole('link', { name: 'Publish', exact: true }).click();
+      await page.locator('#panel-publish').getByRole('button', { name: 'Publish' }).click();
+      await page
+        .locator('#notice')
+        .getByText(/^Published at /)
+        .waitFor();
+      const live = (await page.locator('#live-link').getAttribute('href'))!;
+      const site = await context.newPage();
+      const siteCsp = cspViolations(site);
+      await site.goto(live);
+      const firstTitle = await site.locator('h1').first().textContent();
+      expect(firstTitle).toBe(original);
+      await page.getByRole('link', { name: 'Versions' }).click();
+      await page.getByRole('button', { name: 'Restore version 2' }).click();
+      await page
+        .locator('#notice')
+        .getByText(/Restored version 2/)
+        .waitFor();
+      await page.getByRole('link', { name: 'Publish', exact: true }).click();
+      await page
+        .locator('#panel-publish')
+        .getByRole('button', { name: /Publish/ })
+        .click();
+      await page
+        .locator('#notice')
+        .getByText(/^Published at /)
+        .waitFor();
+      await site.reload();
+      expect(await site.locator('h1').first().textContent()).toContain('Luna Bakery & Café');
+      await check(page, shot('builder-publish'));
+      await page
+        .getByRole('button', { name: /Roll back to this/ })
+        .first()
+        .click();
+      await page
+        .locator('#notice')
+        .getByText(/is live again/)
+        .waitFor();
+      await site.reload();
+      expect(await site.locator('h1').first().textContent()).toBe(firstTitle);
 
-    // The code panel: the editor loads, and a save makes a version.
-    await page.getByRole('link', { name: 'Code' }).click();
-    await page.locator('.cm-editor').waitFor();
-    await expectLinesBesideNumbers(page, 3);
-    await check(page, shot('builder-code'));
-    // Typing in the editor and Ctrl+S saves a version; the preview follows.
-    await page.locator('.cm-content').click();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.type('<!-- saved from the editor -->');
-    await page.keyboard.press('Control+s');
-    await page.locator('#notice').getByText('Saved index.html.').waitFor();
-    const saved = (await ctx.services.files.get(org.id, projectId, 'index.html')).content;
-    expect(saved).toContain('<!-- saved from the editor -->');
-    expect(saved).not.toContain('\u00a0');
-    // An image chosen (or dropped) is uploaded into images/.
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-    await page.locator('#upload').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
-    await page.locator('#notice').getByText('Added images/logo.png.').waitFor();
-    await page.locator('#tree a[data-file="images/logo.png"]').waitFor();
-    expect((await ctx.services.files.get(org.id, projectId, 'images/logo.png')).content).toBe(png.toString('base64'));
+      // The code panel: the editor loads, and a save makes a version.
+      await page.getByRole('link', { name: 'Code' }).click();
+      await page.locator('.cm-editor').waitFor();
+      await expectLinesBesideNumbers(page, 3);
+      await check(page, shot('builder-code'));
+      // Typing in the editor and Ctrl+S saves a version; the preview follows.
+      await page.locator('.cm-content').click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('<!-- saved from the editor -->');
+      await page.keyboard.press('Control+s');
+      await page.locator('#notice').getByText('Saved index.html.').waitFor();
+      const saved = (await ctx.services.files.get(org.id, projectId, 'index.html')).content;
+      expect(saved).toContain('<!-- saved from the editor -->');
+      expect(saved).not.toContain('\u00a0');
+      // An image chosen (or dropped) is uploaded into images/.
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+        'base64',
+      );
+      await page.locator('#upload').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+      await page.locator('#notice').getByText('Added images/logo.png.').waitFor();
+      await page.locator('#tree a[data-file="images/logo.png"]').waitFor();
+      expect((await ctx.services.files.get(org.id, projectId, 'images/logo.png')).content).toBe(
+        png.toString('base64'),
+      );
 
-    // The preview pane alone, where the embeddable builder mounts it.
-    await page.goto(`${base}/embed/projects/${projectId}/preview`);
-    await preview(page).locator('h1').first().waitFor();
-    await check(page, shot('builder-embed-preview'));
-    expect(csp).toEqual([]);
-    expect(siteCsp).toEqual([]);
-    await context.close();
-  }, 120_000);
+      // The preview pane alone, where the embeddable builder mounts it.
+      await page.goto(`${base}/embed/projects/${projectId}/preview`);
+      await preview(page).locator('h1').first().waitFor();
+      await check(page, shot('builder-embed-preview'));
+      expect(csp).toEqual([]);
+      expect(siteCsp).toEqual([]);
+      await context.close();
+    },
+    120_000,
+  );
 
   it('the code editor under the CSP: styled, and what is typed is saved as typed', async () => {
     const { org, page, context, csp } = await signedInAgency(1200, 800);
-    const project = await ctx.services.projects.create(org.id, { client_email: 'luna-1200@bakery.test', name: 'Luna Code' });
+    const project = await ctx.services.projects.create(org.id, {
+      client_email: 'luna-1200@bakery.test',
+      name: 'Luna Code',
+    });
     const css = '.hero h1 {\n  color: #1d2939;\n}\n\n.menu li {\n  margin: 0;\n}\n';
     await ctx.services.files.put(org.id, project.id, 'style.css', { content: css });
     await page.goto(`${base}/app/projects/${project.id}?tab=code&file=style.css`);
@@ -297,11 +366,23 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
 });
 
 /** A project of a client on its own plan, with its files written through the files service. */
-async function clientProject(orgId: string, plan: Record<string, unknown>, files: Record<string, string> = {}) {
+async function clientProject(
+  orgId: string,
+  plan: Record<string, unknown>,
+  files: Record<string, string> = {},
+) {
   const created = await ctx.services.plans.create(orgId, { name: 'Starter', price: 10, ...plan } as never);
-  const client = await ctx.services.clients.create(orgId, { email: `client-${Math.random().toString(36).slice(2, 8)}@bakery.test`, name: 'Luna Bakery Ltd', plan_id: created.id });
-  const project = await ctx.services.projects.create(orgId, { client_email: client.email, name: 'Luna Bakery' });
-  for (const [path, content] of Object.entries(files)) await ctx.services.files.put(orgId, project.id, path, { content });
+  const client = await ctx.services.clients.create(orgId, {
+    email: `client-${Math.random().toString(36).slice(2, 8)}@bakery.test`,
+    name: 'Luna Bakery Ltd',
+    plan_id: created.id,
+  });
+  const project = await ctx.services.projects.create(orgId, {
+    client_email: client.email,
+    name: 'Luna Bakery',
+  });
+  for (const [path, content] of Object.entries(files))
+    await ctx.services.files.put(orgId, project.id, path, { content });
   return { project, client, plan: created };
 }
 
@@ -332,11 +413,16 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
       }
     }, 25);
   `;
-  const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Luna</title><script src="forge.js"></script><style>h1 { text-transform: uppercase; }</style></head><body><h1>Luna Bakery</h1><p>Fresh\n      bread</p></body></html>';
+  const PAGE =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Luna</title><script src="forge.js"></script><style>h1 { text-transform: uppercase; }</style></head><body><h1>Luna Bakery</h1><p>Fresh\n      bread</p></body></html>';
 
   it('a site whose own script posts forged selections and texts changes nothing; the person’s own edit is saved as typed', async () => {
     const { org, page, context, csp } = await signedInAgency(1250, 800);
-    const { project } = await clientProject(org.id, { max_ai_messages_daily: 5 }, { 'index.html': PAGE, 'forge.js': FORGER });
+    const { project } = await clientProject(
+      org.id,
+      { max_ai_messages_daily: 5 },
+      { 'index.html': PAGE, 'forge.js': FORGER },
+    );
     const edits: string[] = [];
     page.on('request', (request) => request.url().endsWith('/text') && edits.push(request.postData() ?? ''));
     await page.goto(`${base}/app/projects/${project.id}`);
@@ -365,7 +451,10 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
     await page.keyboard.press('Control+A');
     await page.keyboard.type('Baked by hand');
     await page.keyboard.press('Enter');
-    await page.locator('#notice').getByText(/Saved the text in index\.html/).waitFor();
+    await page
+      .locator('#notice')
+      .getByText(/Saved the text in index\.html/)
+      .waitFor();
     const saved = (await ctx.services.files.get(org.id, project.id, 'index.html')).content;
     expect(saved).toBe(PAGE.replace('<h1>Luna Bakery</h1>', '<h1>Baked by hand</h1>'));
     await expect.poll(() => edits.length).toBe(1);
@@ -381,7 +470,9 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
     await page.keyboard.press('End');
     await page.keyboard.type(' daily');
     await page.keyboard.press('Enter');
-    await expect.poll(async () => (await ctx.services.files.get(org.id, project.id, 'index.html')).content).toContain('<p>Fresh bread daily</p>');
+    await expect
+      .poll(async () => (await ctx.services.files.get(org.id, project.id, 'index.html')).content)
+      .toContain('<p>Fresh bread daily</p>');
     // The request event reaches the test on its own; the file may be read before it does.
     await expect.poll(() => edits.length).toBe(2);
     // Leaving the preview for the builder (here its prompt) ends the edit, saved.
@@ -392,7 +483,9 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
     await editText(page);
     await page.keyboard.type('Bread every morning');
     await page.locator('#prompt').click();
-    await expect.poll(async () => (await ctx.services.files.get(org.id, project.id, 'index.html')).content).toContain('<h1>Bread every morning</h1>');
+    await expect
+      .poll(async () => (await ctx.services.files.get(org.id, project.id, 'index.html')).content)
+      .toContain('<h1>Bread every morning</h1>');
     await expect.poll(() => edits.length).toBe(3);
     expect(csp).toEqual([]);
     await context.close();
@@ -409,9 +502,27 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
         Array.from({ length: 12 }, (_, i) => {
           const at = new Date(past.getTime() + i * 60_000).toISOString();
           return {
-            id: `01a30000-0000-7000-8000-${String(i).padStart(12, '0')}`, org_id: org.id, project_id: project.id, org_client_id: project.org_client_id, author_user_id: null, author_key_id: null,
-            prompt: `An older prompt number ${i + 1}, asking for something on the site`, element: null, model: 'builtin', status: 'succeeded' as const, error: null, summary: `Did thing ${i + 1}`,
-            files: null, attempts: 1, next_attempt_at: null, lease_until: null, lease_token: null, created_at: at, started_at: at, finished_at: at, updated_at: at,
+            id: `01a30000-0000-7000-8000-${String(i).padStart(12, '0')}`,
+            org_id: org.id,
+            project_id: project.id,
+            org_client_id: project.org_client_id,
+            author_user_id: null,
+            author_key_id: null,
+            prompt: `An older prompt number ${i + 1}, asking for something on the site`,
+            element: null,
+            model: 'builtin',
+            status: 'succeeded' as const,
+            error: null,
+            summary: `Did thing ${i + 1}`,
+            files: null,
+            attempts: 1,
+            next_attempt_at: null,
+            lease_until: null,
+            lease_token: null,
+            created_at: at,
+            started_at: at,
+            finished_at: at,
+            updated_at: at,
           };
         }),
       )
@@ -427,7 +538,9 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
     };
     // Opened at the newest message.
     expect(await inView(page.locator('#history .turn').last())).toBe(true);
-    await expect.poll(() => page.locator('#allowance').textContent()).toMatch(/AI messages today: 0 of 3 \(plan [^)]+\), 3 left\./);
+    await expect
+      .poll(() => page.locator('#allowance').textContent())
+      .toMatch(/AI messages today: 0 of 3 \(plan [^)]+\), 3 left\./);
 
     await page.getByLabel('What should we build?').fill('A bakery in Bristol called Luna Bakery');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -452,81 +565,125 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
   it.each([
     ['desktop', 1290, 820, ''],
     ['tablet', 830, 1180, '-tablet'],
-  ])('at %s width, custom domains: the DNS records with room, copy buttons and the right status styles', async (_name, width, height, suffix) => {
-    const { org, page, context, csp } = await signedInAgency(width, height);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    const { project } = await clientProject(org.id, { can_use_custom_domain: true, can_export_code: false }, { 'index.html': '<!doctype html><title>Luna</title><h1>Luna</h1>' });
-    const domain = await ctx.services.domains.add(org.id, project.id, `www.luna-bakery-${width}.co.uk`);
-    const [cname, txt] = domain.dns_records;
-    await page.goto(`${base}/app/projects/${project.id}?tab=publish`);
-    const card = page.locator('.domain');
-    await card.waitFor();
-    // Not checked yet: neutral, not success.
-    expect(await card.locator('.badge.dns-unchecked').count()).toBe(2);
-    expect(await card.locator('.badge.dns-ok').count()).toBe(0);
+  ])(
+    'at %s width, custom domains: the DNS records with room, copy buttons and the right status styles',
+    async (_name, width, height, suffix) => {
+      const { org, page, context, csp } = await signedInAgency(width, height);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+      const { project } = await clientProject(
+        org.id,
+        { can_use_custom_domain: true, can_export_code: false },
+        { 'index.html': '<!doctype html><title>Luna</title><h1>Luna</h1>' },
+      );
+      const domain = await ctx.services.domains.add(org.id, project.id, `www.luna-bakery-${width}.co.uk`);
+      const [cname, txt] = domain.dns_records;
+      await page.goto(`${base}/app/projects/${project.id}?tab=publish`);
+      const card = page.locator('.domain');
+      await card.waitFor();
+      // Not checked yet: neutral, not success.
+      expect(await card.locator('.badge.dns-unchecked').count()).toBe(2);
+      expect(await card.locator('.badge.dns-ok').count()).toBe(0);
 
-    // A copy button beside each name and value, which copies it.
-    const copies = card.getByRole('button', { name: /^Copy the (name|value) of the/ });
-    expect(await copies.count()).toBe(4);
-    await card.getByRole('button', { name: `Copy the value of the CNAME record for ${domain.domain}` }).click();
-    await page.locator('#notice').getByText(`Copied the value of the CNAME record for ${domain.domain}.`).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(cname!.value);
+      // A copy button beside each name and value, which copies it.
+      const copies = card.getByRole('button', { name: /^Copy the (name|value) of the/ });
+      expect(await copies.count()).toBe(4);
+      await card
+        .getByRole('button', { name: `Copy the value of the CNAME record for ${domain.domain}` })
+        .click();
+      await page
+        .locator('#notice')
+        .getByText(`Copied the value of the CNAME record for ${domain.domain}.`)
+        .waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(cname!.value);
 
-    // The values have room: none is squeezed into a sliver, and nothing spills out of the card.
-    const widths = await card.locator('code.dns-text').evaluateAll((codes) => codes.map((c) => c.getBoundingClientRect().width));
-    expect(Math.min(...widths)).toBeGreaterThan(150);
-    expect(await card.evaluate((c) => c.scrollWidth <= c.clientWidth)).toBe(true);
-    const stacked = await card.locator('thead').evaluate((t) => t.getBoundingClientRect().height <= 1);
-    expect(stacked).toBe(width > 1024);
+      // The values have room: none is squeezed into a sliver, and nothing spills out of the card.
+      const widths = await card
+        .locator('code.dns-text')
+        .evaluateAll((codes) => codes.map((c) => c.getBoundingClientRect().width));
+      expect(Math.min(...widths)).toBeGreaterThan(150);
+      expect(await card.evaluate((c) => c.scrollWidth <= c.clientWidth)).toBe(true);
+      const stacked = await card.locator('thead').evaluate((t) => t.getBoundingClientRect().height <= 1);
+      expect(stacked).toBe(width > 1024);
 
-    // The ownership record is right, the routing one is not: verify says so as a warning.
-    dns.set(txt!.name, { type: 'TXT', value: txt!.value });
-    dns.set(cname!.name, { type: 'CNAME', value: 'somewhere-else.example' });
-    await card.getByRole('button', { name: `Verify ${domain.domain}` }).click();
-    const warning = page.locator('#notice .notice.warning', { hasText: 'not right yet' });
-    await warning.waitFor();
-    expect(await warning.evaluate((n) => getComputedStyle(n).backgroundColor)).not.toBe('rgb(236, 253, 243)');
-    await page.locator('.domain .badge.dns-wrong').waitFor();
-    expect(await page.locator('.domain .badge.dns-ok').count()).toBe(1);
-    expect(await page.locator('.domain .badge.dns-wrong').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(254, 240, 199)');
-    await card.scrollIntoViewIfNeeded();
-    await check(page, `builder-domains${suffix}`);
+      // The ownership record is right, the routing one is not: verify says so as a warning.
+      dns.set(txt!.name, { type: 'TXT', value: txt!.value });
+      dns.set(cname!.name, { type: 'CNAME', value: 'somewhere-else.example' });
+      await card.getByRole('button', { name: `Verify ${domain.domain}` }).click();
+      const warning = page.locator('#notice .notice.warning', { hasText: 'not right yet' });
+      await warning.waitFor();
+      expect(await warning.evaluate((n) => getComputedStyle(n).backgroundColor)).not.toBe(
+        'rgb(236, 253, 243)',
+      );
+      await page.locator('.domain .badge.dns-wrong').waitFor();
+      expect(await page.locator('.domain .badge.dns-ok').count()).toBe(1);
+      expect(
+        await page.locator('.domain .badge.dns-wrong').evaluate((b) => getComputedStyle(b).backgroundColor),
+      ).toBe('rgb(254, 240, 199)');
+      await card.scrollIntoViewIfNeeded();
+      await check(page, `builder-domains${suffix}`);
 
-    // The Code panel on a plan without code export: every file to view and edit, no download.
-    await page.getByRole('link', { name: 'Code' }).click();
-    await page.locator('.cm-editor').waitFor();
-    expect(await page.getByRole('link', { name: /Download the code/ }).count()).toBe(0);
-    await page.locator('#export-note').getByText(/does not include downloading the code: the files can be viewed and edited here/).waitFor();
-    await check(page, `builder-code-no-export${suffix}`);
-    expect(csp).toEqual([]);
-    await context.close();
-  }, 60_000);
+      // The Code panel on a plan without code export: every file to view and edit, no download.
+      await page.getByRole('link', { name: 'Code' }).click();
+      await page.locator('.cm-editor').waitFor();
+      expect(await page.getByRole('link', { name: /Download the code/ }).count()).toBe(0);
+      await page
+        .locator('#export-note')
+        .getByText(/does not include downloading the code: the files can be viewed and edited here/)
+        .waitFor();
+      await check(page, `builder-code-no-export${suffix}`);
+      expect(csp).toEqual([]);
+      await context.close();
+    },
+    60_000,
+  );
 
   it('an uploaded image goes onto the picture the person selects in the preview', async () => {
     const { org, page, context, csp } = await signedInAgency(1100, 800);
     const client = await ctx.services.clients.create(org.id, { email: 'pictures@wedding.test' });
-    const project = await ctx.services.projects.create(org.id, { client_email: client.email, name: 'Lyon Weddings' });
+    const project = await ctx.services.projects.create(org.id, {
+      client_email: client.email,
+      name: 'Lyon Weddings',
+    });
     await page.goto(`${base}/app/projects/${project.id}`);
     await page.getByLabel('What should we build?').fill('A wedding photographer in Lyon with a gallery');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.locator('#history [data-status="succeeded"]').waitFor({ timeout: 15_000 });
     // A 1x1 PNG, as the Files tab would upload it.
-    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-    await ctx.services.files.put(org.id, project.id, 'images/wedding1.png', { content: png, encoding: 'base64' });
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    await ctx.services.files.put(org.id, project.id, 'images/wedding1.png', {
+      content: png,
+      encoding: 'base64',
+    });
     await page.reload();
     await page.getByRole('button', { name: 'Select an element' }).click();
     // A press on one shape of the hero's drawing selects the drawing.
     for (let tries = 0; tries < 10; tries++) {
       await preview(page).locator('.hero svg circle').first().click({ force: true });
-      if (await page.locator('#selection-tag', { hasText: '<svg>' }).waitFor({ timeout: 1_000 }).then(() => true, () => false)) break;
+      if (
+        await page
+          .locator('#selection-tag', { hasText: '<svg>' })
+          .waitFor({ timeout: 1_000 })
+          .then(
+            () => true,
+            () => false,
+          )
+      )
+        break;
     }
     expect(await page.locator('#selection-tag').textContent()).toBe('<svg>');
     await page.getByLabel('What should change?').fill('show images/wedding1.png here');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.locator('#history [data-status="succeeded"]').nth(1).waitFor({ timeout: 15_000 });
-    expect(await page.locator('#history .turn').last().textContent()).toContain('images/wedding1.png placed in the hero');
+    expect(await page.locator('#history .turn').last().textContent()).toContain(
+      'images/wedding1.png placed in the hero',
+    );
     await preview(page).locator('.hero img[src="images/wedding1.png"][alt="Wedding1"]').waitFor();
-    expect(await preview(page).locator('.hero img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+    expect(
+      await preview(page)
+        .locator('.hero img')
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBe(1);
     expect(csp).toEqual([]);
     await context.close();
   }, 60_000);

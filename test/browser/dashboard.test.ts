@@ -19,7 +19,9 @@ import { freePort } from '../helpers/server-process.ts';
 import { checkPage, cspViolations, hasChromium, launchChromium, SHOTS } from '../helpers/browser.ts';
 
 // Typed into every text field; a screenshot run types plain text instead, for pictures a customer can read.
-const XSS = SHOTS ? [' ', ' '] : [' <script>window.__xss=1</script>', ' "><img src=x onerror="window.__xss=1">'];
+const XSS = SHOTS
+  ? [' ', ' ']
+  : [' <script>window.__xss=1</script>', ' "><img src=x onerror="window.__xss=1">'];
 const PASSWORD = 'a long enough password';
 
 let db: TestDatabase;
@@ -40,9 +42,17 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  ctx = await createContainer(testConfig(db, { PUBLIC_URL: base, SMTP_URL: smtp.url, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_INTERVAL: '20ms' }), {
-    rateLimitKeyPrefix: `sw:test:${process.pid}:browser`,
-  });
+  ctx = await createContainer(
+    testConfig(db, {
+      PUBLIC_URL: base,
+      SMTP_URL: smtp.url,
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_INTERVAL: '20ms',
+    }),
+    {
+      rateLimitKeyPrefix: `sw:test:${process.pid}:browser`,
+    },
+  );
   app = await buildServer(ctx);
   await app.listen({ port, host: '127.0.0.1' });
   dispatcher = createDispatcher(ctx.database, ctx.config);
@@ -93,7 +103,9 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
     await page.getByLabel(/Use it for new sites/).uncheck();
     fake.reply({ kind: 'answer', content: 'OK' });
     await page.getByRole('button', { name: 'Test and connect' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/Connected: llama3.2 answered the test call/);
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toMatch(/Connected: llama3.2 answered the test call/);
     await check(page, 'ai-model');
     await page.getByRole('link', { name: 'Overview' }).click();
     await page.waitForURL(base + '/');
@@ -132,8 +144,16 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
       body: JSON.stringify({ client_email: 'jane@bakery.test', name: 'Jane Bakery website' }),
     });
     expect(project.status).toBe(201);
-    await fetch(`${base}/api/v1/clients`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'other@client.test' }) });
-    await fetch(`${base}/api/v1/projects`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ client_email: 'other@client.test', name: 'Someone else’s site' }) });
+    await fetch(`${base}/api/v1/clients`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'other@client.test' }),
+    });
+    await fetch(`${base}/api/v1/projects`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ client_email: 'other@client.test', name: 'Someone else’s site' }),
+    });
     await page.reload();
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await expect.poll(() => page.locator('.notice').textContent()).toContain('Invitation sent');
@@ -158,7 +178,10 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
     const clients = (await (await fetch(`${base}/api/v1/clients`, { headers: auth })).json()) as any;
     expect(clients.clients.find((c: any) => c.email === 'jane@bakery.test').status).toBe('active');
     const [delivery] = await receiver.waitFor('/hooks', 1, 10_000);
-    expect(JSON.parse(delivery!.body)).toMatchObject({ type: 'client.updated', data: { client: { status: 'active' }, previous_attributes: { status: 'invited' } } });
+    expect(JSON.parse(delivery!.body)).toMatchObject({
+      type: 'client.updated',
+      data: { client: { status: 'active' }, previous_attributes: { status: 'invited' } },
+    });
 
     // A colleague, invited as an admin, joins in a browser of their own and sees the agency's work.
     await page.goto(base + '/settings/members');
@@ -200,7 +223,10 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
     // Revoking the key: the API refuses it at the next request.
     await page.goto(base + '/settings/keys');
     page.once('dialog', (d) => void d.accept());
-    await page.getByRole('button', { name: /Revoke/ }).first().click();
+    await page
+      .getByRole('button', { name: /Revoke/ })
+      .first()
+      .click();
     await expect.poll(() => page.locator('.notice').textContent()).toContain('revoked');
     expect((await fetch(`${base}/api/v1/clients`, { headers: auth })).status).toBe(401);
     await page.goto(base + '/sign-in');
@@ -208,8 +234,14 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
     expect(errors).toEqual([]);
 
     // Every other page of the dashboard passes axe too.
-    const key2 = (await ctx.services.orgs.createKey((await ctx.services.orgs.listOrgs())[0]!.id, ['read'], 'reader')).key;
-    const projectId = ((await (await fetch(`${base}/api/v1/projects?limit=1`, { headers: { authorization: `Bearer ${key2}` } })).json()) as any).projects[0].id;
+    const key2 = (
+      await ctx.services.orgs.createKey((await ctx.services.orgs.listOrgs())[0]!.id, ['read'], 'reader')
+    ).key;
+    const projectId = (
+      (await (
+        await fetch(`${base}/api/v1/projects?limit=1`, { headers: { authorization: `Bearer ${key2}` } })
+      ).json()) as any
+    ).projects[0].id;
     for (const [path, shot] of [
       ['/projects', 'dashboard-projects'],
       [`/projects/${projectId}`, 'dashboard-project'],

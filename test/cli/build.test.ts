@@ -13,9 +13,14 @@ let dir: string;
 
 function sitewright(): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(dir, 'bin/sitewright.js')], { env: { PATH: process.env.PATH } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code) || 1 : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(dir, 'bin/sitewright.js')],
+      { env: { PATH: process.env.PATH } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code) || 1 : 0, stdout, stderr });
+      },
+    );
   });
 }
 const writeSource = (path: string, text: string) => {
@@ -26,7 +31,8 @@ const writeSource = (path: string, text: string) => {
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sitewright-build-'));
   cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
-  for (const file of ['package.json', 'tsconfig.json', 'tsconfig.build.json']) cpSync(join(ROOT, file), join(dir, file));
+  for (const file of ['package.json', 'tsconfig.json', 'tsconfig.build.json'])
+    cpSync(join(ROOT, file), join(dir, file));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   writeSource('cli/main.ts', "import { word } from './word.ts';\nconsole.log(word);\n");
   writeSource('cli/word.ts', "export const word: string = 'one';\n");
@@ -37,7 +43,11 @@ afterAll(() => {
 
 describe('bin/sitewright.js', () => {
   it('builds dist/ when there is none, then runs it without building again', async () => {
-    expect(await sitewright()).toEqual({ code: 0, stdout: 'one\n', stderr: 'sitewright: not built yet; building...\n' });
+    expect(await sitewright()).toEqual({
+      code: 0,
+      stdout: 'one\n',
+      stderr: 'sitewright: not built yet; building...\n',
+    });
     expect(existsSync(join(dir, 'dist/cli/word.js'))).toBe(true);
     expect(await sitewright()).toEqual({ code: 0, stdout: 'one\n', stderr: '' });
   });
@@ -46,7 +56,11 @@ describe('bin/sitewright.js', () => {
     writeSource('cli/main.ts', "import { word } from './other.ts';\nconsole.log(word);\n");
     writeSource('cli/other.ts', "export const word: string = 'two';\n");
     rmSync(join(dir, 'src/cli/word.ts'));
-    expect(await sitewright()).toEqual({ code: 0, stdout: 'two\n', stderr: 'sitewright: src/ changed since the last build; building...\n' });
+    expect(await sitewright()).toEqual({
+      code: 0,
+      stdout: 'two\n',
+      stderr: 'sitewright: src/ changed since the last build; building...\n',
+    });
     expect(existsSync(join(dir, 'dist/cli/word.js'))).toBe(false);
     expect(await sitewright()).toEqual({ code: 0, stdout: 'two\n', stderr: '' });
   });
@@ -54,7 +68,11 @@ describe('bin/sitewright.js', () => {
   it('builds once when several commands start at the same time', async () => {
     writeSource('cli/other.ts', "export const word: string = 'four';\n");
     const runs = await Promise.all([sitewright(), sitewright(), sitewright()]);
-    expect(runs.map((r) => [r.code, r.stdout])).toEqual([[0, 'four\n'], [0, 'four\n'], [0, 'four\n']]);
+    expect(runs.map((r) => [r.code, r.stdout])).toEqual([
+      [0, 'four\n'],
+      [0, 'four\n'],
+      [0, 'four\n'],
+    ]);
     expect(existsSync(join(dir, 'dist/.build.lock'))).toBe(false);
   });
 

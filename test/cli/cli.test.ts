@@ -15,7 +15,10 @@ beforeAll(async () => {
 });
 
 /** How the CLI names the test database on stderr. */
-const nameOf = (t: TestDatabase) => (t.databaseUrl ? `PostgreSQL ${new URL(t.databaseUrl).host}${new URL(t.databaseUrl).pathname}` : `SQLite ${join(t.dataDir, 'sitewright.db')}`);
+const nameOf = (t: TestDatabase) =>
+  t.databaseUrl
+    ? `PostgreSQL ${new URL(t.databaseUrl).host}${new URL(t.databaseUrl).pathname}`
+    : `SQLite ${join(t.dataDir, 'sitewright.db')}`;
 afterAll(async () => db?.drop());
 
 describe('the database the CLI opens', () => {
@@ -27,7 +30,9 @@ describe('the database the CLI opens', () => {
     expect(JSON.parse(created.stdout).name).toBe('Named DB');
     const key = await runCli(['keys', 'create', '--org', 'Named DB', '--permissions', 'read', '--json'], env);
     expect(key.stderr).toBe(`sitewright: database: ${nameOf(db)}\n`);
-    expect((await runCli(['keys', 'revoke', JSON.parse(key.stdout).id], env)).stderr).toBe(`sitewright: database: ${nameOf(db)}\n`);
+    expect((await runCli(['keys', 'revoke', JSON.parse(key.stdout).id], env)).stderr).toBe(
+      `sitewright: database: ${nameOf(db)}\n`,
+    );
     expect((await runCli(['org', 'list', '--json'], env)).stderr).toBe('');
   });
 
@@ -35,12 +40,22 @@ describe('the database the CLI opens', () => {
     const other = await createTestDatabase();
     try {
       const otherEnv = cliEnv(other);
-      const missing = onPostgres ? `${nameOf(other)} holds no Sitewright tables` : `no database at ${join(other.dataDir, 'sitewright.db')} (DATA_DIR=${other.dataDir})`;
-      for (const args of [['org', 'create', '--name', 'Lost'], ['keys', 'create', '--org', 'Lost', '--permissions', 'read'], ['org', 'list'], ['keys', 'revoke', '01a20225-2fef-73dd-be9d-af188b7b1886'], ['worker']]) {
+      const missing = onPostgres
+        ? `${nameOf(other)} holds no Sitewright tables`
+        : `no database at ${join(other.dataDir, 'sitewright.db')} (DATA_DIR=${other.dataDir})`;
+      for (const args of [
+        ['org', 'create', '--name', 'Lost'],
+        ['keys', 'create', '--org', 'Lost', '--permissions', 'read'],
+        ['org', 'list'],
+        ['keys', 'revoke', '01a20225-2fef-73dd-be9d-af188b7b1886'],
+        ['worker'],
+      ]) {
         const res = await runCli(args, otherEnv);
         expect([args, res.code, res.stdout]).toEqual([args, 2, '']);
         expect(res.stderr).toContain(missing);
-        expect(res.stderr).toContain('Set DATA_DIR (or DATABASE_URL) to the one the server uses, or run `sitewright migrate`');
+        expect(res.stderr).toContain(
+          'Set DATA_DIR (or DATABASE_URL) to the one the server uses, or run `sitewright migrate`',
+        );
       }
       if (!onPostgres) expect(readdirSync(other.dataDir)).toEqual([]);
       // migrate creates it, saying where; then the other commands work on it.
@@ -60,7 +75,11 @@ describe('sitewright CLI', () => {
     const created = await runCli(['org', 'create', '--name', 'Acme Agency', '--json'], env);
     expect(created.code).toBe(0);
     const org = JSON.parse(created.stdout);
-    expect(org).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Acme Agency', created_at: expect.any(String) });
+    expect(org).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'Acme Agency',
+      created_at: expect.any(String),
+    });
     const list = await runCli(['org', 'list', '--json'], env);
     expect(JSON.parse(list.stdout)).toContainEqual(org);
     const text = await runCli(['org', 'list'], env);
@@ -72,7 +91,10 @@ describe('sitewright CLI', () => {
 
   it('creates a key shown once, lists keys without secrets, revokes', async () => {
     const org = JSON.parse((await runCli(['org', 'create', '--name', 'Keys Co', '--json'], env)).stdout);
-    const created = await runCli(['keys', 'create', '--org', 'Keys Co', '--permissions', 'read,write', '--name', 'ci', '--json'], env);
+    const created = await runCli(
+      ['keys', 'create', '--org', 'Keys Co', '--permissions', 'read,write', '--name', 'ci', '--json'],
+      env,
+    );
     expect(created.code).toBe(0);
     expect(created.stdout.trim().split('\n')).toHaveLength(1);
     const key = JSON.parse(created.stdout);
@@ -102,7 +124,10 @@ describe('sitewright CLI', () => {
     [['frobnicate'], "unknown command 'frobnicate'"],
     [[], 'a command is needed'],
     [['org', 'list', '--name', 'foo'], 'org list does not take --name'],
-    [['keys', 'revoke', '--org', 'x', '01a20225-2fef-73dd-be9d-af188b7b1886'], 'keys revoke does not take --org'],
+    [
+      ['keys', 'revoke', '--org', 'x', '01a20225-2fef-73dd-be9d-af188b7b1886'],
+      'keys revoke does not take --org',
+    ],
     [['migrate', '--json'], 'migrate does not take --json'],
     [['org', 'create', '--name', '01a20225-2fef-73dd-be9d-af188b7b1886'], 'must not be a UUID'],
   ])('fails clearly on %j', async (args, message) => {
@@ -124,7 +149,10 @@ describe('sitewright CLI', () => {
     const server = await startServer(env, port);
     try {
       await runCli(['org', 'create', '--name', 'Live', '--json'], env);
-      const { key, id } = JSON.parse((await runCli(['keys', 'create', '--org', 'Live', '--permissions', 'read,write', '--json'], env)).stdout);
+      const { key, id } = JSON.parse(
+        (await runCli(['keys', 'create', '--org', 'Live', '--permissions', 'read,write', '--json'], env))
+          .stdout,
+      );
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/clients`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -135,7 +163,8 @@ describe('sitewright CLI', () => {
 
       // The server remembers authenticated keys; a revocation by another process still counts
       // from the very next request.
-      const list = () => fetch(`http://127.0.0.1:${port}/api/v1/clients`, { headers: { authorization: `Bearer ${key}` } });
+      const list = () =>
+        fetch(`http://127.0.0.1:${port}/api/v1/clients`, { headers: { authorization: `Bearer ${key}` } });
       expect((await list()).status).toBe(200);
       expect((await list()).status).toBe(200);
       expect((await runCli(['keys', 'revoke', id], env)).code).toBe(0);

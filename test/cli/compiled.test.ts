@@ -35,9 +35,11 @@ function childrenOf(pid: number): string[] {
 /** The modules `file` imports (static and dynamic imports with a literal specifier). */
 function importsOf(file: string): string[] {
   const code = readFileSync(file, 'utf8');
-  return [...code.matchAll(/(?:^|[;\s])(?:import|export)\s[^'"]*?\sfrom\s*['"]([^'"]+)['"]|(?:^|[;\s])import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm)].map(
-    (m) => (m[1] ?? m[2] ?? m[3])!,
-  );
+  return [
+    ...code.matchAll(
+      /(?:^|[;\s])(?:import|export)\s[^'"]*?\sfrom\s*['"]([^'"]+)['"]|(?:^|[;\s])import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm,
+    ),
+  ].map((m) => (m[1] ?? m[2] ?? m[3])!);
 }
 
 describe('the compiled product', () => {
@@ -54,7 +56,12 @@ describe('the compiled product', () => {
           expect(existsSync(target), `${file} imports ${specifier}, which is missing`).toBe(true);
           visit(target);
         } else if (!specifier.startsWith('node:')) {
-          packages.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+          packages.add(
+            specifier
+              .split('/')
+              .slice(0, specifier.startsWith('@') ? 2 : 1)
+              .join('/'),
+          );
         }
       }
     };
@@ -105,8 +112,13 @@ describe.skipIf(!onLinux)('the started server (node bin/sitewright.js start)', (
   it('has no TypeScript loader and no process beside it', () => {
     const pid = server.pid!;
     // No loader flag on its command line, nor through NODE_OPTIONS.
-    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).slice(1)).toEqual([BIN, 'start']);
-    expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).not.toContainEqual(expect.stringMatching(/^NODE_OPTIONS=/));
+    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).slice(1)).toEqual([
+      BIN,
+      'start',
+    ]);
+    expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).not.toContainEqual(
+      expect.stringMatching(/^NODE_OPTIONS=/),
+    );
     // tsx ran esbuild as a child process to compile on load.
     expect(childrenOf(pid)).toEqual([]);
     expect(readFileSync(`/proc/${pid}/maps`, 'utf8')).not.toMatch(/esbuild|tsx/);
@@ -121,7 +133,9 @@ describe('the production layout check', () => {
       const shared = new ServerProcess(await freePort(), { ...env, SITES_DOMAIN: 'sites.agency.co.uk' });
       await shared.start();
       await shared.kill('SIGTERM');
-      expect(shared.logs).toContain('SITES_DOMAIN shares the registrable domain agency.co.uk with PUBLIC_URL');
+      expect(shared.logs).toContain(
+        'SITES_DOMAIN shares the registrable domain agency.co.uk with PUBLIC_URL',
+      );
       const apart = new ServerProcess(await freePort(), { ...env, SITES_DOMAIN: 'agencysites.co.uk' });
       await apart.start();
       await apart.kill('SIGTERM');

@@ -28,12 +28,17 @@ async function newOrg() {
   return JSON.parse(res.stdout) as { id: string; name: string };
 }
 
-const signIn = (email: string, password: string) => ctx.services.accounts.signIn(email, password, '127.0.0.1');
+const signIn = (email: string, password: string) =>
+  ctx.services.accounts.signIn(email, password, '127.0.0.1');
 
 describe('sitewright user', () => {
   it('creates a member with the password piped on stdin, printing no password', async () => {
     const org = await newOrg();
-    const res = await runCli(['user', 'create', '--email', 'ann@example.com', '--org', org.name, '--role', 'admin', '--name', 'Ann'], env, 'piped secret 123\n');
+    const res = await runCli(
+      ['user', 'create', '--email', 'ann@example.com', '--org', org.name, '--role', 'admin', '--name', 'Ann'],
+      env,
+      'piped secret 123\n',
+    );
     expect([res.code, res.stderr]).toEqual([0, '']);
     expect(res.stdout).toContain(`created user ann@example.com, admin of ${org.name}`);
     expect(res.stdout).not.toContain('password');
@@ -46,14 +51,28 @@ describe('sitewright user', () => {
 
   it('generates a password when stdin gives none, and prints it once', async () => {
     const org = await newOrg();
-    const res = await runCli(['user', 'create', '--email', 'gen@example.com', '--org', org.id, '--role', 'owner', '--json'], env);
+    const res = await runCli(
+      ['user', 'create', '--email', 'gen@example.com', '--org', org.id, '--role', 'owner', '--json'],
+      env,
+    );
     expect([res.code, res.stderr]).toEqual([0, '']);
     expect(res.stdout.trim().split('\n')).toHaveLength(1);
     const out = JSON.parse(res.stdout);
-    expect(out).toEqual({ id: expect.any(String), email: 'gen@example.com', name: null, org_id: org.id, role: 'owner', created: true, password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/) });
+    expect(out).toEqual({
+      id: expect.any(String),
+      email: 'gen@example.com',
+      name: null,
+      org_id: org.id,
+      role: 'owner',
+      created: true,
+      password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
+    });
     expect((await signIn('gen@example.com', out.password)).user.id).toBe(out.id);
 
-    const text = await runCli(['user', 'create', '--email', 'gen2@example.com', '--org', org.id, '--role', 'member'], env);
+    const text = await runCli(
+      ['user', 'create', '--email', 'gen2@example.com', '--org', org.id, '--role', 'member'],
+      env,
+    );
     const password = /password: (\S+)/.exec(text.stdout)?.[1];
     expect(text.stdout.match(/password: /g)).toHaveLength(1);
     expect(text.stdout).toContain('shown only once');
@@ -63,8 +82,16 @@ describe('sitewright user', () => {
   it('adds an existing account to another organization without touching its password', async () => {
     const first = await newOrg();
     const second = await newOrg();
-    await runCli(['user', 'create', '--email', 'both@example.com', '--org', first.id, '--role', 'member'], env, 'first password 1');
-    const res = await runCli(['user', 'create', '--email', 'BOTH@example.com', '--org', second.id, '--role', 'admin'], env, 'ignored password 2');
+    await runCli(
+      ['user', 'create', '--email', 'both@example.com', '--org', first.id, '--role', 'member'],
+      env,
+      'first password 1',
+    );
+    const res = await runCli(
+      ['user', 'create', '--email', 'BOTH@example.com', '--org', second.id, '--role', 'admin'],
+      env,
+      'ignored password 2',
+    );
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('password is unchanged');
     const { token } = await signIn('both@example.com', 'first password 1');
@@ -73,18 +100,29 @@ describe('sitewright user', () => {
       [first.name, 'member'],
       [second.name, 'admin'],
     ]);
-    const again = await runCli(['user', 'create', '--email', 'both@example.com', '--org', second.id, '--role', 'admin'], env);
+    const again = await runCli(
+      ['user', 'create', '--email', 'both@example.com', '--org', second.id, '--role', 'admin'],
+      env,
+    );
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('already a member');
   });
 
   it('reset-password sets the piped password and ends every session', async () => {
     const org = await newOrg();
-    await runCli(['user', 'create', '--email', 'reset@example.com', '--org', org.id, '--role', 'member'], env, 'old password 123');
+    await runCli(
+      ['user', 'create', '--email', 'reset@example.com', '--org', org.id, '--role', 'member'],
+      env,
+      'old password 123',
+    );
     const { token } = await signIn('reset@example.com', 'old password 123');
     expect(await ctx.services.accounts.resolveSession(token)).toBeDefined();
 
-    const res = await runCli(['user', 'reset-password', '--email', 'reset@example.com'], env, 'new password 456\n');
+    const res = await runCli(
+      ['user', 'reset-password', '--email', 'reset@example.com'],
+      env,
+      'new password 456\n',
+    );
     expect([res.code, res.stderr]).toEqual([0, '']);
     expect(res.stdout).not.toContain('new password 456');
     expect(await ctx.services.accounts.resolveSession(token)).toBeUndefined();
@@ -100,18 +138,65 @@ describe('sitewright user', () => {
   it.each([
     [['user', 'create', '--org', 'x', '--role', 'member'], undefined, 'needs --email'],
     [['user', 'create', '--email', 'a@example.com', '--org', 'x'], undefined, 'needs --role'],
-    [['user', 'create', '--email', 'a@example.com', '--org', 'x', '--role', 'boss'], undefined, "unknown role 'boss'"],
+    [
+      ['user', 'create', '--email', 'a@example.com', '--org', 'x', '--role', 'boss'],
+      undefined,
+      "unknown role 'boss'",
+    ],
     [['user', 'create', '--email', 'a@example.com', '--role', 'member'], undefined, 'needs --org'],
-    [['user', 'create', '--email', 'a@example.com', '--org', 'No Such Org', '--role', 'member'], undefined, 'no organization'],
-    [['user', 'create', '--email', 'not-an-email', '--org', 'Users Co 1', '--role', 'member'], undefined, 'valid email'],
-    [['user', 'create', '--email', 'short@example.com', '--org', 'Users Co 1', '--role', 'member'], 'short', 'at least 10 characters'],
-    [['user', 'create', '--email', 'two@example.com', '--org', 'Users Co 1', '--role', 'member'], 'line one long\nline two long\n', 'single line'],
-    [['user', 'create', '--email', 'a@example.com', '--org', 'x', '--role', 'member', '--permissions', 'read'], undefined, 'user create does not take --permissions'],
-    [['user', 'reset-password', '--email', 'a@example.com', '--org', 'x'], undefined, 'user reset-password does not take --org'],
-    [['user', 'reset-password', '--email', 'nobody@example.com'], undefined, "no account with email 'nobody@example.com'"],
+    [
+      ['user', 'create', '--email', 'a@example.com', '--org', 'No Such Org', '--role', 'member'],
+      undefined,
+      'no organization',
+    ],
+    [
+      ['user', 'create', '--email', 'not-an-email', '--org', 'Users Co 1', '--role', 'member'],
+      undefined,
+      'valid email',
+    ],
+    [
+      ['user', 'create', '--email', 'short@example.com', '--org', 'Users Co 1', '--role', 'member'],
+      'short',
+      'at least 10 characters',
+    ],
+    [
+      ['user', 'create', '--email', 'two@example.com', '--org', 'Users Co 1', '--role', 'member'],
+      'line one long\nline two long\n',
+      'single line',
+    ],
+    [
+      [
+        'user',
+        'create',
+        '--email',
+        'a@example.com',
+        '--org',
+        'x',
+        '--role',
+        'member',
+        '--permissions',
+        'read',
+      ],
+      undefined,
+      'user create does not take --permissions',
+    ],
+    [
+      ['user', 'reset-password', '--email', 'a@example.com', '--org', 'x'],
+      undefined,
+      'user reset-password does not take --org',
+    ],
+    [
+      ['user', 'reset-password', '--email', 'nobody@example.com'],
+      undefined,
+      "no account with email 'nobody@example.com'",
+    ],
     [['user', 'reset-password'], undefined, 'needs --email'],
     [['user', 'delete', '--email', 'a@example.com'], undefined, 'usage: sitewright user create'],
-    [['user', 'create', 'extra', '--email', 'a@example.com', '--org', 'x', '--role', 'member'], undefined, "unexpected argument 'extra'"],
+    [
+      ['user', 'create', 'extra', '--email', 'a@example.com', '--org', 'x', '--role', 'member'],
+      undefined,
+      "unexpected argument 'extra'",
+    ],
   ])('fails clearly on %j', async (args, input, message) => {
     const res = await runCli(args, env, input);
     expect(res.code).toBe(2);

@@ -21,7 +21,9 @@ describe("the API's own host", () => {
     const res = await api.post(`/api/v1/projects/${p.id}/domains`, { domain: 'API.agency-demo.com' });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("field 'domain': api.agency-demo.com is the service's own API host");
-    expect((await api.post(`/api/v1/projects/${p.id}/domains`, { domain: 'www.agency-demo.com' })).status).toBe(201);
+    expect(
+      (await api.post(`/api/v1/projects/${p.id}/domains`, { domain: 'www.agency-demo.com' })).status,
+    ).toBe(201);
   });
 
   it('answers the API even when an active site domain names it', async () => {
@@ -32,9 +34,21 @@ describe("the API's own host", () => {
     await api.ctx.database.db
       .insertInto('project_domains')
       .values({
-        id: newId(), org_id: api.org.id, project_id: p.id, domain: 'api.agency-demo.com', status: 'active', verification_token: 't',
-        check_results: null, verified_at: now, last_checked_at: now, next_attempt_at: null, attempts: 0, lease_until: null, lease_token: null,
-        created_at: now, updated_at: now,
+        id: newId(),
+        org_id: api.org.id,
+        project_id: p.id,
+        domain: 'api.agency-demo.com',
+        status: 'active',
+        verification_token: 't',
+        check_results: null,
+        verified_at: now,
+        last_checked_at: now,
+        next_attempt_at: null,
+        attempts: 0,
+        lease_until: null,
+        lease_token: null,
+        created_at: now,
+        updated_at: now,
       })
       .execute();
     const res = await fetchSite(port, 'api.agency-demo.com:8443', '/api/v1/clients');

@@ -25,7 +25,13 @@ async function site(): Promise<string> {
   return host;
 }
 
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescape = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 async function backLink(query: string): Promise<string> {
   const res = await fetchSite(port, await site(), `/_forms/contact/thanks?back=${query}`);
@@ -80,14 +86,28 @@ describe('the thank-you page’s look', () => {
   it('speaks the language of the page the form was on and links that site’s own stylesheets only', async () => {
     const client = await createClient(api);
     const p = await createProject(api, { client_email: client.email, name: 'Bäckerei' });
-    const german = '<!doctype html><html lang="de"><head><title>Bäckerei Müller &amp; Söhne</title><link rel="stylesheet" href="/style.css"><link href="theme.css" rel="stylesheet"><link rel="stylesheet" href="https://evil.example/x.css"><link rel="stylesheet" href="//evil.example/y.css"></head><body><form action="/_forms/contact" method="post"></form></body></html>';
-    await api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles: { 'index.html': '<html lang="fr"><title>Accueil</title></html>', 'kontakt/index.html': german, 'style.css': 'body{color:#123}' } });
-    const res = await fetchSite(port, `${p.subdomain}.sites.test`, '/_forms/contact/thanks?back=%2Fkontakt%2F');
+    const german =
+      '<!doctype html><html lang="de"><head><title>Bäckerei Müller &amp; Söhne</title><link rel="stylesheet" href="/style.css"><link href="theme.css" rel="stylesheet"><link rel="stylesheet" href="https://evil.example/x.css"><link rel="stylesheet" href="//evil.example/y.css"></head><body><form action="/_forms/contact" method="post"></form></body></html>';
+    await api.post(`/api/v1/projects/${p.id}/publish`, {
+      builtFiles: {
+        'index.html': '<html lang="fr"><title>Accueil</title></html>',
+        'kontakt/index.html': german,
+        'style.css': 'body{color:#123}',
+      },
+    });
+    const res = await fetchSite(
+      port,
+      `${p.subdomain}.sites.test`,
+      '/_forms/contact/thanks?back=%2Fkontakt%2F',
+    );
     expect(res.status).toBe(200);
     expect(res.body).toContain('<html lang="de">');
     expect(res.body).toContain('<h1>Vielen Dank!</h1>');
     expect(res.body).toContain('<title>Vielen Dank! · Bäckerei Müller &#38; Söhne</title>');
-    expect([...res.body.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1])).toEqual(['/style.css', '/kontakt/theme.css']);
+    expect([...res.body.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1])).toEqual([
+      '/style.css',
+      '/kontakt/theme.css',
+    ]);
     expect(res.body).toContain('<a href="/kontakt/">Zurück zur Seite</a>');
     // Without a page to go by (back points nowhere): the home page's language.
     const home = await fetchSite(port, `${p.subdomain}.sites.test`, '/_forms/contact/thanks?back=%2Fgone');

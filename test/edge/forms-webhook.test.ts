@@ -8,7 +8,12 @@ import { createClient, createProject } from '../helpers/fixtures.ts';
 import { Receiver, verify } from '../helpers/receiver.ts';
 
 const api = useTestApi(
-  { SITES_DOMAIN: 'sites.test', WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0ms,100ms,100ms,100ms', WEBHOOK_POLL_INTERVAL: '20ms' },
+  {
+    SITES_DOMAIN: 'sites.test',
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    WEBHOOK_RETRY_SCHEDULE: '0ms,100ms,100ms,100ms',
+    WEBHOOK_POLL_INTERVAL: '20ms',
+  },
   { dispatcher: true },
 );
 let receiver: Receiver;
@@ -22,25 +27,38 @@ afterAll(() => receiver.close());
 
 function postForm(host: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const headers = { host, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) };
-    const req = request({ host: '127.0.0.1', port, path: '/_forms/contact', method: 'POST', headers }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
+    const headers = {
+      host,
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': String(Buffer.byteLength(body)),
+    };
+    const req = request(
+      { host: '127.0.0.1', port, path: '/_forms/contact', method: 'POST', headers },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 it('delivers form.submitted with the project id, form name and fields once the endpoint is back', async () => {
-  const hook = (await api.post('/api/v1/webhooks', { url: receiver.url('/forms'), events: ['form.submitted'] })).body.webhook;
+  const hook = (
+    await api.post('/api/v1/webhooks', { url: receiver.url('/forms'), events: ['form.submitted'] })
+  ).body.webhook;
   // Down for the first two attempts, then up.
   receiver.on('/forms', (_r, nth) => (nth <= 2 ? { status: 503 } : { status: 200 }));
   const client = await createClient(api);
   const project = await createProject(api, { client_email: client.email, name: 'Bakery' });
-  await api.post(`/api/v1/projects/${project.id}/publish`, { builtFiles: { 'index.html': '<form action="/_forms/contact" method="post"></form>' } });
+  await api.post(`/api/v1/projects/${project.id}/publish`, {
+    builtFiles: { 'index.html': '<form action="/_forms/contact" method="post"></form>' },
+  });
 
-  expect(await postForm(`${project.subdomain}.sites.test`, 'name=Ann&message=Two+loaves%2C+please&_gotcha=')).toBe(303);
+  expect(
+    await postForm(`${project.subdomain}.sites.test`, 'name=Ann&message=Two+loaves%2C+please&_gotcha='),
+  ).toBe(303);
   const attempts = await receiver.waitFor('/forms', 3);
   const last = attempts[2]!;
   expect(new Set(attempts.map((a) => a.headers['webhook-id'])).size).toBe(1);
@@ -48,5 +66,9 @@ it('delivers form.submitted with the project id, form name and fields once the e
   expect(standard.type).toBe('form.submitted');
   const [submission] = (await api.get(`/api/v1/projects/${project.id}/submissions`)).body.submissions;
   expect(standard.data).toEqual({ submission });
-  expect(submission).toMatchObject({ project_id: project.id, form: 'contact', fields: { name: 'Ann', message: 'Two loaves, please' } });
+  expect(submission).toMatchObject({
+    project_id: project.id,
+    form: 'contact',
+    fields: { name: 'Ann', message: 'Two loaves, please' },
+  });
 });

@@ -33,15 +33,27 @@ async function activateElsewhere(projectId: string, domain: string) {
   await api.ctx.database.db
     .insertInto('project_domains')
     .values({
-      id: newId(), org_id: api.org.id, project_id: projectId, domain, status: 'active', verification_token: 't',
-      check_results: null, verified_at: now, last_checked_at: now, next_attempt_at: null, attempts: 0, lease_until: null, lease_token: null,
-      created_at: now, updated_at: now,
+      id: newId(),
+      org_id: api.org.id,
+      project_id: projectId,
+      domain,
+      status: 'active',
+      verification_token: 't',
+      check_results: null,
+      verified_at: now,
+      last_checked_at: now,
+      next_attempt_at: null,
+      attempts: 0,
+      lease_until: null,
+      lease_token: null,
+      created_at: now,
+      updated_at: now,
     })
     .execute();
 }
 
 describe('host answers', () => {
-  it('asks the database once per second for an API host other than PUBLIC_URL\'s', async () => {
+  it("asks the database once per second for an API host other than PUBLIC_URL's", async () => {
     const lookUps = vi.spyOn(api.ctx.services.sites, 'byDomain');
     for (let i = 0; i < 5; i++) {
       const res = await fetchSite(port, 'api.internal', '/api/v1/clients');
@@ -75,10 +87,14 @@ describe('host answers', () => {
     // No change signal reached this process: the API's answer stands until it expires.
     const still = await fetchSite(port, domain, '/api/v1/clients');
     if (Date.now() - started < HOST_ANSWER_TTL_MS) expect(still.status).toBe(401);
-    const served = await waitUntil(async () => {
-      const res = await fetchSite(port, domain, '/');
-      return res.body === 'custom home' && Date.now() - started;
-    }, 3 * HOST_ANSWER_TTL_MS, 'the domain to serve its site');
+    const served = await waitUntil(
+      async () => {
+        const res = await fetchSite(port, domain, '/');
+        return res.body === 'custom home' && Date.now() - started;
+      },
+      3 * HOST_ANSWER_TTL_MS,
+      'the domain to serve its site',
+    );
     expect(served).toBeLessThanOrEqual(HOST_ANSWER_TTL_MS + 500);
   });
 

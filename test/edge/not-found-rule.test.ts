@@ -15,7 +15,10 @@ beforeAll(async () => {
   port = (api.app.server.address() as AddressInfo).port;
 });
 
-const UA = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' };
+const UA = {
+  'user-agent':
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+};
 
 async function publish(builtFiles: Record<string, string>) {
   const client = await createClient(api);
@@ -26,7 +29,11 @@ async function publish(builtFiles: Record<string, string>) {
 
 describe('a site with a 404.html', () => {
   it('answers paths that match no file with its 404 page and status 404, and counts no view for them', async () => {
-    const site = await publish({ 'index.html': '<h1>Home</h1>', '404.html': '<h1>Lost</h1>', 'blog/index.html': '<h1>Blog</h1>' });
+    const site = await publish({
+      'index.html': '<h1>Home</h1>',
+      '404.html': '<h1>Lost</h1>',
+      'blog/index.html': '<h1>Blog</h1>',
+    });
     for (const path of ['/nope', '/about', '/blog/missing', '/nope/', '/missing.html', '/a/b/c']) {
       const res = await fetchSite(port, site.host, path, UA);
       expect([path, res.status, res.body]).toEqual([path, 404, '<h1>Lost</h1>']);
@@ -42,8 +49,13 @@ describe('a site with a 404.html', () => {
   it('applies the same rule to preview links', async () => {
     const client = await createClient(api);
     const p = await createProject(api, { client_email: client.email, name: 'Preview rule' });
-    for (const [path, content] of [['index.html', 'home'], ['404.html', 'lost']]) {
-      expect((await api.request('PUT', `/api/v1/projects/${p.id}/files/${path}`, { content })).status).toBe(201);
+    for (const [path, content] of [
+      ['index.html', 'home'],
+      ['404.html', 'lost'],
+    ]) {
+      expect((await api.request('PUT', `/api/v1/projects/${p.id}/files/${path}`, { content })).status).toBe(
+        201,
+      );
     }
     const preview = new URL((await api.get(`/api/v1/projects/${p.id}/preview`)).body.preview_url);
     const res = await fetchSite(port, preview.host, `${preview.pathname}about`);

@@ -19,7 +19,9 @@ beforeAll(async () => {
 async function publishedSite() {
   const client = await createClient(api);
   const p = await createProject(api, { client_email: client.email, name: `Bodies ${Date.now()}` });
-  await api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles: { 'index.html': '<form action="/_forms/contact" method="post"></form>' } });
+  await api.post(`/api/v1/projects/${p.id}/publish`, {
+    builtFiles: { 'index.html': '<form action="/_forms/contact" method="post"></form>' },
+  });
   return `${p.subdomain}.sites.test`;
 }
 
@@ -29,13 +31,21 @@ interface Answer {
 }
 
 /** Posts `chunks` one by one, a little apart, without a Content-Length: the body goes chunked. */
-function postChunked(host: string, path: string, chunks: string[], headers: Record<string, string>): Promise<Answer> {
+function postChunked(
+  host: string,
+  path: string,
+  chunks: string[],
+  headers: Record<string, string>,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { host, ...headers } }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { host, ...headers } },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      },
+    );
     req.on('error', reject);
     const write = (i: number) => {
       if (i === chunks.length) return req.end();
@@ -50,9 +60,16 @@ describe('bodies over their limit', () => {
   it('answers 413 to a chunked form body that passes the limit as it streams', async () => {
     const host = await publishedSite();
     const urlencoded = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-    const big = await postChunked(host, '/_forms/contact', ['message=', 'x'.repeat(1_500), 'y'.repeat(1_500), 'z'.repeat(1_500)], urlencoded);
+    const big = await postChunked(
+      host,
+      '/_forms/contact',
+      ['message=', 'x'.repeat(1_500), 'y'.repeat(1_500), 'z'.repeat(1_500)],
+      urlencoded,
+    );
     expect(big.status).toBe(413);
-    expect(JSON.parse(big.body)).toEqual({ error: `The form is too large (at most ${FORM_MAX_BYTES} bytes)` });
+    expect(JSON.parse(big.body)).toEqual({
+      error: `The form is too large (at most ${FORM_MAX_BYTES} bytes)`,
+    });
     expect((await postChunked(host, '/_forms/contact', ['name=', 'Ann'], urlencoded)).status).toBe(200);
   });
 
@@ -64,18 +81,33 @@ describe('bodies over their limit', () => {
     const socket = connect(port, '127.0.0.1');
     let received = '';
     socket.on('data', (chunk) => (received += chunk));
-    const answers = (count: number) => waitUntil(() => received.split('HTTP/1.1 ').length > count && received.endsWith('}'), 5_000, `${count} answers`);
+    const answers = (count: number) =>
+      waitUntil(
+        () => received.split('HTTP/1.1 ').length > count && received.endsWith('}'),
+        5_000,
+        `${count} answers`,
+      );
     socket.write(post(`message=${'x'.repeat(3 * FORM_MAX_BYTES)}`));
     await answers(1);
     socket.write(post('name=Ann'));
     await answers(2);
     socket.destroy();
-    expect(received.split('HTTP/1.1 ').slice(1).map((answer) => answer.slice(0, 3))).toEqual(['413', '200']);
+    expect(
+      received
+        .split('HTTP/1.1 ')
+        .slice(1)
+        .map((answer) => answer.slice(0, 3)),
+    ).toEqual(['413', '200']);
   });
 
   it('answers 413 to a chunked beacon body over its limit', async () => {
     const host = await publishedSite();
-    const res = await postChunked(host, '/_sitewright/view', ['{"path":"/', 'a'.repeat(800), 'b'.repeat(800), '"}'], { 'content-type': 'text/plain' });
+    const res = await postChunked(
+      host,
+      '/_sitewright/view',
+      ['{"path":"/', 'a'.repeat(800), 'b'.repeat(800), '"}'],
+      { 'content-type': 'text/plain' },
+    );
     expect(res.status).toBe(413);
     expect(res.body).toBe('The body is too large (at most 1024 bytes)\n');
   });
@@ -83,12 +115,19 @@ describe('bodies over their limit', () => {
   it('refuses a declared Content-Length over the limit at once, before any of the body is sent', async () => {
     const host = await publishedSite();
     const status = await new Promise<number>((resolve, reject) => {
-      const headers = { host, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(10 * FORM_MAX_BYTES) };
-      const req = request({ host: '127.0.0.1', port, path: '/_forms/contact', method: 'POST', headers }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-        req.destroy();
-      });
+      const headers = {
+        host,
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(10 * FORM_MAX_BYTES),
+      };
+      const req = request(
+        { host: '127.0.0.1', port, path: '/_forms/contact', method: 'POST', headers },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+          req.destroy();
+        },
+      );
       req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
       req.flushHeaders();
     });

@@ -1,7 +1,12 @@
 // The one place where the core's domain errors become the edge's status codes.
 import { describe, expect, it } from 'vitest';
 import { EdgeError, edgeErrorOf } from '../../src/edge/respond.ts';
-import { InvalidInputError, NotFoundError, RateLimitedError, TooLargeError } from '../../src/modules/common/errors.ts';
+import {
+  InvalidInputError,
+  NotFoundError,
+  RateLimitedError,
+  TooLargeError,
+} from '../../src/modules/common/errors.ts';
 
 describe('edgeErrorOf', () => {
   it('maps each domain refusal to its status, keeping the message', () => {
@@ -11,7 +16,8 @@ describe('edgeErrorOf', () => {
       [new TooLargeError('too big'), 413],
       [new RateLimitedError('slow down', 42), 429],
     ];
-    for (const [error, status] of cases) expect(edgeErrorOf(error), error.message).toMatchObject({ status, message: error.message });
+    for (const [error, status] of cases)
+      expect(edgeErrorOf(error), error.message).toMatchObject({ status, message: error.message });
   });
 
   it('sends Retry-After with a 429, and hands an EdgeError through as it is', () => {

@@ -14,7 +14,11 @@ function fakeSites() {
   const sites = {
     deploymentFile: async (_deploymentId: string, path: string): Promise<ServedFile> => {
       reads.push(path);
-      return { content: Buffer.from(randomBytes(FILE_BYTES).toString('base64').slice(0, FILE_BYTES)), contentType: 'text/html; charset=utf-8', etag: `"${path}"` };
+      return {
+        content: Buffer.from(randomBytes(FILE_BYTES).toString('base64').slice(0, FILE_BYTES)),
+        contentType: 'text/html; charset=utf-8',
+        etag: `"${path}"`,
+      };
     },
   } as unknown as SitesService;
   return { sites, reads };

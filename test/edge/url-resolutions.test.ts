@@ -18,7 +18,14 @@ let port: number;
 beforeAll(async () => {
   const { services, config } = api.ctx;
   // A file cache that holds about three pages.
-  edge = createSiteHandler({ sites: services.sites, forms: services.forms, capture: services.capture, settings: config.sites, publicUrl: config.publicUrl, fileCacheBytes: 3.5 * PAGE_BYTES });
+  edge = createSiteHandler({
+    sites: services.sites,
+    forms: services.forms,
+    capture: services.capture,
+    settings: config.sites,
+    publicUrl: config.publicUrl,
+    fileCacheBytes: 3.5 * PAGE_BYTES,
+  });
   server = createServer(async (req, res) => {
     if (!(await edge.handle(req, res))) res.writeHead(421).end();
   });

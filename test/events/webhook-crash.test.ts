@@ -109,19 +109,33 @@ describe(`crash safety (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
     const idsAtA = [...delivered].filter(([k]) => k.startsWith('/a ')).map(([, ids]) => [...ids][0]);
     expect(new Set(idsAtA).size).toBe(idsAtA.length);
     const duplicates = receiver.received.length - delivered.size;
-    console.log(`crash test: ${acknowledged.size} acknowledged writes, ${receiver.received.length} deliveries, ${duplicates} duplicates, in flight at each kill: ${inFlightAtKill.join(', ')}`);
+    console.log(
+      `crash test: ${acknowledged.size} acknowledged writes, ${receiver.received.length} deliveries, ${duplicates} duplicates, in flight at each kill: ${inFlightAtKill.join(', ')}`,
+    );
   }, 90_000);
 
   it('on SIGTERM lets attempts in flight finish and records them before exiting', async () => {
     receiver.on('/slow', () => ({ delayMs: 700 }));
-    const hook = (await (await api('POST', '/webhooks', { url: receiver.url('/slow'), events: ['client.updated'] })).json()) as any;
-    const { client } = (await (await api('POST', '/clients', { email: 'graceful@example.com' })).json()) as any;
+    const hook = (await (
+      await api('POST', '/webhooks', { url: receiver.url('/slow'), events: ['client.updated'] })
+    ).json()) as any;
+    const { client } = (await (
+      await api('POST', '/clients', { email: 'graceful@example.com' })
+    ).json()) as any;
     await api('PATCH', `/clients/${client.id}`, { name: 'Graceful' });
-    await waitUntil(() => receiver.waiting > 0 && receiver.at('/slow').length === 1, 5_000, 'the attempt to be in flight');
+    await waitUntil(
+      () => receiver.waiting > 0 && receiver.at('/slow').length === 1,
+      5_000,
+      'the attempt to be in flight',
+    );
     await server.kill('SIGTERM');
     const runtime = await createContainer(testConfig(db));
     try {
-      const rows = await runtime.database.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook.webhook.id).execute();
+      const rows = await runtime.database.db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('webhook_id', '=', hook.webhook.id)
+        .execute();
       expect(rows).toMatchObject([{ status: 'succeeded', attempt_count: 1, lease_token: null }]);
     } finally {
       await runtime.close();

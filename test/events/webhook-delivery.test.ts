@@ -4,7 +4,12 @@ import { Receiver, verify } from '../helpers/receiver.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
 const api = useTestApi(
-  { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0ms,50ms,100ms', WEBHOOK_TIMEOUT: '1s', WEBHOOK_POLL_INTERVAL: '20ms' },
+  {
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    WEBHOOK_RETRY_SCHEDULE: '0ms,50ms,100ms',
+    WEBHOOK_TIMEOUT: '1s',
+    WEBHOOK_POLL_INTERVAL: '20ms',
+  },
   { dispatcher: true },
 );
 let receiver: Receiver;
@@ -20,7 +25,8 @@ async function endpoint(events: string[] = ['client.created', 'client.updated'],
   return { path, id: res.body.webhook.id as string, secret: res.body.webhook.secret as string };
 }
 
-const deliveriesOf = async (webhookId: string, query = '') => (await api.get(`/api/v1/webhooks/${webhookId}/deliveries${query}`)).body;
+const deliveriesOf = async (webhookId: string, query = '') =>
+  (await api.get(`/api/v1/webhooks/${webhookId}/deliveries${query}`)).body;
 
 describe('webhook delivery', () => {
   it('delivers client.created, signed, with the client as the API returns it', async () => {
@@ -30,25 +36,50 @@ describe('webhook delivery', () => {
     const { standard, svix } = verify(hook.secret, delivery!);
     expect(svix).toEqual(standard);
     expect(delivery!.headers['content-type']).toBe('application/json');
-    expect(delivery!.json).toEqual({ id: delivery!.headers['webhook-id'], type: 'client.created', timestamp: expect.any(String), data: { client: created.body.client } });
+    expect(delivery!.json).toEqual({
+      id: delivery!.headers['webhook-id'],
+      type: 'client.created',
+      timestamp: expect.any(String),
+      data: { client: created.body.client },
+    });
     expect(Object.keys(delivery!.json)).toEqual(['id', 'type', 'timestamp', 'data']);
     const log = await waitUntil(async () => {
       const body = await deliveriesOf(hook.id);
       return body.deliveries[0]?.status === 'succeeded' && body;
     });
     expect(log.total).toBe(1);
-    expect(log.deliveries[0]).toMatchObject({ event_id: delivery!.json.id, event_type: 'client.created', attempt_count: 1, next_attempt_at: null });
-    expect(log.deliveries[0].attempts).toEqual([{ attempted_at: expect.any(String), duration_ms: expect.any(Number), status_code: 200, error: null, response_body: 'ok' }]);
+    expect(log.deliveries[0]).toMatchObject({
+      event_id: delivery!.json.id,
+      event_type: 'client.created',
+      attempt_count: 1,
+      next_attempt_at: null,
+    });
+    expect(log.deliveries[0].attempts).toEqual([
+      {
+        attempted_at: expect.any(String),
+        duration_ms: expect.any(Number),
+        status_code: 200,
+        error: null,
+        response_body: 'ok',
+      },
+    ]);
   });
 
   it('delivers client.updated with the previous values of the changed fields, and nothing for a no-op', async () => {
     const hook = await endpoint(['client.updated']);
-    const { body } = await api.post('/api/v1/clients', { email: 'bob@example.com', name: 'Old', company: 'Same' });
+    const { body } = await api.post('/api/v1/clients', {
+      email: 'bob@example.com',
+      name: 'Old',
+      company: 'Same',
+    });
     const id = body.client.id;
     await api.patch(`/api/v1/clients/${id}`, { name: 'Same' });
     await api.patch(`/api/v1/clients/${id}`, { name: 'New', company: 'Same', status: 'active' });
     const [first] = await receiver.waitFor(hook.path, 1);
-    expect(verify(hook.secret, first!).standard).toMatchObject({ type: 'client.updated', data: { previous_attributes: { name: 'Old' } } });
+    expect(verify(hook.secret, first!).standard).toMatchObject({
+      type: 'client.updated',
+      data: { previous_attributes: { name: 'Old' } },
+    });
     const [, second] = await receiver.waitFor(hook.path, 2);
     expect(second!.json.data).toEqual({
       client: (await api.get(`/api/v1/clients/${id}`)).body.client,
@@ -57,7 +88,9 @@ describe('webhook delivery', () => {
     expect(second!.json.data.client).toMatchObject({ name: 'New', status: 'active' });
     await api.patch(`/api/v1/clients/${id}`, { name: 'New' });
     await api.post('/api/v1/clients', { email: 'flush@example.com' });
-    await waitUntil(async () => (await deliveriesOf(hook.id)).total === 2 && receiver.at(hook.path).length === 2);
+    await waitUntil(
+      async () => (await deliveriesOf(hook.id)).total === 2 && receiver.at(hook.path).length === 2,
+    );
   });
 
   it('delivers project.created with the project as the API returns it, and nothing when the create fails', async () => {
@@ -65,12 +98,17 @@ describe('webhook delivery', () => {
     await api.post('/api/v1/clients', { email: 'site@example.com' });
     const refused = await api.post('/api/v1/projects', { client_email: 'nobody@example.com', name: 'Ghost' });
     expect(refused.status).toBe(404);
-    const created = await api.post('/api/v1/projects', { client_email: 'site@example.com', name: 'Bakery Site' });
+    const created = await api.post('/api/v1/projects', {
+      client_email: 'site@example.com',
+      name: 'Bakery Site',
+    });
     expect(created.status).toBe(201);
     const [delivery] = await receiver.waitFor(hook.path, 1);
     const event = verify(hook.secret, delivery!).standard as any;
     expect(event).toMatchObject({ type: 'project.created' });
-    expect(event.data).toEqual({ project: (await api.get(`/api/v1/projects/${created.body.project.id}`)).body.project });
+    expect(event.data).toEqual({
+      project: (await api.get(`/api/v1/projects/${created.body.project.id}`)).body.project,
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(receiver.at(hook.path)).toHaveLength(1);
   });
@@ -98,7 +136,9 @@ describe('webhook delivery', () => {
     const hook = await endpoint();
     await api.post('/api/v1/clients', { email: 'replay@example.com' });
     const [original] = await receiver.waitFor(hook.path, 1);
-    const delivery = await waitUntil(async () => (await deliveriesOf(hook.id)).deliveries.find((d: any) => d.status === 'succeeded'));
+    const delivery = await waitUntil(async () =>
+      (await deliveriesOf(hook.id)).deliveries.find((d: any) => d.status === 'succeeded'),
+    );
     const res = await api.post(`/api/v1/webhooks/${hook.id}/deliveries/${delivery.id}/retry`);
     expect(res.status).toBe(202);
     expect(res.body.delivery).toMatchObject({ id: delivery.id, status: 'pending' });
@@ -106,7 +146,11 @@ describe('webhook delivery', () => {
     expect(replay!.headers['webhook-id']).toBe(original!.headers['webhook-id']);
     expect(replay!.body).toBe(original!.body);
     verify(hook.secret, replay!);
-    const after = await waitUntil(async () => (await deliveriesOf(hook.id)).deliveries.find((d: any) => d.attempt_count === 2 && d.status === 'succeeded'));
+    const after = await waitUntil(async () =>
+      (await deliveriesOf(hook.id)).deliveries.find(
+        (d: any) => d.attempt_count === 2 && d.status === 'succeeded',
+      ),
+    );
     expect(after.attempts).toHaveLength(2);
   });
 
@@ -135,24 +179,37 @@ describe('webhook delivery', () => {
   it('sends a test ping to one endpoint and returns the attempt', async () => {
     const hook = await endpoint();
     const bystander = await endpoint();
-    receiver.on(hook.path, (_r, nth) => (nth === 1 ? { status: 200, body: 'pong' } : { status: 500, body: 'boom' }));
+    receiver.on(hook.path, (_r, nth) =>
+      nth === 1 ? { status: 200, body: 'pong' } : { status: 500, body: 'boom' },
+    );
     const ok = await api.post(`/api/v1/webhooks/${hook.id}/test`);
     expect(ok.status).toBe(200);
     expect(ok.body.attempt).toMatchObject({ status_code: 200, error: null, response_body: 'pong' });
-    expect(ok.body.delivery).toMatchObject({ event_type: 'webhook.test', status: 'succeeded', attempt_count: 1 });
+    expect(ok.body.delivery).toMatchObject({
+      event_type: 'webhook.test',
+      status: 'succeeded',
+      attempt_count: 1,
+    });
     const [ping] = receiver.at(hook.path);
-    expect(verify(hook.secret, ping!).standard).toMatchObject({ type: 'webhook.test', data: { webhook: { id: hook.id } } });
+    expect(verify(hook.secret, ping!).standard).toMatchObject({
+      type: 'webhook.test',
+      data: { webhook: { id: hook.id } },
+    });
     const failed = await api.post(`/api/v1/webhooks/${hook.id}/test`);
     expect(failed.body.attempt).toMatchObject({ status_code: 500, response_body: 'boom' });
     expect(failed.body.delivery).toMatchObject({ status: 'failed', next_attempt_at: null });
     expect(receiver.at(bystander.path)).toHaveLength(0);
-    expect((await api.get(`/api/v1/webhooks/${hook.id}`)).body.webhook).toMatchObject({ is_active: true, disabled_reason: null });
+    expect((await api.get(`/api/v1/webhooks/${hook.id}`)).body.webhook).toMatchObject({
+      is_active: true,
+      disabled_reason: null,
+    });
   });
 
   it('filters and pages the delivery log, newest first', async () => {
     const hook = await endpoint(['client.created']);
     receiver.on(hook.path, (r) => (r.json.data.client.email.startsWith('fail') ? { status: 500 } : {}));
-    for (const email of ['ok1@example.com', 'fail@example.com', 'ok2@example.com']) await api.post('/api/v1/clients', { email });
+    for (const email of ['ok1@example.com', 'fail@example.com', 'ok2@example.com'])
+      await api.post('/api/v1/clients', { email });
     await waitUntil(async () => (await deliveriesOf(hook.id, '?status=failed')).total === 1);
     expect((await deliveriesOf(hook.id, '?status=succeeded')).total).toBe(2);
     const page = await deliveriesOf(hook.id, '?limit=2&offset=0');
@@ -162,7 +219,9 @@ describe('webhook delivery', () => {
     const failed = (await deliveriesOf(hook.id, '?status=failed')).deliveries[0];
     expect(failed.attempts.map((a: any) => a.status_code)).toEqual([500, 500, 500]);
     expect((await api.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=101`)).status).toBe(400);
-    expect((await api.get(`/api/v1/webhooks/${hook.id}/deliveries?status=lost`)).body.error).toContain('status');
+    expect((await api.get(`/api/v1/webhooks/${hook.id}/deliveries?status=lost`)).body.error).toContain(
+      'status',
+    );
   });
 
   it("keeps another organization's endpoint and deliveries out of reach", async () => {
@@ -170,7 +229,10 @@ describe('webhook delivery', () => {
     const theirs = await endpoint(['client.created'], other.key);
     await api.post('/api/v1/clients', { email: 'theirs@example.com' }, { key: other.key });
     await receiver.waitFor(theirs.path, 1);
-    const delivery = await waitUntil(async () => (await api.get(`/api/v1/webhooks/${theirs.id}/deliveries`, { key: other.key })).body.deliveries[0]);
+    const delivery = await waitUntil(
+      async () =>
+        (await api.get(`/api/v1/webhooks/${theirs.id}/deliveries`, { key: other.key })).body.deliveries[0],
+    );
     const base = `/api/v1/webhooks/${theirs.id}`;
     expect((await api.get(`${base}/deliveries`)).status).toBe(404);
     expect((await api.post(`${base}/deliveries/${delivery.id}/retry`)).status).toBe(404);

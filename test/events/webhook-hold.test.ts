@@ -6,7 +6,12 @@ import { Receiver, verify } from '../helpers/receiver.ts';
 import { sleep, waitUntil } from '../helpers/wait.ts';
 
 const api = useTestApi(
-  { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0ms,100ms,10s', WEBHOOK_TIMEOUT: '1s', WEBHOOK_POLL_INTERVAL: '20ms' },
+  {
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    WEBHOOK_RETRY_SCHEDULE: '0ms,100ms,10s',
+    WEBHOOK_TIMEOUT: '1s',
+    WEBHOOK_POLL_INTERVAL: '20ms',
+  },
   { dispatcher: true },
 );
 let receiver: Receiver;
@@ -22,8 +27,18 @@ async function endpoint() {
 
 const emit = () => api.post('/api/v1/clients', { email: `h${++n}@example.com` });
 const log = async (id: string) => (await api.get(`/api/v1/webhooks/${id}/deliveries`)).body.deliveries;
-const rows = (webhookId: string) => api.ctx.database.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).execute();
-const attemptsOf = (deliveryId: string) => api.ctx.database.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', deliveryId).execute();
+const rows = (webhookId: string) =>
+  api.ctx.database.db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('webhook_id', '=', webhookId)
+    .execute();
+const attemptsOf = (deliveryId: string) =>
+  api.ctx.database.db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', '=', deliveryId)
+    .execute();
 
 describe('held and dropped deliveries', () => {
   it('holds pending deliveries while the endpoint is off and sends them when it is back on', async () => {
@@ -66,7 +81,12 @@ describe('held and dropped deliveries', () => {
     await waitUntil(async () => (await log(hook.id))[0]?.attempt_count === 1);
     expect((await api.delete(`/api/v1/webhooks/${hook.id}`)).status).toBe(200);
     const [row] = await rows(hook.id);
-    expect(row).toMatchObject({ status: 'dropped', next_attempt_at: null, lease_token: null, attempt_count: 1 });
+    expect(row).toMatchObject({
+      status: 'dropped',
+      next_attempt_at: null,
+      lease_token: null,
+      attempt_count: 1,
+    });
     expect(await attemptsOf(row!.id)).toHaveLength(1);
     expect((await api.get(`/api/v1/webhooks/${hook.id}/deliveries`)).status).toBe(404);
   });

@@ -41,9 +41,15 @@ describe('webhook retries', () => {
     expect(second! - first!).toBeGreaterThanOrEqual(44);
     expect(third! - second!).toBeGreaterThanOrEqual(89);
     expect(third! - first!).toBeLessThan(1_000);
-    const [delivery] = await waitUntil(async () => ((await log(hook.id))[0]?.status === 'succeeded' ? log(hook.id) : null));
+    const [delivery] = await waitUntil(async () =>
+      (await log(hook.id))[0]?.status === 'succeeded' ? log(hook.id) : null,
+    );
     expect(delivery.attempt_count).toBe(3);
-    expect(delivery.attempts.map((a: any) => [a.status_code, a.response_body])).toEqual([[500, 'fail 1'], [500, 'fail 2'], [204, '']]);
+    expect(delivery.attempts.map((a: any) => [a.status_code, a.response_body])).toEqual([
+      [500, 'fail 1'],
+      [500, 'fail 2'],
+      [204, ''],
+    ]);
   });
 
   it('marks a delivery failed when the schedule runs out, never dropping it', async () => {
@@ -51,7 +57,9 @@ describe('webhook retries', () => {
     receiver.on(hook.path, () => ({ status: 503 }));
     await emit();
     await receiver.waitFor(hook.path, 3);
-    const [delivery] = await waitUntil(async () => ((await log(hook.id))[0]?.status === 'failed' ? log(hook.id) : null));
+    const [delivery] = await waitUntil(async () =>
+      (await log(hook.id))[0]?.status === 'failed' ? log(hook.id) : null,
+    );
     expect(delivery).toMatchObject({ attempt_count: 3, next_attempt_at: null });
     await sleep(250);
     expect(receiver.at(hook.path)).toHaveLength(3);
@@ -61,7 +69,9 @@ describe('webhook retries', () => {
     const hook = await endpoint();
     receiver.on(hook.path, (_r, nth) => (nth === 1 ? { delayMs: 2_000 } : {}));
     await emit();
-    const [delivery] = await waitUntil(async () => ((await log(hook.id))[0]?.status === 'succeeded' ? log(hook.id) : null));
+    const [delivery] = await waitUntil(async () =>
+      (await log(hook.id))[0]?.status === 'succeeded' ? log(hook.id) : null,
+    );
     expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: 'timed out after 300ms' });
     expect(delivery.attempts[0].duration_ms).toBeGreaterThanOrEqual(290);
   });
@@ -70,7 +80,9 @@ describe('webhook retries', () => {
     const hook = await endpoint();
     receiver.on(hook.path, () => ({ status: 400, body: 'bad\u0000input ' + 'x'.repeat(5_000) }));
     await emit();
-    const [delivery] = await waitUntil(async () => ((await log(hook.id))[0]?.status === 'failed' ? log(hook.id) : null));
+    const [delivery] = await waitUntil(async () =>
+      (await log(hook.id))[0]?.status === 'failed' ? log(hook.id) : null,
+    );
     expect(delivery.attempts).toHaveLength(3);
     expect(delivery.attempts[0].response_body).toMatch(/^badinput x+$/);
     expect(delivery.attempts[0].response_body.length).toBe(2047);
@@ -81,8 +93,13 @@ describe('webhook retries', () => {
     const target = `/redirect-target-${n}`;
     receiver.on(hook.path, () => ({ status: 302, headers: { location: receiver.url(target) } }));
     await emit();
-    const [delivery] = await waitUntil(async () => ((await log(hook.id))[0]?.status === 'failed' ? log(hook.id) : null));
-    expect(delivery.attempts[0]).toMatchObject({ status_code: 302, error: `redirect to ${receiver.url(target)} not followed` });
+    const [delivery] = await waitUntil(async () =>
+      (await log(hook.id))[0]?.status === 'failed' ? log(hook.id) : null,
+    );
+    expect(delivery.attempts[0]).toMatchObject({
+      status_code: 302,
+      error: `redirect to ${receiver.url(target)} not followed`,
+    });
     expect(receiver.at(target)).toHaveLength(0);
   });
 
@@ -98,7 +115,9 @@ describe('webhook retries', () => {
     const hook = await endpoint();
     receiver.on(hook.path, () => ({ status: 410 }));
     await emit();
-    const off = await waitUntil(async () => ((await webhook(hook.id)).is_active === false ? webhook(hook.id) : null));
+    const off = await waitUntil(async () =>
+      (await webhook(hook.id)).is_active === false ? webhook(hook.id) : null,
+    );
     expect(off.disabled_reason).toMatch(/^the endpoint answered 410 Gone at /);
     await sleep(200);
     expect(receiver.at(hook.path)).toHaveLength(1);
@@ -117,7 +136,9 @@ describe('webhook retries', () => {
       await emit();
       await sleep(100);
     }
-    const off = await waitUntil(async () => ((await webhook(hook.id)).is_active === false ? webhook(hook.id) : null));
+    const off = await waitUntil(async () =>
+      (await webhook(hook.id)).is_active === false ? webhook(hook.id) : null,
+    );
     expect(off.disabled_reason).toMatch(/^every attempt failed since .* \(more than 400ms\)$/);
   });
 

@@ -13,10 +13,17 @@ import { sleep } from '../helpers/wait.ts';
 
 const EVENTS = 300;
 const ENDPOINTS = 3;
-const env = { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0ms,100ms', WEBHOOK_TIMEOUT: '2s', WEBHOOK_POLL_INTERVAL: '10ms' };
+const env = {
+  WEBHOOKS_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_SCHEDULE: '0ms,100ms',
+  WEBHOOK_TIMEOUT: '2s',
+  WEBHOOK_POLL_INTERVAL: '10ms',
+};
 
 describe.skipIf(!onPostgres)(
-  onPostgres ? 'two instances sharing PostgreSQL' : 'two instances sharing PostgreSQL (skipped: set TEST_DATABASE_URL to run it)',
+  onPostgres
+    ? 'two instances sharing PostgreSQL'
+    : 'two instances sharing PostgreSQL (skipped: set TEST_DATABASE_URL to run it)',
   () => {
     let db: TestDatabase;
     let receiver: Receiver;
@@ -49,9 +56,11 @@ describe.skipIf(!onPostgres)(
       // Both instances write, as two API servers behind a load balancer would.
       await Promise.all(
         Array.from({ length: EVENTS }, (_, i) =>
-          (i % 2 ? a : b).database.db.transaction().execute((trx) =>
-            recordEvent(trx, { orgId: org.id, type: 'client.created', data: { client: { id: `c${i}` } } }),
-          ),
+          (i % 2 ? a : b).database.db
+            .transaction()
+            .execute((trx) =>
+              recordEvent(trx, { orgId: org.id, type: 'client.created', data: { client: { id: `c${i}` } } }),
+            ),
         ),
       );
       const deadline = Date.now() + 20_000;

@@ -5,7 +5,12 @@ import { webhookHeaders } from '../../src/events/signer.ts';
 import { generateWebhookSecret } from '../../src/lib/webhook-secret.ts';
 import { verify } from '../helpers/receiver.ts';
 
-const body = JSON.stringify({ id: '0190a8a0-0000-7000-8000-000000000001', type: 'client.created', timestamp: new Date().toISOString(), data: { client: { id: 'x' } } });
+const body = JSON.stringify({
+  id: '0190a8a0-0000-7000-8000-000000000001',
+  type: 'client.created',
+  timestamp: new Date().toISOString(),
+  data: { client: { id: 'x' } },
+});
 const id = '0190a8a0-0000-7000-8000-000000000001';
 
 function refusedByBoth(secret: string, request: { body: string; headers: Record<string, string> }): void {
@@ -30,8 +35,14 @@ describe('Standard Webhooks signatures', () => {
     const headers = webhookHeaders(id, body, [secret]);
     refusedByBoth(secret, { body: body.replace('client.created', 'client.updated'), headers });
     refusedByBoth(generateWebhookSecret(), { body, headers });
-    refusedByBoth(secret, { body, headers: webhookHeaders(id, body, [secret], new Date(Date.now() - 10 * 60_000)) });
-    refusedByBoth(secret, { body, headers: webhookHeaders(id, body, [secret], new Date(Date.now() + 10 * 60_000)) });
+    refusedByBoth(secret, {
+      body,
+      headers: webhookHeaders(id, body, [secret], new Date(Date.now() - 10 * 60_000)),
+    });
+    refusedByBoth(secret, {
+      body,
+      headers: webhookHeaders(id, body, [secret], new Date(Date.now() + 10 * 60_000)),
+    });
     refusedByBoth(secret, { body, headers: { ...headers, 'webhook-id': 'msg_other' } });
   });
 

@@ -5,12 +5,20 @@ import { useTestApi } from '../helpers/app.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
 const api = useTestApi(
-  { WEBHOOKS_ALLOW_PRIVATE: 'false', WEBHOOK_RETRY_SCHEDULE: '0ms,20ms', WEBHOOK_TIMEOUT: '2s', WEBHOOK_POLL_INTERVAL: '20ms' },
+  {
+    WEBHOOKS_ALLOW_PRIVATE: 'false',
+    WEBHOOK_RETRY_SCHEDULE: '0ms,20ms',
+    WEBHOOK_TIMEOUT: '2s',
+    WEBHOOK_POLL_INTERVAL: '20ms',
+  },
   { dispatcher: true },
 );
 
 async function endpointAt(url: string) {
-  const res = await api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/in', events: ['client.created'] });
+  const res = await api.post('/api/v1/webhooks', {
+    url: 'https://hooks.example.com/in',
+    events: ['client.created'],
+  });
   const id = res.body.webhook.id as string;
   await api.ctx.database.db.updateTable('webhooks').set({ url }).where('id', '=', id).execute();
   return id;
@@ -50,18 +58,23 @@ describe('registration', () => {
   ])('refuses %s with 400 and registers nothing', async (url) => {
     const res = await api.post('/api/v1/webhooks', { url, events: ['client.created'] });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/^field 'url' must not point at a (local host name|private, loopback or reserved address)$/);
+    expect(res.body.error).toMatch(
+      /^field 'url' must not point at a (local host name|private, loopback or reserved address)$/,
+    );
     expect((await api.get('/api/v1/webhooks')).body.webhooks).toEqual([]);
   });
 
-  it.each(['https://[2606:4700::1111]/', 'https://[::ffff:8.8.8.8]/', 'https://[64:ff9b::8.8.8.8]/', 'https://[2002:808:808::1]/', 'https://8.8.8.8/'])(
-    'registers %s, which embeds or is a public address',
-    async (url) => {
-      const res = await api.post('/api/v1/webhooks', { url, events: ['client.created'] });
-      expect(res.status).toBe(201);
-      await api.delete(`/api/v1/webhooks/${res.body.webhook.id}`);
-    },
-  );
+  it.each([
+    'https://[2606:4700::1111]/',
+    'https://[::ffff:8.8.8.8]/',
+    'https://[64:ff9b::8.8.8.8]/',
+    'https://[2002:808:808::1]/',
+    'https://8.8.8.8/',
+  ])('registers %s, which embeds or is a public address', async (url) => {
+    const res = await api.post('/api/v1/webhooks', { url, events: ['client.created'] });
+    expect(res.status).toBe(201);
+    await api.delete(`/api/v1/webhooks/${res.body.webhook.id}`);
+  });
 });
 
 describe('SSRF guard at connect time', () => {
@@ -104,7 +117,9 @@ describe('SSRF guard at connect time', () => {
   it('names the address a host name resolved to', async () => {
     const id = await endpointAt('https://localhost:9443/');
     const { body } = await api.post(`/api/v1/webhooks/${id}/test`);
-    expect(body.attempt.error).toMatch(/^refused by the SSRF guard: localhost resolves to (127\.0\.0\.1|::1), /);
+    expect(body.attempt.error).toMatch(
+      /^refused by the SSRF guard: localhost resolves to (127\.0\.0\.1|::1), /,
+    );
   });
 
   it('refuses plain http without the dev flag', async () => {
@@ -116,7 +131,11 @@ describe('SSRF guard at connect time', () => {
   it('records refused event deliveries as failed attempts, through the whole schedule', async () => {
     const id = await endpointAt('https://[::ffff:10.0.0.1]/hook');
     await api.post('/api/v1/clients', { email: 'ssrf@example.com' });
-    const delivery = await waitUntil(async () => (await api.get(`/api/v1/webhooks/${id}/deliveries`)).body.deliveries.find((d: any) => d.status === 'failed'));
+    const delivery = await waitUntil(async () =>
+      (await api.get(`/api/v1/webhooks/${id}/deliveries`)).body.deliveries.find(
+        (d: any) => d.status === 'failed',
+      ),
+    );
     expect(delivery.attempts).toHaveLength(2);
     for (const attempt of delivery.attempts) expect(attempt.error).toMatch(GUARD);
   });

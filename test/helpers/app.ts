@@ -58,7 +58,9 @@ export class TestApi {
     private readonly checker: OpenApiChecker,
   ) {}
 
-  async newOrg(name = 'Agency'): Promise<{ org: Organization; key: string; readKey: string; writeKey: string }> {
+  async newOrg(
+    name = 'Agency',
+  ): Promise<{ org: Organization; key: string; readKey: string; writeKey: string }> {
     const org = await this.ctx.services.orgs.createOrg(`${name} ${process.pid}-${++counter}`);
     const key = (await this.ctx.services.orgs.createKey(org.id, ['read', 'write'], 'rw')).key;
     const readKey = (await this.ctx.services.orgs.createKey(org.id, ['read'], 'ro')).key;
@@ -66,7 +68,12 @@ export class TestApi {
     return { org, key, readKey, writeKey };
   }
 
-  async request<T = any>(method: string, url: string, body?: unknown, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async request<T = any>(
+    method: string,
+    url: string,
+    body?: unknown,
+    opts: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
     const key = opts.key === undefined ? this.key : opts.key;
     const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}) };
     let payload: string | undefined = opts.payload;
@@ -75,11 +82,27 @@ export class TestApi {
       headers['content-type'] = 'application/json';
     }
     Object.assign(headers, opts.headers);
-    const res = await this.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
-    const problem = this.checker.check(method, url, res.statusCode, res.headers['content-type'] as string | undefined, res.body);
+    const res = await this.app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+    });
+    const problem = this.checker.check(
+      method,
+      url,
+      res.statusCode,
+      res.headers['content-type'] as string | undefined,
+      res.body,
+    );
     expect(problem, `OpenAPI conformance of ${method} ${url}`).toBeNull();
     const isJson = String(res.headers['content-type'] ?? '').startsWith('application/json');
-    return { status: res.statusCode, headers: res.headers, body: isJson && res.body ? JSON.parse(res.body) : res.body, text: res.body };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body: isJson && res.body ? JSON.parse(res.body) : res.body,
+      text: res.body,
+    };
   }
 
   get<T = any>(url: string, opts?: RequestOptions) {
@@ -114,7 +137,9 @@ export function useTestApi(env: Record<string, string> = {}, opts: HarnessOption
   const holder = {} as { api: TestApi; runtime: Container; db: TestDatabase };
   beforeAll(async () => {
     holder.db = await createTestDatabase();
-    holder.runtime = await createContainer(testConfig(holder.db, env), { rateLimitKeyPrefix: `sw:test:${process.pid}:${++counter}` });
+    holder.runtime = await createContainer(testConfig(holder.db, env), {
+      rateLimitKeyPrefix: `sw:test:${process.pid}:${++counter}`,
+    });
     // The server as `sitewright start` builds it: the site edge in front of the API.
     const app = await buildServer(holder.runtime);
     holder.api = new TestApi(app, holder.runtime, await OpenApiChecker.create(app.swagger()));

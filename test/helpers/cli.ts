@@ -8,13 +8,23 @@ import type { TestDatabase } from './database.ts';
 export const BIN = fileURLToPath(new URL('../../bin/sitewright.js', import.meta.url));
 
 export function cliEnv(db: TestDatabase, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: db.dataDir, LOG_LEVEL: 'warn', ...extra };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATA_DIR: db.dataDir,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
   if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
   return env;
 }
 
 /** Runs the command with `input` piped on its stdin (none: stdin is an empty pipe, closed at once). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = execFile(process.execPath, [BIN, ...args], { env }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -25,9 +35,17 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): 
 }
 
 /** Starts `sitewright start` (or `command`, such as `npm start`) and resolves once /healthz answers. */
-export async function startServer(env: NodeJS.ProcessEnv, port: number, command = [process.execPath, BIN, 'start']): Promise<ChildProcess> {
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  command = [process.execPath, BIN, 'start'],
+): Promise<ChildProcess> {
   const [file, ...args] = command;
-  const child = spawn(file!, args, { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'], cwd: fileURLToPath(new URL('../..', import.meta.url)) });
+  const child = spawn(file!, args, {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+  });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -46,7 +64,10 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number, command 
   throw new Error(`server did not become healthy:\n${output}`);
 }
 
-export async function stopServer(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+export async function stopServer(
+  child: ChildProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<number | null> {
   if (child.exitCode !== null) return child.exitCode;
   child.kill(signal);
   const [code] = await once(child, 'exit');

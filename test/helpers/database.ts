@@ -18,7 +18,11 @@ export interface TestDatabase {
 export async function createTestDatabase(adminUrl = TEST_DATABASE_URL): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sitewright-test-'));
   if (!adminUrl) {
-    return { dataDir, databaseUrl: undefined, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      dataDir,
+      databaseUrl: undefined,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const name = `sw_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -37,7 +41,10 @@ export async function createTestDatabase(adminUrl = TEST_DATABASE_URL): Promise<
       // pg-pool's end() resolves before its connections have closed; terminating one still
       // closing (FORCE) makes it emit an unhandled error. Give them a moment to go first.
       for (let i = 0; i < 50; i++) {
-        const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        const { rows } = await client.query(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+          [name],
+        );
         if (rows[0].n === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

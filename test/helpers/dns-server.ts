@@ -20,7 +20,12 @@ export class LoopbackDns {
         if (!this.zone.has(name)) response.header.rcode = 3; // NXDOMAIN
         for (const r of records) {
           const base = { name, type: Packet.TYPE[r.type], class: Packet.CLASS.IN, ttl: 1 };
-          const value = r.type === 'A' ? { address: r.value } : r.type === 'CNAME' ? { domain: r.value } : { data: r.value };
+          const value =
+            r.type === 'A'
+              ? { address: r.value }
+              : r.type === 'CNAME'
+                ? { domain: r.value }
+                : { data: r.value };
           // dns2's types want its Resource class; its encoder takes plain records (see its README).
           response.answers.push({ ...base, ...value } as never);
         }

@@ -59,19 +59,34 @@ export class FakeOpenAi {
     for await (const chunk of req) raw += chunk;
     const body = raw ? JSON.parse(raw) : null;
     this.requests.push({ path: req.url ?? '', body, authorization: req.headers.authorization });
-    const next = this.queue.shift() ?? { kind: 'status', status: 500, body: { error: { message: 'nothing queued' } } };
+    const next = this.queue.shift() ?? {
+      kind: 'status',
+      status: 500,
+      body: { error: { message: 'nothing queued' } },
+    };
     if (next.kind === 'hang') {
       this.hanging.push(res);
       return;
     }
     if (next.kind === 'status') {
-      res.writeHead(next.status, { 'content-type': 'application/json' }).end(JSON.stringify(next.body ?? { error: { message: `status ${next.status}`, type: 'error' } }));
+      res
+        .writeHead(next.status, { 'content-type': 'application/json' })
+        .end(JSON.stringify(next.body ?? { error: { message: `status ${next.status}`, type: 'error' } }));
       return;
     }
     if (body?.stream) return this.stream(next, res);
     const completion = {
-      id: 'chatcmpl-1', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: 'fake',
-      choices: [{ index: 0, finish_reason: next.finishReason ?? 'stop', message: { role: 'assistant', content: next.content, refusal: next.refusal ?? null } }],
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: 'fake',
+      choices: [
+        {
+          index: 0,
+          finish_reason: next.finishReason ?? 'stop',
+          message: { role: 'assistant', content: next.content, refusal: next.refusal ?? null },
+        },
+      ],
       usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
     };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion));
@@ -81,7 +96,11 @@ export class FakeOpenAi {
     const created = Math.floor(Date.now() / 1000);
     const event = (delta: object, finish: string | null) =>
       `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created, model: 'fake', system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     const write = (text: string) => new Promise<void>((resolve) => res.write(text, () => resolve()));
     await write(event({ role: 'assistant', content: '', refusal: null }, null));
     if (reply.refusal) await write(event({ refusal: reply.refusal }, null));
@@ -135,7 +154,7 @@ export class FakeOpenAi {
 export function split(content: string, seed = 7): string[] {
   const pieces: string[] = [];
   let state = seed;
-  for (let at = 0; at < content.length; ) {
+  for (let at = 0; at < content.length;) {
     state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
     const size = 1 + (state % 7);
     pieces.push(content.slice(at, at + size));
@@ -151,7 +170,11 @@ export function page(title: string, body = '', head = ''): string {
 
 export const GOOD_SITE = JSON.stringify({
   files: [
-    { path: 'index.html', content: '<!doctype html><html lang="en"><head><title>Moon Cafe</title></head><body><h1>Moon Cafe</h1></body></html>' },
+    {
+      path: 'index.html',
+      content:
+        '<!doctype html><html lang="en"><head><title>Moon Cafe</title></head><body><h1>Moon Cafe</h1></body></html>',
+    },
     { path: 'css/site.css', content: 'body{font-family:sans-serif}' },
   ],
   summary: 'Built a one-page site for Moon Cafe',

@@ -25,12 +25,20 @@ export class OpenApiChecker {
   /** Validates the document (throws on an invalid one) and prepares the checker. */
   static async create(doc: unknown): Promise<OpenApiChecker> {
     await SwaggerParser.validate(structuredClone(doc) as OpenAPIV3_1.Document);
-    const deref = (await SwaggerParser.dereference(structuredClone(doc) as OpenAPIV3_1.Document)) as OpenAPIV3_1.Document;
+    const deref = (await SwaggerParser.dereference(
+      structuredClone(doc) as OpenAPIV3_1.Document,
+    )) as OpenAPIV3_1.Document;
     return new OpenApiChecker(deref);
   }
 
   /** Returns a description of what is wrong, or null when the response matches the document. */
-  check(method: string, url: string, status: number, contentType: string | undefined, body: string): string | null {
+  check(
+    method: string,
+    url: string,
+    status: number,
+    contentType: string | undefined,
+    body: string,
+  ): string | null {
     const path = url.split('?')[0]!;
     const route = this.routes.find((r) => r.pattern.test(path));
     const operation = route?.item[method.toLowerCase() as OpenAPIV3_1.HttpMethods];
@@ -43,8 +51,10 @@ export class OpenApiChecker {
     const mediaType = contentType?.split(';')[0]!.trim();
     if (mediaType && mediaType !== 'application/json' && response.content?.[mediaType]) return null;
     const schema = response.content?.['application/json']?.schema;
-    if (!schema) return body === '' ? null : `${method} ${path} ${status} has a body but no documented schema`;
-    if (!contentType?.startsWith('application/json')) return `${method} ${path} ${status}: content-type ${contentType}`;
+    if (!schema)
+      return body === '' ? null : `${method} ${path} ${status} has a body but no documented schema`;
+    if (!contentType?.startsWith('application/json'))
+      return `${method} ${path} ${status}: content-type ${contentType}`;
     let validate = this.cache.get(schema);
     if (!validate) {
       validate = this.ajv.compile(schema);
@@ -57,7 +67,10 @@ export class OpenApiChecker {
   private checkErrorShape(body: string): string | null {
     const parsed = JSON.parse(body) as unknown;
     const ok =
-      typeof parsed === 'object' && parsed !== null && Object.keys(parsed).join() === 'error' && typeof (parsed as { error: unknown }).error === 'string';
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      Object.keys(parsed).join() === 'error' &&
+      typeof (parsed as { error: unknown }).error === 'string';
     return ok ? null : `error body is not {"error": string}: ${body}`;
   }
 }

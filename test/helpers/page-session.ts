@@ -24,8 +24,20 @@ export class PageSession {
   ) {}
 
   /** A new account that is a `role` of `orgId`, signed in to it. */
-  static async signIn(app: FastifyInstance, ctx: Container, orgId: string, role: Role, email = `${role}-${process.pid}-${++counter}@example.com`): Promise<PageSession> {
-    const user = await ctx.services.accounts.createMember({ email, password: 'a long enough password', name: `${role[0]!.toUpperCase()}${role.slice(1)} ${counter}`, orgId, role });
+  static async signIn(
+    app: FastifyInstance,
+    ctx: Container,
+    orgId: string,
+    role: Role,
+    email = `${role}-${process.pid}-${++counter}@example.com`,
+  ): Promise<PageSession> {
+    const user = await ctx.services.accounts.createMember({
+      email,
+      password: 'a long enough password',
+      name: `${role[0]!.toUpperCase()}${role.slice(1)} ${counter}`,
+      orgId,
+      role,
+    });
     const token = await ctx.services.accounts.openSession(user.id, orgId);
     const session = new PageSession(app, user);
     session.jar.set('sitewright_session', token);
@@ -38,9 +50,24 @@ export class PageSession {
   }
 
   /** The portal account of an agency client (as if it had accepted its invitation), signed in. */
-  static async signInClient(app: FastifyInstance, ctx: Container, orgId: string, clientId: string): Promise<PageSession> {
-    const row = await ctx.database.db.selectFrom('clients').select(['user_id', 'email']).where('org_id', '=', orgId).where('id', '=', clientId).executeTakeFirstOrThrow();
-    const user = await ctx.services.accounts.createUser({ id: row.user_id, email: row.email, password: 'a long enough password', name: 'Client' });
+  static async signInClient(
+    app: FastifyInstance,
+    ctx: Container,
+    orgId: string,
+    clientId: string,
+  ): Promise<PageSession> {
+    const row = await ctx.database.db
+      .selectFrom('clients')
+      .select(['user_id', 'email'])
+      .where('org_id', '=', orgId)
+      .where('id', '=', clientId)
+      .executeTakeFirstOrThrow();
+    const user = await ctx.services.accounts.createUser({
+      id: row.user_id,
+      email: row.email,
+      password: 'a long enough password',
+      name: 'Client',
+    });
     const token = await ctx.services.accounts.openSession(user.id, null);
     const session = new PageSession(app, user);
     session.jar.set('sitewright_session', token);
@@ -53,7 +80,12 @@ export class PageSession {
     const res = await this.app.inject({
       method: 'POST',
       url,
-      headers: { cookie: this.cookieHeader(), 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': this.csrf! },
+      headers: {
+        cookie: this.cookieHeader(),
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'x-csrf-token': this.csrf!,
+      },
       payload: JSON.stringify(body),
     });
     this.keep(res.headers);
@@ -63,7 +95,13 @@ export class PageSession {
     } catch {
       json = undefined;
     }
-    return { status: res.statusCode, headers: res.headers, body: res.body, location: res.headers.location as string | undefined, json };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body: res.body,
+      location: res.headers.location as string | undefined,
+      json,
+    };
   }
 
   cookieHeader(): string {
@@ -87,7 +125,12 @@ export class PageSession {
     this.keep(res.headers);
     const token = /name="_csrf" value="([^"]+)"/.exec(res.body)?.[1];
     if (token) this.csrf = token;
-    return { status: res.statusCode, headers: res.headers, body: res.body, location: res.headers.location as string | undefined };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body: res.body,
+      location: res.headers.location as string | undefined,
+    };
   }
 
   /** Posts a form (urlencoded, repeated names for arrays) with the CSRF token of a page seen before. */
@@ -95,9 +138,19 @@ export class PageSession {
     if (!this.csrf) await this.get('/account');
     const form = new URLSearchParams({ _csrf: this.csrf! });
     for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) form.append(k, one);
-    const res = await this.app.inject({ method: 'POST', url, headers: { cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() });
+    const res = await this.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form.toString(),
+    });
     this.keep(res.headers);
-    return { status: res.statusCode, headers: res.headers, body: res.body, location: res.headers.location as string | undefined };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body: res.body,
+      location: res.headers.location as string | undefined,
+    };
   }
 }
 

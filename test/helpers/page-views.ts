@@ -62,7 +62,13 @@ export interface View {
 }
 
 /** Records views the way capture does (raw rows and daily rollups), without serving pages. */
-export async function seedViews(database: Database, orgId: string, projectId: string, views: View[], opts = { keepRaw: true }): Promise<void> {
+export async function seedViews(
+  database: Database,
+  orgId: string,
+  projectId: string,
+  views: View[],
+  opts = { keepRaw: true },
+): Promise<void> {
   const rows = views.map((v) => ({
     org_id: orgId,
     project_id: projectId,
@@ -79,7 +85,10 @@ export async function seedViews(database: Database, orgId: string, projectId: st
 export const times = (n: number, view: View): View[] => Array.from({ length: n }, () => ({ ...view }));
 
 /** The raw views still kept (page_view_packs), unpacked, oldest pack first. */
-export async function rawViews(db: Kysely<DB>, filter: { orgId: string; projectId?: string }): Promise<RawView[]> {
+export async function rawViews(
+  db: Kysely<DB>,
+  filter: { orgId: string; projectId?: string },
+): Promise<RawView[]> {
   const packs = await db
     .selectFrom('page_view_packs')
     .select(['org_id', 'project_id', 'views'])

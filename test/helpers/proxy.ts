@@ -29,22 +29,47 @@ export class FrontProxy {
     const config = `{\n\tadmin off\n\tauto_https off\n}\n:${port} {\n\treverse_proxy 127.0.0.1:${upstreamPort} {\n\t\ttrusted_proxies 127.0.0.0/8\n\t}\n}\n`;
     writeFileSync(join(dir, 'Caddyfile'), config);
     const env = { PATH: process.env.PATH ?? '', HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
-    const child = spawn(CADDY, ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], { env, stdio: 'ignore' });
+    const child = spawn(CADDY, ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], {
+      env,
+      stdio: 'ignore',
+    });
     const proxy = new FrontProxy(child, dir, port);
-    await waitUntil(async () => (await proxy.send({ path: '/healthz' }).catch(() => undefined)) !== undefined, 10_000);
+    await waitUntil(
+      async () => (await proxy.send({ path: '/healthz' }).catch(() => undefined)) !== undefined,
+      10_000,
+    );
     return proxy;
   }
 
   /** One request through the proxy, from loopback address `from`. */
-  send(opts: { from?: string; method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  send(opts: {
+    from?: string;
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
     return new Promise((resolve, reject) => {
-      const headers = { ...(opts.body !== undefined ? { 'content-length': String(Buffer.byteLength(opts.body)) } : {}), ...opts.headers };
-      const req = request({ host: '127.0.0.1', port: this.port, localAddress: opts.from ?? '127.0.0.1', method: opts.method ?? 'GET', path: opts.path, headers }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-      });
+      const headers = {
+        ...(opts.body !== undefined ? { 'content-length': String(Buffer.byteLength(opts.body)) } : {}),
+        ...opts.headers,
+      };
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          localAddress: opts.from ?? '127.0.0.1',
+          method: opts.method ?? 'GET',
+          path: opts.path,
+          headers,
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        },
+      );
       req.on('error', reject);
       req.end(opts.body);
     });
@@ -52,7 +77,9 @@ export class FrontProxy {
 
   async stop(): Promise<void> {
     this.child.kill('SIGTERM');
-    await new Promise((resolve) => (this.child.exitCode !== null ? resolve(undefined) : this.child.once('exit', resolve)));
+    await new Promise((resolve) =>
+      this.child.exitCode !== null ? resolve(undefined) : this.child.once('exit', resolve),
+    );
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -59,7 +59,10 @@ export class Receiver {
   async waitFor(path: string, count: number, timeoutMs = 5_000): Promise<Received[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.at(path).length < count) {
-      if (Date.now() > deadline) throw new Error(`receiver: ${this.at(path).length} of ${count} requests on ${path} after ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `receiver: ${this.at(path).length} of ${count} requests on ${path} after ${timeoutMs} ms`,
+        );
       await new Promise((r) => setTimeout(r, 10));
     }
     return this.at(path);
@@ -112,7 +115,9 @@ export class Receiver {
 }
 
 function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+  );
 }
 
 /** Verifies a delivery with both libraries; throws if either refuses it. Returns the parsed payload. */

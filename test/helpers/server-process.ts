@@ -46,7 +46,10 @@ export class ServerProcess {
     await waitUntil(
       async () => {
         if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${this.output}`);
-        return fetch(`${this.url}/healthz`).then((r) => r.ok, () => false);
+        return fetch(`${this.url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
       },
       20_000,
       'the server to start',

@@ -8,7 +8,13 @@ export interface SiteResponse {
   body: string;
 }
 
-export function fetchSite(port: number, host: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<SiteResponse> {
+export function fetchSite(
+  port: number,
+  host: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<SiteResponse> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method, headers: { host, ...headers } }, (res) => {
       const chunks: Buffer[] = [];

@@ -38,7 +38,10 @@ export class SmtpSink {
   async waitFor(email: string, count = 1, timeoutMs = 5_000): Promise<ReceivedMail[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.to(email).length < count) {
-      if (Date.now() > deadline) throw new Error(`smtp: ${this.to(email).length} of ${count} messages to ${email} after ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `smtp: ${this.to(email).length} of ${count} messages to ${email} after ${timeoutMs} ms`,
+        );
       await new Promise((r) => setTimeout(r, 10));
     }
     return this.to(email);
@@ -59,7 +62,13 @@ export class SmtpSink {
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
-          this.messages.push(parse(raw, session.envelope.mailFrom ? session.envelope.mailFrom.address : '', session.envelope.rcptTo.map((r) => r.address)));
+          this.messages.push(
+            parse(
+              raw,
+              session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              session.envelope.rcptTo.map((r) => r.address),
+            ),
+          );
           callback();
         });
       },
@@ -82,7 +91,12 @@ function parse(raw: string, from: string, to: string[]): ReceivedMail {
   const encoding = header('Content-Transfer-Encoding').toLowerCase();
   let text = body;
   if (encoding === 'quoted-printable') {
-    text = Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+    text = Buffer.from(
+      body
+        .replace(/=\r\n/g, '')
+        .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
   } else if (encoding === 'base64') {
     text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   }
@@ -92,6 +106,13 @@ function parse(raw: string, from: string, to: string[]): ReceivedMail {
 /** Undoes RFC 2047 encoded words (nodemailer encodes a subject with non-ASCII characters). */
 function decodeSubject(value: string): string {
   return value.replace(/=\?utf-8\?([BQ])\?([^?]*)\?=\s*/gi, (_m, kind: string, data: string) =>
-    kind.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : Buffer.from(data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
+    kind.toUpperCase() === 'B'
+      ? Buffer.from(data, 'base64').toString('utf8')
+      : Buffer.from(
+          data
+            .replace(/_/g, ' ')
+            .replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+          'latin1',
+        ).toString('utf8'),
   );
 }

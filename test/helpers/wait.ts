@@ -1,5 +1,9 @@
 /** Polls `check` until it returns a truthy value (which is returned) or the time runs out. */
-export async function waitUntil<T>(check: () => T | Promise<T>, timeoutMs = 5_000, what = 'condition'): Promise<NonNullable<T>> {
+export async function waitUntil<T>(
+  check: () => T | Promise<T>,
+  timeoutMs = 5_000,
+  what = 'condition',
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -25,7 +25,10 @@ describe('authentication', () => {
   });
 
   it('accepts the key without the Bearer word only as Bearer', async () => {
-    const res = await api.request('GET', '/api/v1/clients', undefined, { key: null, headers: { authorization: `Basic ${api.key}` } });
+    const res = await api.request('GET', '/api/v1/clients', undefined, {
+      key: null,
+      headers: { authorization: `Basic ${api.key}` },
+    });
     expect(res.status).toBe(401);
   });
 
@@ -58,7 +61,9 @@ describe('permissions', () => {
   });
 
   it('a write-only key writes but cannot read', async () => {
-    expect((await api.post('/api/v1/clients', { email: 'w@example.com' }, { key: api.writeKey })).status).toBe(201);
+    expect(
+      (await api.post('/api/v1/clients', { email: 'w@example.com' }, { key: api.writeKey })).status,
+    ).toBe(201);
     const res = await api.get('/api/v1/clients', { key: api.writeKey });
     expect(res.status).toBe(403);
     expect(res.body.error).toContain("'read'");
@@ -67,7 +72,10 @@ describe('permissions', () => {
 
 describe('request bodies', () => {
   it('answers 415 for a write without a JSON content type', async () => {
-    const res = await api.request('POST', '/api/v1/clients', undefined, { payload: 'email=a@b.co', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await api.request('POST', '/api/v1/clients', undefined, {
+      payload: 'email=a@b.co',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
     expect(res.body).toEqual({ error: 'Content-Type must be application/json' });
     const none = await api.request('PATCH', `/api/v1/clients/${MISSING}`, undefined, { payload: '{}' });
@@ -83,10 +91,15 @@ describe('request bodies', () => {
   });
 
   it('answers 400 for malformed JSON and for an empty JSON body', async () => {
-    const bad = await api.request('POST', '/api/v1/clients', undefined, { payload: '{"email":', headers: { 'content-type': 'application/json' } });
+    const bad = await api.request('POST', '/api/v1/clients', undefined, {
+      payload: '{"email":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'Malformed JSON in request body' });
-    const empty = await api.request('POST', '/api/v1/clients', undefined, { headers: { 'content-type': 'application/json' } });
+    const empty = await api.request('POST', '/api/v1/clients', undefined, {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(empty.status).toBe(400);
     const array = await api.post('/api/v1/clients', [{ email: 'a@b.co' }]);
     expect(array.status).toBe(400);
@@ -96,13 +109,17 @@ describe('request bodies', () => {
 
 describe('DELETE with a body', () => {
   it('refuses fields by name and deletes nothing; an empty object is no field', async () => {
-    const created = (await api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/in', events: ['client.created'] })).body.webhook;
+    const created = (
+      await api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/in', events: ['client.created'] })
+    ).body.webhook;
     const url = `/api/v1/webhooks/${created.id}`;
     const res = await api.request('DELETE', url, { dry_run: true });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: "unknown field 'dry_run'" });
     expect((await api.get(url)).status).toBe(200);
-    expect((await api.request('DELETE', url, [])).body).toEqual({ error: 'This operation takes no request body' });
+    expect((await api.request('DELETE', url, [])).body).toEqual({
+      error: 'This operation takes no request body',
+    });
     expect((await api.request('DELETE', url, {})).body).toEqual({ deleted: true, id: created.id });
   });
 });
@@ -110,15 +127,20 @@ describe('DELETE with a body', () => {
 describe('ids in upper case', () => {
   it('finds the record, as UUIDs are case-insensitive; a urn: prefix is no id', async () => {
     const client = (await api.post('/api/v1/clients', { email: 'upper@example.com' })).body.client;
-    const project = (await api.post('/api/v1/projects', { name: 'Upper', client_email: 'upper@example.com' })).body.project;
+    const project = (await api.post('/api/v1/projects', { name: 'Upper', client_email: 'upper@example.com' }))
+      .body.project;
     const upper = (id: string) => id.toUpperCase();
     expect((await api.get(`/api/v1/clients/${upper(client.id)}`)).body.client).toEqual(client);
-    expect((await api.patch(`/api/v1/clients/${upper(client.id)}`, { name: 'Up' })).body.client.name).toBe('Up');
+    expect((await api.patch(`/api/v1/clients/${upper(client.id)}`, { name: 'Up' })).body.client.name).toBe(
+      'Up',
+    );
     const listed = await api.get(`/api/v1/projects?client_id=${upper(client.id)}`);
     expect(listed.body.projects.map((p: { id: string }) => p.id)).toEqual([project.id]);
     expect((await api.get(`/api/v1/analytics?project_id=${upper(project.id)}&days=7`)).status).toBe(200);
     const plan = (await api.post('/api/v1/plans', { name: 'P', price: 1 })).body.plan;
-    expect((await api.patch(`/api/v1/clients/${client.id}`, { plan_id: upper(plan.id) })).body.client.plan_id).toBe(plan.id);
+    expect(
+      (await api.patch(`/api/v1/clients/${client.id}`, { plan_id: upper(plan.id) })).body.client.plan_id,
+    ).toBe(plan.id);
 
     const urn = await api.get(`/api/v1/clients/urn:uuid:${client.id}`);
     expect(urn.status).toBe(400);
@@ -129,8 +151,13 @@ describe('ids in upper case', () => {
 describe('order of checks', () => {
   const badWrite = { payload: 'x', headers: { 'content-type': 'text/plain' } };
   it('401 before 403 before 415 before 400 before 404', async () => {
-    expect((await api.request('PATCH', '/api/v1/clients/zzz', undefined, { ...badWrite, key: 'wk_nope' })).status).toBe(401);
-    expect((await api.request('PATCH', '/api/v1/clients/zzz', undefined, { ...badWrite, key: api.readKey })).status).toBe(403);
+    expect(
+      (await api.request('PATCH', '/api/v1/clients/zzz', undefined, { ...badWrite, key: 'wk_nope' })).status,
+    ).toBe(401);
+    expect(
+      (await api.request('PATCH', '/api/v1/clients/zzz', undefined, { ...badWrite, key: api.readKey }))
+        .status,
+    ).toBe(403);
     expect((await api.request('PATCH', '/api/v1/clients/zzz', undefined, badWrite)).status).toBe(415);
     expect((await api.patch('/api/v1/clients/zzz', { name: 'n' })).status).toBe(400);
     expect((await api.patch(`/api/v1/clients/${MISSING}`, { name: 'n' })).status).toBe(404);

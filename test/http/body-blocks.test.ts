@@ -21,10 +21,21 @@ beforeAll(async () => {
   });
   app.put('/raw', async (request) => {
     seen.bodies++;
-    return { bytes: (request.body as Buffer).length, sha256: createHash('sha256').update(request.body as Buffer).digest('hex') };
+    return {
+      bytes: (request.body as Buffer).length,
+      sha256: createHash('sha256')
+        .update(request.body as Buffer)
+        .digest('hex'),
+    };
   });
-  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  app.route({ method: ['GET', 'POST'], url: '/both', handler: async (request) => ({ method: request.method }) });
+  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  );
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/both',
+    handler: async (request) => ({ method: request.method }),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as AddressInfo).port;
 });
@@ -48,7 +59,9 @@ function send(head: string, body: Buffer, pieceSizes: number[], chunked: boolean
       for (let i = 0; offset < body.length; i++) {
         const piece = body.subarray(offset, offset + pieceSizes[i % pieceSizes.length]!);
         offset += piece.length;
-        const frame = chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece;
+        const frame = chunked
+          ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+          : piece;
         if (!socket.write(frame)) await new Promise((r) => socket.once('drain', r));
         if (i % 97 === 0) await new Promise((r) => setImmediate(r));
       }
@@ -64,7 +77,9 @@ function send(head: string, body: Buffer, pieceSizes: number[], chunked: boolean
 }
 
 function bodyOf(answer: string): unknown {
-  return JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, ''));
+  return JSON.parse(
+    answer.slice(answer.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, ''),
+  );
 }
 
 /** Writes `bytes` (`answers` requests one after the other) on one keep-alive connection; resolves with each answer's status line once all came, or what came in 5 s. */
@@ -122,23 +137,41 @@ describe('large bodies gathered into blocks', () => {
 
   it('drains a large body nobody reads (no parser for its type, a GET), so its keep-alive connection goes on', async () => {
     const big = Buffer.alloc(3 * 1024 * 1024, 'x');
-    const head = (line: string, type: string) => Buffer.from(`${line} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${big.length}\r\n\r\n`);
+    const head = (line: string, type: string) =>
+      Buffer.from(
+        `${line} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${big.length}\r\n\r\n`,
+      );
     const next = Buffer.from('GET /both HTTP/1.1\r\nHost: x\r\n\r\n');
-    expect(await onOneConnection([head('POST /echo', 'application/xml'), big, next], 2)).toEqual(['HTTP/1.1 415 Unsupported Media Type', 'HTTP/1.1 200 OK']);
-    expect(await onOneConnection([head('GET /both', 'application/json'), big, next], 2)).toEqual(['HTTP/1.1 200 OK', 'HTTP/1.1 200 OK']);
+    expect(await onOneConnection([head('POST /echo', 'application/xml'), big, next], 2)).toEqual([
+      'HTTP/1.1 415 Unsupported Media Type',
+      'HTTP/1.1 200 OK',
+    ]);
+    expect(await onOneConnection([head('GET /both', 'application/json'), big, next], 2)).toEqual([
+      'HTTP/1.1 200 OK',
+      'HTTP/1.1 200 OK',
+    ]);
   });
 
   it('drops a body that breaks off midway and goes on serving', async () => {
     const before = seen.bodies;
     await new Promise<void>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => {
-        socket.write(`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\n\r\n`);
+        socket.write(
+          `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\n\r\n`,
+        );
         socket.write(json.subarray(0, 2_000_000), () => socket.destroy());
       });
       socket.on('close', () => resolve());
     });
-    const small = await fetch(`http://127.0.0.1:${port}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"ok"}' });
-    expect(await small.json()).toEqual({ length: 2, sha256: createHash('sha256').update('ok').digest('hex') });
+    const small = await fetch(`http://127.0.0.1:${port}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"text":"ok"}',
+    });
+    expect(await small.json()).toEqual({
+      length: 2,
+      sha256: createHash('sha256').update('ok').digest('hex'),
+    });
     expect(seen.bodies).toBe(before + 1); // the broken body never reached its handler
   });
 });

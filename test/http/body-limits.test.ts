@@ -15,7 +15,11 @@ beforeAll(async () => {
 });
 
 /** Sends the head, then `chunks` of body until the server answers; resolves with the answer and what was sent. */
-function upload(head: string, chunk: Buffer | null, maxChunks: number): Promise<{ answer: string; sentChunks: number }> {
+function upload(
+  head: string,
+  chunk: Buffer | null,
+  maxChunks: number,
+): Promise<{ answer: string; sentChunks: number }> {
   return new Promise((resolve, reject) => {
     let answer = '';
     let sent = 0;
@@ -25,7 +29,8 @@ function upload(head: string, chunk: Buffer | null, maxChunks: number): Promise<
       const pump = () => {
         while (chunk && !answered && sent < maxChunks) {
           sent++;
-          if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk.toString('latin1')}\r\n`)) return void socket.once('drain', pump);
+          if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk.toString('latin1')}\r\n`))
+            return void socket.once('drain', pump);
         }
       };
       pump();

@@ -20,7 +20,8 @@ const MAX_RSS_LEFT_MIB = 50;
 
 /** What `npm start` puts before `node bin/sitewright.js start`, read from package.json so the test runs what users run. */
 function startScriptTunables(): string {
-  const scripts = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts as Record<string, string>;
+  const scripts = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+    .scripts as Record<string, string>;
   const match = /GLIBC_TUNABLES=\$\{GLIBC_TUNABLES:-([^}]+)\}/.exec(scripts.start!);
   if (!match) throw new Error(`package.json's start script sets no GLIBC_TUNABLES: ${scripts.start}`);
   return match[1]!;
@@ -48,8 +49,16 @@ beforeAll(async () => {
   });
   await server.start();
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  await fetch(`${server.url}/api/v1/clients`, { method: 'POST', headers, body: JSON.stringify({ name: 'C', email: 'c@example.com' }) });
-  const created = await fetch(`${server.url}/api/v1/projects`, { method: 'POST', headers, body: JSON.stringify({ client_email: 'c@example.com', name: 'Big' }) });
+  await fetch(`${server.url}/api/v1/clients`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'C', email: 'c@example.com' }),
+  });
+  const created = await fetch(`${server.url}/api/v1/projects`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ client_email: 'c@example.com', name: 'Big' }),
+  });
   projectId = ((await created.json()) as { project: { id: string } }).project.id;
 }, 60_000);
 
@@ -73,7 +82,8 @@ function oversizedPublish(): Promise<string> {
       const pump = () => {
         while (!answer && sent < CHUNKS) {
           sent++;
-          if (!socket.write(`${piece.length.toString(16)}\r\n${piece}\r\n`)) return void socket.once('drain', pump);
+          if (!socket.write(`${piece.length.toString(16)}\r\n${piece}\r\n`))
+            return void socket.once('drain', pump);
         }
       };
       pump();
@@ -88,7 +98,8 @@ describe('memory after oversized bodies', () => {
   it(`returns to within ${MAX_RSS_LEFT_MIB} MiB of where it was after ${UPLOADS} concurrent 100 MiB publishes`, async () => {
     const pid = server.pid!;
     // Warm up what any first requests load, then settle.
-    for (let i = 0; i < 20; i++) await fetch(`${server.url}/api/v1/projects`, { headers: { authorization: `Bearer ${key}` } });
+    for (let i = 0; i < 20; i++)
+      await fetch(`${server.url}/api/v1/projects`, { headers: { authorization: `Bearer ${key}` } });
     await sleep(1_000);
     const before = rssMib(pid);
     let peak = before;
@@ -99,7 +110,11 @@ describe('memory after oversized bodies', () => {
     for (const status of answers) expect(['', 'HTTP/1.1 413 Payload Too Large']).toContain(status);
     expect(answers).toContain('HTTP/1.1 413 Payload Too Large');
     let after = rssMib(pid);
-    await waitUntil(async () => (after = rssMib(pid)) - before <= MAX_RSS_LEFT_MIB, 40_000, 'resident memory to come back').catch(() => {});
+    await waitUntil(
+      async () => (after = rssMib(pid)) - before <= MAX_RSS_LEFT_MIB,
+      40_000,
+      'resident memory to come back',
+    ).catch(() => {});
     console.log(`RSS ${before.toFixed(0)} MiB -> peak ${peak.toFixed(0)} -> ${after.toFixed(0)} MiB`);
     expect(after - before).toBeLessThanOrEqual(MAX_RSS_LEFT_MIB);
     const health = await fetch(`${server.url}/healthz`);

@@ -9,12 +9,21 @@ const api = useTestApi();
 describe('POST /api/v1/build-links', () => {
   it('answers the organization’s build link for the prompt, with model and template', async () => {
     const template = await createTemplate(api, { is_public: true });
-    const res = await api.post('/api/v1/build-links', { prompt: 'A bakery in Bristol & more', model: 'builtin', template_id: template.id });
+    const res = await api.post('/api/v1/build-links', {
+      prompt: 'A bakery in Bristol & more',
+      model: 'builtin',
+      template_id: template.id,
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(['url']);
     const url = new URL(res.body.url);
     expect(`${url.origin}${url.pathname}`).toBe(`${api.ctx.config.publicUrl}/build`);
-    expect(Object.fromEntries(url.searchParams)).toEqual({ prompt: 'A bakery in Bristol & more', org: api.org.id, model: 'builtin', template: template.id });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      prompt: 'A bakery in Bristol & more',
+      org: api.org.id,
+      model: 'builtin',
+      template: template.id,
+    });
   });
 
   it('keeps a prompt too long for a URL on the server, and the link opens it', async () => {
@@ -34,7 +43,9 @@ describe('POST /api/v1/build-links', () => {
     const foreign = await createTemplate(api, { is_public: true }, other.key);
     expect((await api.post('/api/v1/build-links', { prompt: 'x' }, { key: null })).status).toBe(401);
     expect((await api.post('/api/v1/build-links', { prompt: 'x' }, { key: api.readKey })).status).toBe(403);
-    expect((await api.request('POST', '/api/v1/build-links', undefined, { payload: '{"prompt":"x"}' })).status).toBe(415);
+    expect(
+      (await api.request('POST', '/api/v1/build-links', undefined, { payload: '{"prompt":"x"}' })).status,
+    ).toBe(415);
     const cases: [Record<string, unknown>, number, RegExp][] = [
       [{}, 400, /prompt/],
       [{ prompt: '' }, 400, /prompt/],
@@ -48,7 +59,10 @@ describe('POST /api/v1/build-links', () => {
     ];
     for (const [body, status, message] of cases) {
       const res = await api.post('/api/v1/build-links', body);
-      expect([JSON.stringify(body).slice(0, 60), res.status]).toEqual([JSON.stringify(body).slice(0, 60), status]);
+      expect([JSON.stringify(body).slice(0, 60), res.status]).toEqual([
+        JSON.stringify(body).slice(0, 60),
+        status,
+      ]);
       expect(res.body.error).toMatch(message);
     }
   });

@@ -30,22 +30,36 @@ describe('router and parser errors keep the API contract', () => {
     const anonymous = await api.app.inject({ method: 'GET', url: '/api/v1/clients/%zz' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toEqual({ error: expect.any(String) });
-    const first = await api.app.inject({ method: 'GET', url: '/api/v1/clients/%zz', headers: { authorization: `Bearer ${api.key}` } });
-    const second = await api.app.inject({ method: 'GET', url: '/api/v1/clients/%zz', headers: { authorization: `Bearer ${api.key}` } });
+    const first = await api.app.inject({
+      method: 'GET',
+      url: '/api/v1/clients/%zz',
+      headers: { authorization: `Bearer ${api.key}` },
+    });
+    const second = await api.app.inject({
+      method: 'GET',
+      url: '/api/v1/clients/%zz',
+      headers: { authorization: `Bearer ${api.key}` },
+    });
     for (const res of [first, second]) {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ error: 'The URL holds a malformed percent-encoding' });
       expect(res.headers['x-request-id']).toBeTruthy();
       expect(res.headers['ratelimit-policy']).toBeTruthy();
     }
-    expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1);
+    expect(Number(second.headers['x-ratelimit-remaining'])).toBe(
+      Number(first.headers['x-ratelimit-remaining']) - 1,
+    );
   });
 
   it('a long id is a 400 naming the parameter, not a 414', async () => {
     const res = await api.get(`/api/v1/projects/${'x'.repeat(300)}`);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: "path parameter 'projectId' must be a valid uuid" });
-    const huge = await api.app.inject({ method: 'GET', url: `/api/v1/projects/${'x'.repeat(5000)}`, headers: { authorization: `Bearer ${api.key}` } });
+    const huge = await api.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${'x'.repeat(5000)}`,
+      headers: { authorization: `Bearer ${api.key}` },
+    });
     expect(huge.statusCode).toBe(400);
     expect(huge.json()).toEqual({ error: 'A path parameter is too long' });
   });
@@ -63,7 +77,9 @@ describe('router and parser errors keep the API contract', () => {
 
   it('a build link too long for the server is a page saying what to do, not JSON', async () => {
     const org = '0190a0b0-0000-7000-8000-000000000001';
-    const answer = await raw(`GET /build?org=${org}&prompt=${'A%20bakery%20'.repeat(3_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const answer = await raw(
+      `GET /build?org=${org}&prompt=${'A%20bakery%20'.repeat(3_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 431 /);
     expect(answer.toLowerCase()).toContain('content-type: text/html; charset=utf-8');
     expect(answer.toLowerCase()).toContain("content-security-policy: default-src 'self'");

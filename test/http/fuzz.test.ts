@@ -17,13 +17,52 @@ type Operation = { method: string; path: string; params: { name: string; in: str
 const oddText = fc.oneof(
   fc.string(),
   fc.fullUnicodeString(),
-  fc.constantFrom('\u0000', 'a\u0000b', '%00', '💥', '\uD800', ' ', '', '1e23', 'Infinity', '-0', 'NaN', '0x10', '-1', '1.5', '99999999999999999999', '<script>alert(1)</script>', "' OR 1=1 --", '../../etc/passwd', 'a'.repeat(5000)),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '%00',
+    '💥',
+    '\uD800',
+    ' ',
+    '',
+    '1e23',
+    'Infinity',
+    '-0',
+    'NaN',
+    '0x10',
+    '-1',
+    '1.5',
+    '99999999999999999999',
+    '<script>alert(1)</script>',
+    "' OR 1=1 --",
+    '../../etc/passwd',
+    'a'.repeat(5000),
+  ),
 );
 const oddNumber = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(1e23, -1, 0, 2 ** 53, -(2 ** 31), 1.5));
-const oddValue = fc.oneof(oddText, oddNumber, fc.boolean(), fc.constant(null), fc.array(oddText, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 8 }), oddText, { maxKeys: 3 }));
+const oddValue = fc.oneof(
+  oddText,
+  oddNumber,
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(oddText, { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 8 }), oddText, { maxKeys: 3 }),
+);
 const pathSegment = fc.oneof(
   fc.uuid(),
-  fc.constantFrom('%zz', '%', '%00', '%E0%A4%A', 'x'.repeat(300), 'not-a-uuid', '00000000-0000-0000-0000-000000000000', '..', '%2e%2e', 'ÄÖÜ', '1e23'),
+  fc.constantFrom(
+    '%zz',
+    '%',
+    '%00',
+    '%E0%A4%A',
+    'x'.repeat(300),
+    'not-a-uuid',
+    '00000000-0000-0000-0000-000000000000',
+    '..',
+    '%2e%2e',
+    'ÄÖÜ',
+    '1e23',
+  ),
   fc.string({ minLength: 1, maxLength: 20 }).map(encodeURIComponent),
 );
 
@@ -32,25 +71,72 @@ function operations(doc: any): Operation[] {
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
-      out.push({ method: method.toUpperCase(), path, params: op.parameters ?? [], hasBody: Boolean(op.requestBody) });
+      out.push({
+        method: method.toUpperCase(),
+        path,
+        params: op.parameters ?? [],
+        hasBody: Boolean(op.requestBody),
+      });
     }
   }
   return out;
 }
 
 const request = (real: Record<string, string>) =>
-  fc.record({
-    segment: pathSegment,
-    useReal: fc.boolean(),
-    query: fc.array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'offset', 'days', 'q', 'status', 'client_id', 'project_id', 'form'), fc.string({ maxLength: 6 })), oddText), { maxLength: 3 }),
-    body: fc.oneof(
-      fc.constant(undefined),
-      fc.dictionary(fc.constantFrom('name', 'email', 'client_email', 'description', 'tags', 'price', 'max_sites', 'status', 'url', 'events', 'prompt', 'content', 'encoding', 'builtFiles', 'domain', 'plan_id', 'template_id', 'is_active', 'unknown_field'), oddValue, { maxKeys: 4 }),
-      oddValue,
-      fc.constantFrom('{"name":', '{', '[]', 'null', '{"a":1}{', '\u0000'),
-    ),
-    contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', undefined),
-  }).map((r) => ({ ...r, real }));
+  fc
+    .record({
+      segment: pathSegment,
+      useReal: fc.boolean(),
+      query: fc.array(
+        fc.tuple(
+          fc.oneof(
+            fc.constantFrom('limit', 'offset', 'days', 'q', 'status', 'client_id', 'project_id', 'form'),
+            fc.string({ maxLength: 6 }),
+          ),
+          oddText,
+        ),
+        { maxLength: 3 },
+      ),
+      body: fc.oneof(
+        fc.constant(undefined),
+        fc.dictionary(
+          fc.constantFrom(
+            'name',
+            'email',
+            'client_email',
+            'description',
+            'tags',
+            'price',
+            'max_sites',
+            'status',
+            'url',
+            'events',
+            'prompt',
+            'content',
+            'encoding',
+            'builtFiles',
+            'domain',
+            'plan_id',
+            'template_id',
+            'is_active',
+            'unknown_field',
+          ),
+          oddValue,
+          { maxKeys: 4 },
+        ),
+        oddValue,
+        fc.constantFrom('{"name":', '{', '[]', 'null', '{"a":1}{', '\u0000'),
+      ),
+      contentType: fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=latin1',
+        undefined,
+      ),
+    })
+    .map((r) => ({ ...r, real }));
 
 describe('OpenAPI-driven fuzzing', () => {
   it('never answers 5xx and every error is exactly {"error": "..."} with a request id', async () => {
@@ -65,15 +151,24 @@ describe('OpenAPI-driven fuzzing', () => {
       await fc.assert(
         fc.asyncProperty(request(real), async (r) => {
           const url =
-            op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => (r.useReal && r.real[name] ? r.real[name] : r.segment)) +
-            (r.query.length ? '?' + r.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&') : '');
+            op.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
+              r.useReal && r.real[name] ? r.real[name] : r.segment,
+            ) +
+            (r.query.length
+              ? '?' + r.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
+              : '');
           const headers: Record<string, string> = { authorization: `Bearer ${api.key}` };
           let payload: string | undefined;
           if (op.method !== 'GET' && r.body !== undefined) {
             payload = typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
             if (r.contentType) headers['content-type'] = r.contentType;
           }
-          const res = await api.app.inject({ method: op.method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
+          const res = await api.app.inject({
+            method: op.method as 'GET',
+            url,
+            headers,
+            ...(payload !== undefined ? { payload } : {}),
+          });
           const what = `${op.method} ${url} ${payload?.slice(0, 200) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 300)}`;
           expect(res.statusCode, what).toBeLessThan(500);
           expect(res.headers['x-request-id'], what).toBeTruthy();

@@ -12,7 +12,13 @@ const fake = await new FakeOpenAi().start();
 afterAll(() => fake.stop());
 
 const api = useTestApi(
-  { GENERATION_POLL_INTERVAL: '50ms', AI_API_KEY: 'sk-test', AI_BASE_URL: fake.baseUrl, AI_MODELS: 'gpt-4o-mini', AI_TIMEOUT: '30s' },
+  {
+    GENERATION_POLL_INTERVAL: '50ms',
+    AI_API_KEY: 'sk-test',
+    AI_BASE_URL: fake.baseUrl,
+    AI_MODELS: 'gpt-4o-mini',
+    AI_TIMEOUT: '30s',
+  },
   { generationWorker: true },
 );
 let base: string;
@@ -28,14 +34,24 @@ interface Frame {
 }
 
 /** Reads a whole event stream (it ends after the final event) and parses its frames. */
-async function readStream(path: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string | null; frames: Frame[] }> {
-  const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${api.key}`, ...headers }, signal: AbortSignal.timeout(20_000) });
+async function readStream(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; type: string | null; frames: Frame[] }> {
+  const res = await fetch(`${base}${path}`, {
+    headers: { authorization: `Bearer ${api.key}`, ...headers },
+    signal: AbortSignal.timeout(20_000),
+  });
   const text = await res.text();
   const frames = text
     .split('\n\n')
     .filter((block) => block.startsWith('id:'))
     .map((block) => {
-      const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))!.slice(name.length + 2);
+      const field = (name: string) =>
+        block
+          .split('\n')
+          .find((l) => l.startsWith(`${name}: `))!
+          .slice(name.length + 2);
       return { id: field('id'), event: field('event'), data: JSON.parse(field('data')) };
     });
   return { status: res.status, type: res.headers.get('content-type'), frames };
@@ -49,8 +65,12 @@ async function project() {
 describe('generation events', () => {
   it('streams queued, running, each step and succeeded, in order, then ends', async () => {
     const id = await project();
-    const generation = (await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'A website for a bakery in Bristol' })).body.generation;
-    const { status, type, frames } = await readStream(`/api/v1/projects/${id}/generations/${generation.id}/events`);
+    const generation = (
+      await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'A website for a bakery in Bristol' })
+    ).body.generation;
+    const { status, type, frames } = await readStream(
+      `/api/v1/projects/${id}/generations/${generation.id}/events`,
+    );
     expect(status).toBe(200);
     expect(type).toBe('text/event-stream; charset=utf-8');
     const kinds = frames.map((f) => f.event);
@@ -66,23 +86,35 @@ describe('generation events', () => {
     expect(frames.at(-1)!.data.message).toBe(done.summary);
 
     // Resuming: only what came after the last event received.
-    const resumed = await readStream(`/api/v1/projects/${id}/generations/${generation.id}/events`, { 'last-event-id': '2' });
+    const resumed = await readStream(`/api/v1/projects/${id}/generations/${generation.id}/events`, {
+      'last-event-id': '2',
+    });
     expect(resumed.frames.map((f) => Number(f.id))).toEqual(frames.slice(2).map((f) => Number(f.id)));
-    const after = await readStream(`/api/v1/projects/${id}/generations/${generation.id}/events?after=${frames.length - 1}`);
+    const after = await readStream(
+      `/api/v1/projects/${id}/generations/${generation.id}/events?after=${frames.length - 1}`,
+    );
     expect(after.frames.map((f) => f.event)).toEqual(['succeeded']);
   });
 
   it('sends events as they are recorded, while the provider runs', async () => {
     const id = await project();
     fake.reply({ kind: 'hang' });
-    const generation = (await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'A cafe', model: 'gpt-4o-mini' })).body.generation;
-    const res = await fetch(`${base}/api/v1/projects/${id}/generations/${generation.id}/events`, { headers: { authorization: `Bearer ${api.key}` } });
+    const generation = (
+      await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'A cafe', model: 'gpt-4o-mini' })
+    ).body.generation;
+    const res = await fetch(`${base}/api/v1/projects/${id}/generations/${generation.id}/events`, {
+      headers: { authorization: `Bearer ${api.key}` },
+    });
     const reader = res.body!.getReader();
     let text = '';
-    await waitUntil(async () => {
-      text += new TextDecoder().decode((await reader.read()).value);
-      return text.includes('Asking gpt-4o-mini');
-    }, 10_000, 'the step to arrive');
+    await waitUntil(
+      async () => {
+        text += new TextDecoder().decode((await reader.read()).value);
+        return text.includes('Asking gpt-4o-mini');
+      },
+      10_000,
+      'the step to arrive',
+    );
     expect(text).toContain('event: queued');
     expect(text).toContain('event: running');
     // Stopped while running: the stream tells so and ends.
@@ -97,12 +129,21 @@ describe('generation events', () => {
 
   it('refuses another organization’s generation with a JSON 404 before any stream', async () => {
     const id = await project();
-    const generation = (await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'A florist' })).body.generation;
+    const generation = (await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'A florist' })).body
+      .generation;
     const other = await api.newOrg('Other');
-    const res = await fetch(`${base}/api/v1/projects/${id}/generations/${generation.id}/events`, { headers: { authorization: `Bearer ${other.key}` } });
+    const res = await fetch(`${base}/api/v1/projects/${id}/generations/${generation.id}/events`, {
+      headers: { authorization: `Bearer ${other.key}` },
+    });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: expect.stringMatching(/not found/i) });
-    expect((await api.post(`/api/v1/projects/${id}/generations/${generation.id}/cancel`, undefined, { key: other.key })).status).toBe(404);
+    expect(
+      (
+        await api.post(`/api/v1/projects/${id}/generations/${generation.id}/cancel`, undefined, {
+          key: other.key,
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -111,8 +152,16 @@ describe('cancelling a generation', () => {
     const id = await project();
     await api.put(`/api/v1/projects/${id}/files/index.html`, { content: '<h1>Before</h1>' });
     fake.reply({ kind: 'hang' });
-    const generation = (await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'Redo it', model: 'gpt-4o-mini' })).body.generation;
-    await waitUntil(async () => (await api.get(`/api/v1/projects/${id}/generations/${generation.id}`)).body.generation.status === 'running', 10_000, 'it to run');
+    const generation = (
+      await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'Redo it', model: 'gpt-4o-mini' })
+    ).body.generation;
+    await waitUntil(
+      async () =>
+        (await api.get(`/api/v1/projects/${id}/generations/${generation.id}`)).body.generation.status ===
+        'running',
+      10_000,
+      'it to run',
+    );
     const cancelled = await api.post(`/api/v1/projects/${id}/generations/${generation.id}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.generation).toMatchObject({ status: 'cancelled', finished_at: expect.any(String) });
@@ -120,7 +169,9 @@ describe('cancelling a generation', () => {
     await new Promise((r) => setTimeout(r, 600));
     const after = (await api.get(`/api/v1/projects/${id}/generations/${generation.id}`)).body.generation;
     expect(after.status).toBe('cancelled');
-    expect((await api.get(`/api/v1/projects/${id}/files/index.html`)).body.file.content).toBe('<h1>Before</h1>');
+    expect((await api.get(`/api/v1/projects/${id}/files/index.html`)).body.file.content).toBe(
+      '<h1>Before</h1>',
+    );
     expect((await api.get(`/api/v1/projects/${id}/versions`)).body.total).toBe(1);
     // Finished: a second cancel is a conflict.
     const again = await api.post(`/api/v1/projects/${id}/generations/${generation.id}/cancel`);
@@ -132,15 +183,20 @@ describe('cancelling a generation', () => {
     const id = await project();
     await api.put(`/api/v1/projects/${id}/files/index.html`, { content: '<h1>Kept</h1>' });
     fake.reply({ kind: 'answer', content: GOOD_SITE });
-    const generation = (await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'Moon cafe', model: 'gpt-4o-mini' })).body.generation;
+    const generation = (
+      await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'Moon cafe', model: 'gpt-4o-mini' })
+    ).body.generation;
     const cancel = await api.post(`/api/v1/projects/${id}/generations/${generation.id}/cancel`);
     // Either it was still going (cancelled, nothing applied) or it had already finished (409).
-    const status = (await api.get(`/api/v1/projects/${id}/generations/${generation.id}`)).body.generation.status;
+    const status = (await api.get(`/api/v1/projects/${id}/generations/${generation.id}`)).body.generation
+      .status;
     await new Promise((r) => setTimeout(r, 400));
     const content = (await api.get(`/api/v1/projects/${id}/files/index.html`)).body.file.content;
     if (cancel.status === 200) {
       expect(status).toBe('cancelled');
-      expect((await api.get(`/api/v1/projects/${id}/generations/${generation.id}`)).body.generation.status).toBe('cancelled');
+      expect(
+        (await api.get(`/api/v1/projects/${id}/generations/${generation.id}`)).body.generation.status,
+      ).toBe('cancelled');
       expect(content).toBe('<h1>Kept</h1>');
     } else {
       expect(cancel.status).toBe(409);

@@ -38,8 +38,18 @@ beforeAll(async () => {
     const at = new Date(base + i * 1000).toISOString();
     const email = `client${i}@example.com`;
     rows.push({
-      id: newId(), org_id: org.id, user_id: newId(), email, email_lower: email, name: `Client ${i}`, company: 'Acme Web Studio',
-      status: 'active', plan_id: null, payment_status: 'none', created_at: at, updated_at: at,
+      id: newId(),
+      org_id: org.id,
+      user_id: newId(),
+      email,
+      email_lower: email,
+      name: `Client ${i}`,
+      company: 'Acme Web Studio',
+      status: 'active',
+      plan_id: null,
+      payment_status: 'none',
+      created_at: at,
+      updated_at: at,
     });
   }
   await runtime.database.db.transaction().execute((trx) => insertClients(trx, rows));
@@ -76,12 +86,20 @@ function download(path: string, file: string): Promise<{ status: number; started
     await require('node:stream/promises').pipeline(res.body, require('node:fs').createWriteStream(process.argv[3]));
     process.stdout.write(String(res.status));`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', `(async () => {${script}})()`, `${server.url}${path}`, `Bearer ${key}`, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['-e', `(async () => {${script}})()`, `${server.url}${path}`, `Bearer ${key}`, file],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const startedAt = performance.now();
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve({ status: Number(out), startedAt }) : reject(new Error(`download exited with ${code}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve({ status: Number(out), startedAt })
+        : reject(new Error(`download exited with ${code}`)),
+    );
   });
 }
 
@@ -91,7 +109,9 @@ function healthz(): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = request(`${server.url}/healthz`, { agent: probeAgent }, (res) => {
       res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`/healthz answered ${res.statusCode}`))));
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve() : reject(new Error(`/healthz answered ${res.statusCode}`)),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -120,9 +140,17 @@ async function sendWholeList(file: string) {
   await probe;
   latencies.sort((a, b) => b - a);
   console.log(
-    `${COUNT} clients in ${took.toFixed(0)} ms; /healthz x${latencies.length}, slowest ${latencies.slice(0, 5).map((l) => l.toFixed(1)).join(', ')} ms; RSS ${before.toFixed(0)} -> peak ${peak.toFixed(0)} MB`,
+    `${COUNT} clients in ${took.toFixed(0)} ms; /healthz x${latencies.length}, slowest ${latencies
+      .slice(0, 5)
+      .map((l) => l.toFixed(1))
+      .join(', ')} ms; RSS ${before.toFixed(0)} -> peak ${peak.toFixed(0)} MB`,
   );
-  return { status: list.status, slowest: latencies[0] ?? Infinity, probes: latencies.length, growth: peak - before };
+  return {
+    status: list.status,
+    slowest: latencies[0] ?? Infinity,
+    probes: latencies.length,
+    growth: peak - before,
+  };
 }
 
 describe(`GET /clients with ${COUNT.toLocaleString('en')} clients (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {

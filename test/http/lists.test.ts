@@ -19,7 +19,9 @@ const engine = onPostgres ? 'PostgreSQL' : 'SQLite';
 async function listRoutes(t: TestApi): Promise<string[]> {
   const client = await createClient(t);
   const project = await createProject(t, { client_email: client.email, name: 'Site' });
-  const webhook = (await t.post('/api/v1/webhooks', { url: 'https://hooks.example.com/in', events: ['client.created'] })).body.webhook;
+  const webhook = (
+    await t.post('/api/v1/webhooks', { url: 'https://hooks.example.com/in', events: ['client.created'] })
+  ).body.webhook;
   return [
     '/api/v1/projects',
     '/api/v1/clients',
@@ -32,7 +34,22 @@ async function listRoutes(t: TestApi): Promise<string[]> {
   ];
 }
 
-const BAD_OFFSETS = ['1e23', 'Infinity', '-0', '1.5', '0x10', '', '-1', String(MAX_OFFSET + 1), '99999999999', ' 5', '+5', '1e3', 'NaN', 'ten'];
+const BAD_OFFSETS = [
+  '1e23',
+  'Infinity',
+  '-0',
+  '1.5',
+  '0x10',
+  '',
+  '-1',
+  String(MAX_OFFSET + 1),
+  '99999999999',
+  ' 5',
+  '+5',
+  '1e3',
+  'NaN',
+  'ten',
+];
 const BAD_LIMITS = ['0', '101', '1e2', '0x10', '', '-0', '1.5', 'Infinity', '-5', '10.0'];
 
 describe(`paging parameters on every list (${engine})`, () => {
@@ -47,7 +64,12 @@ describe(`paging parameters on every list (${engine})`, () => {
     for (const route of routes) {
       for (const [query, name] of cases) {
         const res = await api.get(`${route}?${query}`);
-        expect({ route, query, status: res.status, body: res.body }).toEqual({ route, query, status: 400, body: { error: pagingMessage(name as 'limit') } });
+        expect({ route, query, status: res.status, body: res.body }).toEqual({
+          route,
+          query,
+          status: 400,
+          body: { error: pagingMessage(name as 'limit') },
+        });
       }
     }
   });
@@ -55,7 +77,12 @@ describe(`paging parameters on every list (${engine})`, () => {
   it('takes the bounds themselves on every list', async () => {
     const routes = await listRoutes(api);
     for (const route of routes) {
-      for (const query of [`offset=${MAX_OFFSET}&limit=100`, 'offset=0&limit=1', `offset=${MAX_OFFSET}`, 'limit=007']) {
+      for (const query of [
+        `offset=${MAX_OFFSET}&limit=100`,
+        'offset=0&limit=1',
+        `offset=${MAX_OFFSET}`,
+        'limit=007',
+      ]) {
         const res = await api.get(`${route}?${query}`);
         expect({ route, query, status: res.status }).toEqual({ route, query, status: 200 });
       }
@@ -68,11 +95,26 @@ describe(`paging parameters on every list (${engine})`, () => {
 
   it('documents the same optional limit and offset on every list, and total on the whole lists', async () => {
     const doc = (await api.get('/api/v1/docs', { key: null })).body;
-    const lists = ['/clients', '/templates', '/plans', '/webhooks', '/projects', '/webhooks/{webhookId}/deliveries', '/projects/{projectId}/generations', '/projects/{projectId}/submissions'];
+    const lists = [
+      '/clients',
+      '/templates',
+      '/plans',
+      '/webhooks',
+      '/projects',
+      '/webhooks/{webhookId}/deliveries',
+      '/projects/{projectId}/generations',
+      '/projects/{projectId}/submissions',
+    ];
     for (const path of lists) {
       const op = doc.paths[`/api/v1${path}`].get;
-      const params = Object.fromEntries(op.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p]));
-      expect({ path, limit: params.limit?.required, offset: params.offset?.required }).toEqual({ path, limit: false, offset: false });
+      const params = Object.fromEntries(
+        op.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p]),
+      );
+      expect({ path, limit: params.limit?.required, offset: params.offset?.required }).toEqual({
+        path,
+        limit: false,
+        offset: false,
+      });
       expect(params.limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
       expect(params.offset.schema).toMatchObject({ type: 'integer', minimum: 0, maximum: MAX_OFFSET });
       const ok = op.responses['200'].content['application/json'].schema;
@@ -82,7 +124,10 @@ describe(`paging parameters on every list (${engine})`, () => {
       const op = doc.paths[`/api/v1${path}`].get;
       expect(op.parameters.find((p: any) => p.name === 'limit').schema.default).toBeUndefined();
       expect(op.description).toContain('every record');
-      expect(op.responses['200'].content['application/json'].schema.required).toEqual([path.slice(1), 'total']);
+      expect(op.responses['200'].content['application/json'].schema.required).toEqual([
+        path.slice(1),
+        'total',
+      ]);
     }
   });
 
@@ -100,10 +145,13 @@ async function make(list: string, n: number, key = api.key): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const body =
-      list === 'webhooks' ? { url: `https://hooks.example.com/${i}`, events: ['client.created'] }
-      : list === 'plans' ? { name: `Plan ${i}`, price: 10 }
-      : list === 'clients' ? { email: `list${i}-${Math.random()}@example.com` }
-      : { name: `Template ${i}` };
+      list === 'webhooks'
+        ? { url: `https://hooks.example.com/${i}`, events: ['client.created'] }
+        : list === 'plans'
+          ? { name: `Plan ${i}`, price: 10 }
+          : list === 'clients'
+            ? { email: `list${i}-${Math.random()}@example.com` }
+            : { name: `Template ${i}` };
     const res = await api.post(`/api/v1/${list}`, body, { key });
     expect(res.status).toBe(201);
     ids.push(res.body[list.slice(0, -1)].id);
@@ -125,7 +173,11 @@ describe.each(['clients', 'templates', 'plans', 'webhooks'])(`GET /%s (${engine}
     expect(ids(whole.body)).toEqual(expected);
     expect(whole.body.total).toBe(5);
 
-    const pages = [await api.get(`/api/v1/${list}?limit=2`), await api.get(`/api/v1/${list}?limit=2&offset=2`), await api.get(`/api/v1/${list}?limit=2&offset=4`)];
+    const pages = [
+      await api.get(`/api/v1/${list}?limit=2`),
+      await api.get(`/api/v1/${list}?limit=2&offset=2`),
+      await api.get(`/api/v1/${list}?limit=2&offset=4`),
+    ];
     expect(pages.map((p) => p.body.total)).toEqual([5, 5, 5]);
     expect(pages.flatMap((p) => ids(p.body))).toEqual(expected);
     const past = await api.get(`/api/v1/${list}?limit=2&offset=9`);
@@ -150,7 +202,11 @@ describe.each(['clients', 'templates', 'plans', 'webhooks'])(`GET /%s (${engine}
 
   it('answers HEAD without a body', async () => {
     await make(list, 1);
-    const res = await api.app.inject({ method: 'HEAD', url: `/api/v1/${list}`, headers: { authorization: `Bearer ${api.key}` } });
+    const res = await api.app.inject({
+      method: 'HEAD',
+      url: `/api/v1/${list}`,
+      headers: { authorization: `Bearer ${api.key}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('');
   });
@@ -164,8 +220,18 @@ describe(`GET /clients across many pages (${engine})`, () => {
       // Runs of seven clients share a created_at: the order and the keyset rest on the id then.
       const at = new Date(base + Math.floor(i / 7) * 1000).toISOString();
       rows.push({
-        id: newId(), org_id: api.org.id, user_id: newId(), email: `bulk${i}@example.com`, email_lower: `bulk${i}@example.com`,
-        name: null, company: null, status: 'invited', plan_id: null, payment_status: 'none', created_at: at, updated_at: at,
+        id: newId(),
+        org_id: api.org.id,
+        user_id: newId(),
+        email: `bulk${i}@example.com`,
+        email_lower: `bulk${i}@example.com`,
+        name: null,
+        company: null,
+        status: 'invited',
+        plan_id: null,
+        payment_status: 'none',
+        created_at: at,
+        updated_at: at,
       });
     }
     await api.ctx.database.db.transaction().execute((trx) => insertClients(trx, rows));
@@ -198,7 +264,12 @@ describe(`keyset pages of every whole list (${engine})`, () => {
     await make('templates', 7);
     await make('webhooks', 7);
     const { database } = api.ctx;
-    const lists = { clients: clientList(database), templates: templateList(database), plans: planList(database), webhooks: webhookList(database) };
+    const lists = {
+      clients: clientList(database),
+      templates: templateList(database),
+      plans: planList(database),
+      webhooks: webhookList(database),
+    };
     for (const [name, list] of Object.entries(lists)) {
       const whole = (await api.get(`/api/v1/${name}?limit=100`)).body[name].map((r: { id: string }) => r.id);
       expect({ name, n: whole.length }).toEqual({ name, n: 7 });

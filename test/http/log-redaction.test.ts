@@ -51,7 +51,9 @@ describe('URLs in the request log', () => {
       const mine = lines.filter((line) => line.reqId === reqId);
       expect(mine.length, url).toBeGreaterThan(0);
       expect(JSON.stringify(mine), url).not.toContain(SECRET);
-      const incoming = mine.find((line) => line.msg === 'incoming request') as { req: { url: string; method: string } };
+      const incoming = mine.find((line) => line.msg === 'incoming request') as {
+        req: { url: string; method: string };
+      };
       expect(incoming.req, url).toMatchObject({ method: 'GET', url: logged });
     }
   });

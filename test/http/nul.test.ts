@@ -24,7 +24,12 @@ describe('NUL characters in text inputs', () => {
       ['POST', '/api/v1/clients', { email: 'nul@example.com', company: NUL }, 'company'],
       ['PATCH', `/api/v1/clients/${client.id}`, { name: NUL }, 'name'],
       ['POST', '/api/v1/projects', { client_email: client.email, name: NUL }, 'name'],
-      ['POST', '/api/v1/projects', { client_email: client.email, name: 'ok', description: NUL }, 'description'],
+      [
+        'POST',
+        '/api/v1/projects',
+        { client_email: client.email, name: 'ok', description: NUL },
+        'description',
+      ],
       ['PATCH', `/api/v1/projects/${project.id}`, { tags: ['fine', NUL] }, 'tags[1]'],
       ['PATCH', `/api/v1/projects/${project.id}`, { description: NUL }, 'description'],
       ['POST', '/api/v1/templates', { name: NUL }, 'name'],
@@ -39,7 +44,10 @@ describe('NUL characters in text inputs', () => {
       expectNulRefusal(res, field);
     }
     expect((await api.get('/api/v1/clients')).body.clients).toHaveLength(1);
-    expect((await api.get(`/api/v1/projects/${project.id}`)).body.project).toMatchObject({ description: null, tags: [] });
+    expect((await api.get(`/api/v1/projects/${project.id}`)).body.project).toMatchObject({
+      description: null,
+      tags: [],
+    });
   });
 
   it('are refused in query parameters (q, form)', async () => {
@@ -55,7 +63,9 @@ describe('NUL characters in text inputs', () => {
     const put = await api.put(`/api/v1/projects/${project.id}/files/data.txt`, { content: NUL });
     expect(put.status).toBe(201);
     expect((await api.get(`/api/v1/projects/${project.id}/files/data.txt`)).body.file.content).toBe(NUL);
-    const publish = await api.post(`/api/v1/projects/${project.id}/publish`, { builtFiles: { 'index.html': `<h1>${NUL}</h1>` } });
+    const publish = await api.post(`/api/v1/projects/${project.id}/publish`, {
+      builtFiles: { 'index.html': `<h1>${NUL}</h1>` },
+    });
     expect(publish.status).toBe(200);
   });
 });

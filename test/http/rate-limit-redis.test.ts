@@ -19,7 +19,10 @@ describe.skipIf(!REDIS_URL)('rate limit on Redis (REDIS_URL)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     for (let i = 0; i < 2; i++) {
-      const runtime = await createContainer(testConfig(db, { REDIS_URL: REDIS_URL!, RATE_LIMIT_QUOTA: '4' }), { rateLimitKeyPrefix: prefix });
+      const runtime = await createContainer(
+        testConfig(db, { REDIS_URL: REDIS_URL!, RATE_LIMIT_QUOTA: '4' }),
+        { rateLimitKeyPrefix: prefix },
+      );
       await runtime.rateLimiter.ready();
       runtimes.push(runtime);
       apps.push(await buildApp(runtime));
@@ -41,7 +44,11 @@ describe.skipIf(!REDIS_URL)('rate limit on Redis (REDIS_URL)', () => {
   it('shares one quota across both instances', async () => {
     const results = [];
     for (let i = 0; i < 5; i++) {
-      const res = await apps[i % 2]!.inject({ method: 'GET', url: '/api/v1/clients', headers: { authorization: `Bearer ${key}` } });
+      const res = await apps[i % 2]!.inject({
+        method: 'GET',
+        url: '/api/v1/clients',
+        headers: { authorization: `Bearer ${key}` },
+      });
       results.push([res.statusCode, res.headers['x-ratelimit-remaining']]);
     }
     expect(results).toEqual([

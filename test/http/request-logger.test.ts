@@ -31,7 +31,13 @@ describe('request logger', () => {
   it('a route-level log level gets a real child with that level', () => {
     const { lines, stream } = logCollector();
     const parent = pino({ level: 'warn' }, stream) as unknown as FastifyBaseLogger;
-    const log = lazyRequestLogger.call({} as never, parent, { reqId: 'r-2' }, { level: 'debug' }, {} as never);
+    const log = lazyRequestLogger.call(
+      {} as never,
+      parent,
+      { reqId: 'r-2' },
+      { level: 'debug' },
+      {} as never,
+    );
     log.debug('debug line');
     expect(lines.map((l) => [l.msg, l.reqId])).toEqual([['debug line', 'r-2']]);
   });
@@ -64,7 +70,11 @@ describe('request logs of the app', () => {
   it('logs each request at info with the request id it echoes', async () => {
     const app = await buildApp(runtime, { logger: pino({ level: 'info' }, stream) });
     try {
-      const res = await app.inject({ method: 'GET', url: '/api/v1/clients', headers: { 'x-request-id': 'trace-42' } });
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/v1/clients',
+        headers: { 'x-request-id': 'trace-42' },
+      });
       expect(res.statusCode).toBe(401);
       expect(res.headers['x-request-id']).toBe('trace-42');
       const mine = lines.filter((l) => l.reqId === 'trace-42').map((l) => l.msg);

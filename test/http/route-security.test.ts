@@ -17,7 +17,11 @@ function operations(): Operation[] {
   const doc = api.app.swagger() as { paths: Record<string, Record<string, unknown>> };
   return Object.entries(doc.paths)
     .filter(([path]) => path.startsWith('/api/v1/') && path !== '/api/v1/docs')
-    .flatMap(([path, methods]) => Object.keys(methods).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m)).map((method) => ({ method: method.toUpperCase(), path })));
+    .flatMap(([path, methods]) =>
+      Object.keys(methods)
+        .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+        .map((method) => ({ method: method.toUpperCase(), path })),
+    );
 }
 
 /** Records of the test's organization, to put into paths. */
@@ -27,14 +31,22 @@ beforeEach(async () => {
   const project = await createProject(api, { client_email: client.email, name: 'Secured' });
   const template = await createTemplate(api);
   const plan = await createPlan(api, 5);
-  const webhook = (await api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['client.created'] })).body.webhook;
+  const webhook = (
+    await api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['client.created'] })
+  ).body.webhook;
   ids = { client: client.id, project: project.id, template: template.id, plan: plan.id, webhook: webhook.id };
 });
 
 /** Fills a path's parameters with records of the test's organization (other ids: a fresh UUID). */
 function fill(path: string): string {
   const resource = path.split('/')[3]!; // /api/v1/{resource}/...
-  const owner: Record<string, string> = { clients: 'client', projects: 'project', templates: 'template', plans: 'plan', webhooks: 'webhook' };
+  const owner: Record<string, string> = {
+    clients: 'client',
+    projects: 'project',
+    templates: 'template',
+    plans: 'plan',
+    webhooks: 'webhook',
+  };
   return path.replace(/\{(\w+)\}/g, (_m, name: string) => {
     if (name === 'id') return ids[owner[resource]!]!;
     if (name === 'projectId') return ids.project!;
@@ -87,7 +99,13 @@ describe('every operation', () => {
       const res = await api.request(op.method, fill(op.path), body, { key: other.key });
       expect(res.status, `${op.method} ${op.path}: ${JSON.stringify(res.body)}`).toBe(404);
     }
-    for (const [name, path] of [['client', 'clients'], ['project', 'projects'], ['template', 'templates'], ['plan', 'plans'], ['webhook', 'webhooks']]) {
+    for (const [name, path] of [
+      ['client', 'clients'],
+      ['project', 'projects'],
+      ['template', 'templates'],
+      ['plan', 'plans'],
+      ['webhook', 'webhooks'],
+    ]) {
       expect((await api.get(`/api/v1/${path}/${mine[name!]}`)).status, name).toBe(200);
     }
   });

@@ -14,13 +14,22 @@ const PAGE_POLICY =
 const secure = useTestApi({ PUBLIC_URL: 'https://sitewright.test' });
 const plain = useTestApi();
 
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /** Requests of every way in that answers data: successes, refusals and unknown paths. */
 function dataRequests(api: TestApi) {
   const auth = { authorization: `Bearer ${api.key}` };
-  const rpc = (body: unknown, headers: Record<string, string> = {}) => ({ method: 'POST' as const, url: '/api/mcp', headers: { ...MCP_HEADERS, ...headers }, payload: JSON.stringify(body) });
+  const rpc = (body: unknown, headers: Record<string, string> = {}) => ({
+    method: 'POST' as const,
+    url: '/api/mcp',
+    headers: { ...MCP_HEADERS, ...headers },
+    payload: JSON.stringify(body),
+  });
   return [
     { method: 'GET' as const, url: '/api/v1/clients?limit=5', headers: auth },
     { method: 'GET' as const, url: '/api/v1/clients', headers: auth },
@@ -31,13 +40,29 @@ function dataRequests(api: TestApi) {
     { method: 'GET' as const, url: '/api/no-such-thing' },
     rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_projects', arguments: {} } }),
-    rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_projects', arguments: {} } }, auth),
-    { ...rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }), headers: { ...MCP_HEADERS, host: 'evil.example' } },
+    rpc(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_projects', arguments: {} } },
+      auth,
+    ),
+    {
+      ...rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      headers: { ...MCP_HEADERS, host: 'evil.example' },
+    },
     { method: 'GET' as const, url: '/.well-known/mcp' },
     { method: 'GET' as const, url: '/.well-known/oauth-protected-resource/api/mcp' },
     { method: 'GET' as const, url: '/.well-known/oauth-authorization-server' },
-    { method: 'POST' as const, url: '/oauth/register', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ redirect_uris: ['https://agent.example/cb'] }) },
-    { method: 'POST' as const, url: '/oauth/register', headers: { 'content-type': 'application/json' }, payload: '{}' },
+    {
+      method: 'POST' as const,
+      url: '/oauth/register',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ redirect_uris: ['https://agent.example/cb'] }),
+    },
+    {
+      method: 'POST' as const,
+      url: '/oauth/register',
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+    },
     { method: 'POST' as const, url: '/oauth/token', headers: FORM, payload: 'grant_type=password' },
     { method: 'POST' as const, url: '/oauth/revoke', headers: FORM, payload: 'token=nothing' },
   ];

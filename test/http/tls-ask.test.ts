@@ -28,10 +28,18 @@ describe('the allow list', () => {
 
   it('is loopback only by default, and refuses what is not a range at start', () => {
     const loopback = parseCidrList(loadConfig({}).sites.tlsAskAllow.join(','));
-    expect(['127.0.0.1', '127.9.9.9', '::1', '::ffff:127.0.0.1'].map((a) => addressInList(a, loopback))).toEqual([true, true, true, true]);
-    expect(['10.0.0.1', '192.168.1.1', '::2'].map((a) => addressInList(a, loopback))).toEqual([false, false, false]);
+    expect(
+      ['127.0.0.1', '127.9.9.9', '::1', '::ffff:127.0.0.1'].map((a) => addressInList(a, loopback)),
+    ).toEqual([true, true, true, true]);
+    expect(['10.0.0.1', '192.168.1.1', '::2'].map((a) => addressInList(a, loopback))).toEqual([
+      false,
+      false,
+      false,
+    ]);
     expect(() => loadConfig({ TLS_ASK_ALLOW: '10.0.0.0/8,private' })).toThrow(ConfigError);
-    expect(() => loadConfig({ TLS_ASK_ALLOW: '10.0.0.0/33' })).toThrow(/TLS_ASK_ALLOW: '10.0.0.0\/33' is not a CIDR range/);
+    expect(() => loadConfig({ TLS_ASK_ALLOW: '10.0.0.0/33' })).toThrow(
+      /TLS_ASK_ALLOW: '10.0.0.0\/33' is not a CIDR range/,
+    );
   });
 });
 
@@ -65,9 +73,19 @@ describe('GET /internal/tls/ask with TLS_ASK_ALLOW=10.0.0.0/8,fd00::/8', () => {
   it('answers callers in the list', async () => {
     const url = `/internal/tls/ask?domain=${await published()}`;
     for (const remoteAddress of ['10.1.2.3', '::ffff:10.0.0.9', 'fd00::53']) {
-      expect([remoteAddress, (await api.app.inject({ url, remoteAddress })).statusCode]).toEqual([remoteAddress, 200]);
+      expect([remoteAddress, (await api.app.inject({ url, remoteAddress })).statusCode]).toEqual([
+        remoteAddress,
+        200,
+      ]);
     }
-    expect((await api.app.inject({ url: '/internal/tls/ask?domain=nothing.sites.test', remoteAddress: '10.1.2.3' })).statusCode).toBe(404);
+    expect(
+      (
+        await api.app.inject({
+          url: '/internal/tls/ask?domain=nothing.sites.test',
+          remoteAddress: '10.1.2.3',
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await api.app.inject({ url, remoteAddress: '198.51.100.1' })).statusCode).toBe(404);
   });
 });

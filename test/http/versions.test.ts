@@ -7,7 +7,10 @@ import { useTestApi } from '../helpers/app.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
 import { fetchSite } from '../helpers/site-client.ts';
 
-const api = useTestApi({ SITES_DOMAIN: 'sites.test', GENERATION_POLL_INTERVAL: '50ms' }, { generationWorker: true });
+const api = useTestApi(
+  { SITES_DOMAIN: 'sites.test', GENERATION_POLL_INTERVAL: '50ms' },
+  { generationWorker: true },
+);
 let port: number;
 beforeAll(async () => {
   await api.app.listen({ port: 0, host: '127.0.0.1' });
@@ -20,8 +23,10 @@ async function project(name = 'Versions') {
   return { id: p.id as string, host: `${p.subdomain}.sites.test` };
 }
 
-const put = (projectId: string, path: string, content: string, key?: string) => api.put(`/api/v1/projects/${projectId}/files/${path}`, { content }, key ? { key } : {});
-const versionsOf = async (projectId: string) => (await api.get(`/api/v1/projects/${projectId}/versions?limit=100`)).body;
+const put = (projectId: string, path: string, content: string, key?: string) =>
+  api.put(`/api/v1/projects/${projectId}/files/${path}`, { content }, key ? { key } : {});
+const versionsOf = async (projectId: string) =>
+  (await api.get(`/api/v1/projects/${projectId}/versions?limit=100`)).body;
 
 async function generated(projectId: string, prompt: string) {
   const { id } = (await api.post(`/api/v1/projects/${projectId}/generate`, { prompt })).body.generation;
@@ -45,8 +50,18 @@ describe('versions', () => {
     const { versions, total } = await versionsOf(p.id);
     expect(total).toBe(3);
     expect(versions.map((v: { number: number }) => v.number)).toEqual([3, 2, 1]);
-    expect(versions.map((v: { summary: string }) => v.summary)).toEqual(['Deleted style.css', 'Added style.css', 'Added index.html']);
-    expect(versions[0]).toMatchObject({ source: 'files_api', generation_id: null, file_count: 1, size: 12, author: { type: 'api_key', name: 'rw' } });
+    expect(versions.map((v: { summary: string }) => v.summary)).toEqual([
+      'Deleted style.css',
+      'Added style.css',
+      'Added index.html',
+    ]);
+    expect(versions[0]).toMatchObject({
+      source: 'files_api',
+      generation_id: null,
+      file_count: 1,
+      size: 12,
+      author: { type: 'api_key', name: 'rw' },
+    });
     expect(versions[1]).toMatchObject({ file_count: 2, size: 12 + 13 });
     const page = (await api.get(`/api/v1/projects/${p.id}/versions?limit=1&offset=1`)).body;
     expect(page.total).toBe(3);
@@ -63,16 +78,27 @@ describe('versions', () => {
     expect(detail.files.map((f: { path: string }) => f.path)).toEqual(['index.html']);
     const old = (await api.get(`/api/v1/projects/${p.id}/versions/${first.id}/files/index.html`)).body.file;
     expect(old).toMatchObject({ path: 'index.html', content: '<h1>First</h1>', encoding: 'utf8' });
-    expect((await api.get(`/api/v1/projects/${p.id}/versions/${first.id}/files/about.html`)).status).toBe(404);
+    expect((await api.get(`/api/v1/projects/${p.id}/versions/${first.id}/files/about.html`)).status).toBe(
+      404,
+    );
 
     const restored = await api.post(`/api/v1/projects/${p.id}/versions/${first.id}/restore`);
     expect(restored.status).toBe(201);
-    expect(restored.body.version).toMatchObject({ number: 4, source: 'restore', summary: 'Restored version 1', file_count: 1 });
+    expect(restored.body.version).toMatchObject({
+      number: 4,
+      source: 'restore',
+      summary: 'Restored version 1',
+      file_count: 1,
+    });
     const files = (await api.get(`/api/v1/projects/${p.id}/files`)).body.files;
     expect(files.map((f: { path: string }) => f.path)).toEqual(['index.html']);
-    expect((await api.get(`/api/v1/projects/${p.id}/files/index.html`)).body.file.content).toBe('<h1>First</h1>');
+    expect((await api.get(`/api/v1/projects/${p.id}/files/index.html`)).body.file.content).toBe(
+      '<h1>First</h1>',
+    );
     // Nothing was lost: the version restored over is still there.
-    expect((await api.get(`/api/v1/projects/${p.id}/versions/${latest.id}/files/index.html`)).body.file.content).toBe('<h1>Second</h1>');
+    expect(
+      (await api.get(`/api/v1/projects/${p.id}/versions/${latest.id}/files/index.html`)).body.file.content,
+    ).toBe('<h1>Second</h1>');
     expect((await versionsOf(p.id)).total).toBe(4);
   });
 
@@ -80,15 +106,32 @@ describe('versions', () => {
     const p = await project('Bakery');
     const generation = await generated(p.id, 'A website for a bakery in Bristol');
     const [version] = (await versionsOf(p.id)).versions;
-    expect(version).toMatchObject({ number: 1, source: 'generation', generation_id: generation.id, summary: generation.summary, author: { type: 'api_key', name: 'rw' } });
+    expect(version).toMatchObject({
+      number: 1,
+      source: 'generation',
+      generation_id: generation.id,
+      summary: generation.summary,
+      author: { type: 'api_key', name: 'rw' },
+    });
     expect(version.file_count).toBe(generation.files.length);
 
-    const template = (await api.post('/api/v1/templates', { name: 'Bakery template', source_project_id: p.id })).body.template;
+    const template = (
+      await api.post('/api/v1/templates', { name: 'Bakery template', source_project_id: p.id })
+    ).body.template;
     const client = await createClient(api);
-    const copy = await createProject(api, { client_email: client.email, name: 'From template', template_id: template.id });
+    const copy = await createProject(api, {
+      client_email: client.email,
+      name: 'From template',
+      template_id: template.id,
+    });
     const copied = (await versionsOf(copy.id)).versions;
     expect(copied).toHaveLength(1);
-    expect(copied[0]).toMatchObject({ number: 1, source: 'template', summary: "Started from the template 'Bakery template'", file_count: version.file_count });
+    expect(copied[0]).toMatchObject({
+      number: 1,
+      source: 'template',
+      summary: "Started from the template 'Bakery template'",
+      file_count: version.file_count,
+    });
   });
 
   it('answers 404 for another organization’s project, version and file, and 400 for a bad id', async () => {
@@ -96,25 +139,43 @@ describe('versions', () => {
     await put(p.id, 'index.html', '<h1>Mine</h1>');
     const [version] = (await versionsOf(p.id)).versions;
     const other = await api.newOrg('Other');
-    for (const url of [`/api/v1/projects/${p.id}/versions`, `/api/v1/projects/${p.id}/versions/${version.id}`, `/api/v1/projects/${p.id}/versions/${version.id}/files/index.html`]) {
+    for (const url of [
+      `/api/v1/projects/${p.id}/versions`,
+      `/api/v1/projects/${p.id}/versions/${version.id}`,
+      `/api/v1/projects/${p.id}/versions/${version.id}/files/index.html`,
+    ]) {
       expect((await api.get(url, { key: other.key })).status).toBe(404);
     }
-    expect((await api.post(`/api/v1/projects/${p.id}/versions/${version.id}/restore`, undefined, { key: other.key })).status).toBe(404);
+    expect(
+      (
+        await api.post(`/api/v1/projects/${p.id}/versions/${version.id}/restore`, undefined, {
+          key: other.key,
+        })
+      ).status,
+    ).toBe(404);
     // A version of another project of the same organization is not this project's.
     const q = await project('Second');
     expect((await api.get(`/api/v1/projects/${q.id}/versions/${version.id}`)).status).toBe(404);
     expect((await api.post(`/api/v1/projects/${q.id}/versions/${version.id}/restore`)).status).toBe(404);
     expect((await api.get(`/api/v1/projects/${p.id}/versions/not-a-uuid`)).status).toBe(400);
-    expect((await api.post(`/api/v1/projects/${p.id}/versions/${version.id}/restore`, undefined, { key: api.readKey })).status).toBe(403);
+    expect(
+      (
+        await api.post(`/api/v1/projects/${p.id}/versions/${version.id}/restore`, undefined, {
+          key: api.readKey,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('stores a version as the files it changed: 1,000 versions of a 50-file site stay small', async () => {
     const p = await project('Big history');
     const { files } = api.ctx.services;
-    const page = (i: number, n: number) => `<!doctype html><title>Page ${i}</title><main>${`Revision ${n} of page ${i}. `.repeat(40)}</main>`;
+    const page = (i: number, n: number) =>
+      `<!doctype html><title>Page ${i}</title><main>${`Revision ${n} of page ${i}. `.repeat(40)}</main>`;
     for (let i = 0; i < 50; i++) await files.put(api.org.id, p.id, `page-${i}.html`, { content: page(i, 0) });
     const siteBytes = Array.from({ length: 50 }, (_, i) => page(i, 0).length).reduce((a, b) => a + b, 0);
-    for (let n = 1; n <= 950; n++) await files.put(api.org.id, p.id, `page-${n % 50}.html`, { content: page(n % 50, n) });
+    for (let n = 1; n <= 950; n++)
+      await files.put(api.org.id, p.id, `page-${n % 50}.html`, { content: page(n % 50, n) });
     const { total } = await versionsOf(p.id);
     expect(total).toBe(1_000);
     const { db } = api.ctx.database;
@@ -129,7 +190,15 @@ describe('versions', () => {
     expect(Number(stored.blobs)).toBe(1_000);
     const bytes = await db
       .selectFrom('blobs')
-      .where('sha256', 'in', db.selectFrom('version_files').innerJoin('versions', 'versions.id', 'version_files.version_id').where('versions.project_id', '=', p.id).select('version_files.sha256'))
+      .where(
+        'sha256',
+        'in',
+        db
+          .selectFrom('version_files')
+          .innerJoin('versions', 'versions.id', 'version_files.version_id')
+          .where('versions.project_id', '=', p.id)
+          .select('version_files.sha256'),
+      )
       .select((eb) => eb.fn.sum<number | string>('size').as('bytes'))
       .executeTakeFirstOrThrow();
     expect(Number(bytes.bytes)).toBeLessThan(siteBytes * 25); // ~20 sites' worth of changed pages; a copy per version would be 1,000
@@ -143,7 +212,15 @@ describe('versions', () => {
     await put(p.id, 'only-mine.html', '<h1>Changed, only in this project</h1>');
     await api.post(`/api/v1/projects/${p.id}/publish`);
     const { db } = api.ctx.database;
-    const count = async () => Number((await db.selectFrom('blobs').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('blobs')
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     expect((await api.delete(`/api/v1/projects/${p.id}`)).status).toBe(200);
     // The changed only-mine.html went; the template still holds index.html and the first only-mine.html.
@@ -171,25 +248,49 @@ describe('deployments', () => {
     const promoted = await api.post(`/api/v1/projects/${p.id}/deployments/${first.deployId}/promote`);
     expect(promoted.status).toBe(200);
     expect(promoted.body).toMatchObject({ deployId: first.deployId, status: 'ready', url: second.url });
-    expect(Date.parse(promoted.body.project.last_published_at)).toBeGreaterThanOrEqual(Date.parse(second.project.last_published_at));
+    expect(Date.parse(promoted.body.project.last_published_at)).toBeGreaterThanOrEqual(
+      Date.parse(second.project.last_published_at),
+    );
     expect((await fetchSite(port, p.host, '/')).body).toContain('Launch');
     const after = (await api.get(`/api/v1/projects/${p.id}/deployments`)).body.deployments;
     expect(after.map((d: { live: boolean }) => d.live)).toEqual([false, true]);
     // The project's files are untouched by a rollback.
-    expect((await api.get(`/api/v1/projects/${p.id}/files/index.html`)).body.file.content).toBe('<h1>Redesign</h1>');
-    const events = await api.ctx.database.db.selectFrom('events').select(['type', 'payload']).where('org_id', '=', api.org.id).where('type', '=', 'project.published').execute();
+    expect((await api.get(`/api/v1/projects/${p.id}/files/index.html`)).body.file.content).toBe(
+      '<h1>Redesign</h1>',
+    );
+    const events = await api.ctx.database.db
+      .selectFrom('events')
+      .select(['type', 'payload'])
+      .where('org_id', '=', api.org.id)
+      .where('type', '=', 'project.published')
+      .execute();
     expect(events.filter((e) => String(e.payload).includes(first.deployId))).toHaveLength(2);
   });
 
   it('publishes builtFiles as a deployment of no version, and refuses other projects’ deployments', async () => {
     const p = await project();
-    const built = (await api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles: { 'index.html': '<h1>Built</h1>' } })).body;
+    const built = (
+      await api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles: { 'index.html': '<h1>Built</h1>' } })
+    ).body;
     const [deployment] = (await api.get(`/api/v1/projects/${p.id}/deployments`)).body.deployments;
-    expect(deployment).toMatchObject({ id: built.deployId, version_id: null, version_number: null, live: true });
+    expect(deployment).toMatchObject({
+      id: built.deployId,
+      version_id: null,
+      version_number: null,
+      live: true,
+    });
     const q = await project('Other project');
-    expect((await api.post(`/api/v1/projects/${q.id}/deployments/${built.deployId}/promote`)).status).toBe(404);
+    expect((await api.post(`/api/v1/projects/${q.id}/deployments/${built.deployId}/promote`)).status).toBe(
+      404,
+    );
     const other = await api.newOrg('Elsewhere');
     expect((await api.get(`/api/v1/projects/${p.id}/deployments`, { key: other.key })).status).toBe(404);
-    expect((await api.post(`/api/v1/projects/${p.id}/deployments/${built.deployId}/promote`, undefined, { key: other.key })).status).toBe(404);
+    expect(
+      (
+        await api.post(`/api/v1/projects/${p.id}/deployments/${built.deployId}/promote`, undefined, {
+          key: other.key,
+        })
+      ).status,
+    ).toBe(404);
   });
 });

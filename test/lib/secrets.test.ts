@@ -29,21 +29,26 @@ describe('SecretBox', () => {
     expect(parseSecretsKey(Buffer.alloc(31).toString('base64'))).toBeUndefined();
   });
 
-  it.runIf(!process.env.TEST_DATABASE_URL)('the embedded default keeps its key in DATA_DIR/secrets.key, mode 0600, made once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sitewright-secrets-'));
-    try {
-      const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
-      const first = await createContainer(config, { rateLimitKeyPrefix: `sw:test:${process.pid}:secrets` });
-      await first.close();
-      const file = join(dir, 'secrets.key');
-      expect(statSync(file).mode & 0o777).toBe(0o600);
-      const key = readFileSync(file, 'utf8');
-      expect(parseSecretsKey(key)).toHaveLength(32);
-      const second = await createContainer(config, { rateLimitKeyPrefix: `sw:test:${process.pid}:secrets` });
-      await second.close();
-      expect(readFileSync(file, 'utf8')).toBe(key);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.runIf(!process.env.TEST_DATABASE_URL)(
+    'the embedded default keeps its key in DATA_DIR/secrets.key, mode 0600, made once',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sitewright-secrets-'));
+      try {
+        const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
+        const first = await createContainer(config, { rateLimitKeyPrefix: `sw:test:${process.pid}:secrets` });
+        await first.close();
+        const file = join(dir, 'secrets.key');
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        const key = readFileSync(file, 'utf8');
+        expect(parseSecretsKey(key)).toHaveLength(32);
+        const second = await createContainer(config, {
+          rateLimitKeyPrefix: `sw:test:${process.pid}:secrets`,
+        });
+        await second.close();
+        expect(readFileSync(file, 'utf8')).toBe(key);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -5,7 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Throttle } from '../../src/lib/throttle.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
-const stores: [string, string | undefined][] = [['memory', undefined], ...(REDIS_URL ? [['Redis', REDIS_URL] as [string, string]] : [])];
+const stores: [string, string | undefined][] = [
+  ['memory', undefined],
+  ...(REDIS_URL ? [['Redis', REDIS_URL] as [string, string]] : []),
+];
 const made: Throttle[] = [];
 const throttle = async (redisUrl: string | undefined, keyPrefix: string) => {
   const t = new Throttle({ windowSeconds: 60, maxDelaySeconds: 4, redisUrl, keyPrefix });

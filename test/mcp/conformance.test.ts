@@ -30,7 +30,11 @@ async function suiteNode(): Promise<string> {
   if (!existsSync(CLI) || !existsSync(binary)) {
     mkdirSync(CACHE, { recursive: true });
     const packages = [SUITE, ...(major >= 22 ? [] : [`${nodePackage}@${NODE_22}`])];
-    await run('npm', ['install', '--prefix', CACHE, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', ...packages], { timeout: 240_000 });
+    await run(
+      'npm',
+      ['install', '--prefix', CACHE, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', ...packages],
+      { timeout: 240_000 },
+    );
   }
   return binary;
 }
@@ -39,7 +43,11 @@ describe('the official MCP conformance suite', () => {
   it('passes every scenario that applies to a product’s server', { timeout: 300_000 }, async () => {
     const node = await suiteNode();
     for (const scenario of SCENARIOS) {
-      const { stdout } = await run(node, [CLI, 'server', '--url', `${server.url}/api/mcp`, '--scenario', scenario], { timeout: 60_000 }).catch((error: { stdout?: string; message: string }) => {
+      const { stdout } = await run(
+        node,
+        [CLI, 'server', '--url', `${server.url}/api/mcp`, '--scenario', scenario],
+        { timeout: 60_000 },
+      ).catch((error: { stdout?: string; message: string }) => {
         throw new Error(`${scenario}: ${error.stdout ?? ''} ${error.message}`);
       });
       const result = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(stdout);

@@ -26,11 +26,25 @@ afterAll(async () => {
 });
 
 type Way = 'direct' | 'sdk';
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+const HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
 
 /** One tools/call; `sdk` adds a `_meta` key of no meaning, which leaves the call to the SDK's handler. */
-async function callTool(way: Way, token: string, name: string, args: Record<string, unknown>, requestId = `req-${Math.random()}`) {
-  const params = { name, arguments: args, ...(way === 'sdk' ? { _meta: { 'test.sitewright/route': 'sdk' } } : {}) };
+async function callTool(
+  way: Way,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+  requestId = `req-${Math.random()}`,
+) {
+  const params = {
+    name,
+    arguments: args,
+    ...(way === 'sdk' ? { _meta: { 'test.sitewright/route': 'sdk' } } : {}),
+  };
   const res = await app.inject({
     method: 'POST',
     url: '/api/mcp',
@@ -38,20 +52,40 @@ async function callTool(way: Way, token: string, name: string, args: Record<stri
     payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
   });
   expect(res.statusCode, res.body).toBe(200);
-  return JSON.parse(res.body.replace(/^event: message\ndata: /, '')).result as { isError?: boolean; content: { text: string }[]; structuredContent?: any };
+  return JSON.parse(res.body.replace(/^event: message\ndata: /, '')).result as {
+    isError?: boolean;
+    content: { text: string }[];
+    structuredContent?: any;
+  };
 }
 
 /** An OAuth access token of `userId` in the test's organization (of one client's account when `orgClientId`). */
 async function grantToken(userId: string, orgClientId: string | null): Promise<string> {
   const { oauth } = api.ctx.services;
-  const registered = await oauth.clients.register({ redirect_uris: ['http://127.0.0.1/cb'], client_name: 'Agent' });
+  const registered = await oauth.clients.register({
+    redirect_uris: ['http://127.0.0.1/cb'],
+    client_name: 'Agent',
+  });
   const verifier = 'v'.repeat(64);
   const resource = `${new URL(api.ctx.config.publicUrl).origin}/api/mcp`;
   const auth = await oauth.checkAuthorization({
-    client_id: registered.clientId, redirect_uri: 'http://127.0.0.1/cb', response_type: 'code', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource,
+    client_id: registered.clientId,
+    redirect_uri: 'http://127.0.0.1/cb',
+    response_type: 'code',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    resource,
   });
   const code = await oauth.approve(auth, { userId, orgId: api.org.id, orgClientId });
-  return (await oauth.exchangeCode({ code, client_id: registered.clientId, redirect_uri: 'http://127.0.0.1/cb', code_verifier: verifier, resource })).access_token;
+  return (
+    await oauth.exchangeCode({
+      code,
+      client_id: registered.clientId,
+      redirect_uri: 'http://127.0.0.1/cb',
+      code_verifier: verifier,
+      resource,
+    })
+  ).access_token;
 }
 
 describe.each<Way>(['direct', 'sdk'])('a tool call (%s)', (way) => {
@@ -68,7 +102,10 @@ describe.each<Way>(['direct', 'sdk'])('a tool call (%s)', (way) => {
     ];
     for (const [name, args, field] of cases) {
       const result = await callTool(way, api.key, name, args);
-      expect(result, name).toEqual({ content: [{ type: 'text', text: `argument '${field}' must not contain a NUL character` }], isError: true });
+      expect(result, name).toEqual({
+        content: [{ type: 'text', text: `argument '${field}' must not contain a NUL character` }],
+        isError: true,
+      });
     }
     expect((await api.ctx.services.clients.search(api.org.id, { q: 'nul@' }, 10, 0)).total).toBe(0);
     expect((await api.get(`/api/v1/projects/${project.id}`)).body.project.tags).toEqual([]);
@@ -85,12 +122,18 @@ describe.each<Way>(['direct', 'sdk'])('a tool call (%s)', (way) => {
       expect(result).toEqual({ content: [{ type: 'text', text: 'Internal error' }], isError: true });
       const logged = lines.filter((line) => line.reqId === requestId && line.msg === 'MCP tool failed');
       expect(logged).toHaveLength(1);
-      expect(logged[0]).toMatchObject({ level: 50, tool: 'get_project', err: { message: driverError.message } });
+      expect(logged[0]).toMatchObject({
+        level: 50,
+        tool: 'get_project',
+        err: { message: driverError.message },
+      });
     } finally {
       spy.mockRestore();
     }
     // A domain refusal keeps its own message, and is no error of the server's.
-    const missing = await callTool(way, api.key, 'get_project', { project_id: '00000000-0000-4000-8000-000000000000' });
+    const missing = await callTool(way, api.key, 'get_project', {
+      project_id: '00000000-0000-4000-8000-000000000000',
+    });
     expect(missing.content[0]!.text).toBe('Project not found');
   });
 });
@@ -98,14 +141,26 @@ describe.each<Way>(['direct', 'sdk'])('a tool call (%s)', (way) => {
 describe('an OAuth grant', () => {
   it('of a client’s own account lists the public templates only', async () => {
     const mine = await createClient(api);
-    const row = await api.ctx.database.db.selectFrom('clients').select('user_id').where('id', '=', mine.id).executeTakeFirstOrThrow();
-    await api.ctx.services.accounts.createUser({ id: row.user_id, email: mine.email, password: 'a long enough password', name: null });
+    const row = await api.ctx.database.db
+      .selectFrom('clients')
+      .select('user_id')
+      .where('id', '=', mine.id)
+      .executeTakeFirstOrThrow();
+    await api.ctx.services.accounts.createUser({
+      id: row.user_id,
+      email: mine.email,
+      password: 'a long enough password',
+      name: null,
+    });
     const offered = await createTemplate(api, { name: 'Offered', is_public: true });
     await createTemplate(api, { name: 'Agency only' });
     const token = await grantToken(row.user_id, mine.id);
     for (const way of ['direct', 'sdk'] as Way[]) {
       const listed = (await callTool(way, token, 'list_templates', {})).structuredContent;
-      expect(listed.templates.map((t: any) => t.id), way).toEqual([offered.id]);
+      expect(
+        listed.templates.map((t: any) => t.id),
+        way,
+      ).toEqual([offered.id]);
       expect(listed.total, way).toBe(1);
     }
     // The agency's own key still sees every template.
@@ -113,13 +168,25 @@ describe('an OAuth grant', () => {
   });
 
   it('records the person it acts for as the author of a generation, as the pages do', async () => {
-    const member = await api.ctx.services.accounts.createMember({ email: `member-${Date.now()}@example.com`, password: 'a long enough password', name: 'Mia', orgId: api.org.id, role: 'member' });
+    const member = await api.ctx.services.accounts.createMember({
+      email: `member-${Date.now()}@example.com`,
+      password: 'a long enough password',
+      name: 'Mia',
+      orgId: api.org.id,
+      role: 'member',
+    });
     const owner = await createClient(api);
     const project = await createProject(api, { client_email: owner.email, name: 'Moon Cafe' });
     const token = await grantToken(member.id, null);
     for (const way of ['direct', 'sdk'] as Way[]) {
-      const generation = (await callTool(way, token, 'generate_site', { project_id: project.id, prompt: 'A cafe in Leeds' })).structuredContent.generation;
-      const row = await api.ctx.database.db.selectFrom('generations').select(['author_user_id', 'author_key_id']).where('id', '=', generation.id).executeTakeFirstOrThrow();
+      const generation = (
+        await callTool(way, token, 'generate_site', { project_id: project.id, prompt: 'A cafe in Leeds' })
+      ).structuredContent.generation;
+      const row = await api.ctx.database.db
+        .selectFrom('generations')
+        .select(['author_user_id', 'author_key_id'])
+        .where('id', '=', generation.id)
+        .executeTakeFirstOrThrow();
       expect(row, way).toEqual({ author_user_id: member.id, author_key_id: null });
       await api.ctx.services.generations.cancel(api.org.id, project.id, generation.id);
     }

@@ -32,22 +32,63 @@ const callback = 'http://127.0.0.1:8976/callback';
 
 beforeAll(async () => {
   certDir = mkdtempSync(join(tmpdir(), 'sitewright-cimd-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem')], { stdio: 'ignore' });
-  documents = createHttpsServer({ key: readFileSync(join(certDir, 'key.pem')), cert: readFileSync(join(certDir, 'cert.pem')) }, (req, res) => {
-    fetched.push(req.url ?? '');
-    const self = `${docsOrigin}${req.url}`;
-    if (req.url === '/slow.json') return dribble(res, JSON.stringify({ client_id: self, client_name: 'Slow Agent', redirect_uris: [callback] }));
-    const bodies: Record<string, string> = {
-      '/agent.json': JSON.stringify({ client_id: self, client_name: 'Doc <b>Agent</b>', client_uri: 'https://agent.example', redirect_uris: [callback], token_endpoint_auth_method: 'none' }),
-      '/impostor.json': JSON.stringify({ client_id: `${docsOrigin}/agent.json`, client_name: 'Impostor', redirect_uris: [callback] }),
-      '/broken.json': '{"client_id":',
-      '/null.json': 'null',
-      '/nul-name.json': JSON.stringify({ client_id: self, client_name: 'Agent\u0000', redirect_uris: [callback] }),
-    };
-    const body = bodies[req.url ?? ''];
-    if (!body) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-  });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      join(certDir, 'key.pem'),
+      '-out',
+      join(certDir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  documents = createHttpsServer(
+    { key: readFileSync(join(certDir, 'key.pem')), cert: readFileSync(join(certDir, 'cert.pem')) },
+    (req, res) => {
+      fetched.push(req.url ?? '');
+      const self = `${docsOrigin}${req.url}`;
+      if (req.url === '/slow.json')
+        return dribble(
+          res,
+          JSON.stringify({ client_id: self, client_name: 'Slow Agent', redirect_uris: [callback] }),
+        );
+      const bodies: Record<string, string> = {
+        '/agent.json': JSON.stringify({
+          client_id: self,
+          client_name: 'Doc <b>Agent</b>',
+          client_uri: 'https://agent.example',
+          redirect_uris: [callback],
+          token_endpoint_auth_method: 'none',
+        }),
+        '/impostor.json': JSON.stringify({
+          client_id: `${docsOrigin}/agent.json`,
+          client_name: 'Impostor',
+          redirect_uris: [callback],
+        }),
+        '/broken.json': '{"client_id":',
+        '/null.json': 'null',
+        '/nul-name.json': JSON.stringify({
+          client_id: self,
+          client_name: 'Agent\u0000',
+          redirect_uris: [callback],
+        }),
+      };
+      const body = bodies[req.url ?? ''];
+      if (!body) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    },
+  );
   await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
   docsOrigin = `https://localhost:${(documents.address() as AddressInfo).port}`;
 
@@ -65,7 +106,13 @@ beforeAll(async () => {
   const container = await createContainer(testConfig(db, env));
   try {
     const org = await container.services.orgs.createOrg('Northwind Studio');
-    const owner = await container.services.accounts.createMember({ email: 'nora@northwind.test', password: 'a long enough password', name: 'Nora', orgId: org.id, role: 'owner' });
+    const owner = await container.services.accounts.createMember({
+      email: 'nora@northwind.test',
+      password: 'a long enough password',
+      name: 'Nora',
+      orgId: org.id,
+      role: 'owner',
+    });
     sessionCookie = `sitewright_session=${await container.services.accounts.openSession(owner.id, org.id)}`;
   } finally {
     await container.close();
@@ -98,18 +145,37 @@ afterAll(async () => {
 
 function authorizeUrl(clientId: string, challenge: string) {
   const url = new URL('/oauth/authorize', server.url);
-  const params = { response_type: 'code', client_id: clientId, redirect_uri: callback, code_challenge: challenge, code_challenge_method: 'S256', resource: `${server.url}/api/mcp`, scope: 'mcp', state: 's1' };
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: callback,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource: `${server.url}/api/mcp`,
+    scope: 'mcp',
+    state: 's1',
+  };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return url;
 }
 
 /** The consent page as the signed-in person sees it, with its cookies and form fields. */
 async function consent(clientId: string, challenge: string) {
-  const res = await fetch(authorizeUrl(clientId, challenge), { headers: { cookie: sessionCookie }, redirect: 'manual' });
+  const res = await fetch(authorizeUrl(clientId, challenge), {
+    headers: { cookie: sessionCookie },
+    redirect: 'manual',
+  });
   const html = await res.text();
   const cookies = [sessionCookie, ...res.headers.getSetCookie().map((c) => c.split(';')[0]!)].join('; ');
   const fields = new URLSearchParams();
-  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields.set(name!, value!.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"'));
+  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    fields.set(
+      name!,
+      value!
+        .replace(/&amp;/g, '&')
+        .replace(/&#39;/g, "'")
+        .replace(/&quot;/g, '"'),
+    );
   return { status: res.status, html, cookies, fields };
 }
 
@@ -126,29 +192,61 @@ describe('a client named by its metadata document (https URL as client_id)', () 
 
     page.fields.set('org_id', /<option value="([^"]+)"/.exec(page.html)![1]!);
     page.fields.set('decision', 'allow');
-    const approved = await fetch(`${server.url}/oauth/authorize`, { method: 'POST', headers: { cookie: page.cookies, 'content-type': 'application/x-www-form-urlencoded' }, body: page.fields.toString(), redirect: 'manual' });
+    const approved = await fetch(`${server.url}/oauth/authorize`, {
+      method: 'POST',
+      headers: { cookie: page.cookies, 'content-type': 'application/x-www-form-urlencoded' },
+      body: page.fields.toString(),
+      redirect: 'manual',
+    });
     expect(approved.status).toBe(303);
     const back = new URL(approved.headers.get('location')!);
     expect(`${back.origin}${back.pathname}`).toBe(callback);
     expect(back.searchParams.get('iss')).toBe(server.url);
 
     // The token endpoint, as a standards client library calls it, with the URL as client_id.
-    const as = await oauth.processDiscoveryResponse(new URL(server.url), await oauth.discoveryRequest(new URL(server.url), { algorithm: 'oauth2', [oauth.allowInsecureRequests]: true }));
+    const as = await oauth.processDiscoveryResponse(
+      new URL(server.url),
+      await oauth.discoveryRequest(new URL(server.url), {
+        algorithm: 'oauth2',
+        [oauth.allowInsecureRequests]: true,
+      }),
+    );
     const client: oauth.Client = { client_id: clientId };
     const params = oauth.validateAuthResponse(as, client, back, 's1');
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, callback, verifier, { additionalParameters: { resource: `${server.url}/api/mcp` }, [oauth.allowInsecureRequests]: true });
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      callback,
+      verifier,
+      { additionalParameters: { resource: `${server.url}/api/mcp` }, [oauth.allowInsecureRequests]: true },
+    );
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
     expect(tokens.access_token).toBeTruthy();
     const call = await fetch(`${server.url}/api/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_projects', arguments: {} } }),
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_projects', arguments: {} },
+      }),
     });
     expect(call.status).toBe(200);
     expect(await call.text()).toContain('"projects":[]');
 
     // A second sign-in within the hour reads the stored document: no new fetch.
-    expect((await consent(clientId, await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()))).status).toBe(200);
+    expect(
+      (await consent(clientId, await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier())))
+        .status,
+    ).toBe(200);
     expect(fetched.filter((u) => u === '/agent.json')).toHaveLength(1);
   }, 30_000);
 

@@ -8,9 +8,21 @@ import { useTestApi } from '../helpers/app.ts';
 const api = useTestApi({ RATE_LIMIT_QUOTA: '3' });
 
 const post = (url: string, form: Record<string, string>, ip: string) =>
-  api.app.inject({ method: 'POST', url, remoteAddress: ip, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(form).toString() });
+  api.app.inject({
+    method: 'POST',
+    url,
+    remoteAddress: ip,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(form).toString(),
+  });
 const register = (ip: string) =>
-  api.app.inject({ method: 'POST', url: '/oauth/register', remoteAddress: ip, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ client_name: 'Agent', redirect_uris: ['http://127.0.0.1/cb'] }) });
+  api.app.inject({
+    method: 'POST',
+    url: '/oauth/register',
+    remoteAddress: ip,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ client_name: 'Agent', redirect_uris: ['http://127.0.0.1/cb'] }),
+  });
 
 describe('OAuth limits', () => {
   it('count registrations per address, and token requests per address in a quota of their own', async () => {
@@ -19,7 +31,12 @@ describe('OAuth limits', () => {
     expect((await register('10.9.0.1')).statusCode).toBe(429);
     expect((await register('10.9.0.2')).statusCode).toBe(201);
     // The address's shared quota is spent; its token refreshes still have their own.
-    const refresh = (clientId: string, ip = '10.9.0.1') => post('/oauth/token', { grant_type: 'refresh_token', refresh_token: 'swr_unknown', client_id: clientId }, ip);
+    const refresh = (clientId: string, ip = '10.9.0.1') =>
+      post(
+        '/oauth/token',
+        { grant_type: 'refresh_token', refresh_token: 'swr_unknown', client_id: clientId },
+        ip,
+      );
     for (let i = 0; i < 3; i++) expect((await refresh(ids[0]!)).statusCode).toBe(400);
     // Another (or a made-up) client_id does not escape it.
     const spent = await refresh('swc_made_up');

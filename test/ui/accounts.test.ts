@@ -57,7 +57,13 @@ class Browser {
 let n = 0;
 async function member(role: 'owner' | 'admin' | 'member' = 'owner') {
   const email = `person-${process.pid}-${++n}@example.com`;
-  const user = await api.ctx.services.accounts.createMember({ email, password: PASSWORD, name: null, orgId: api.org.id, role });
+  const user = await api.ctx.services.accounts.createMember({
+    email,
+    password: PASSWORD,
+    name: null,
+    orgId: api.org.id,
+    role,
+  });
   return { email, user };
 }
 async function signedIn(email: string, ip = '10.0.0.1') {
@@ -77,7 +83,9 @@ describe('sign-in and sessions', () => {
     const res = await browser.post('/sign-in', { email, password: PASSWORD, next: '/clients' });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/clients');
-    const cookie = [res.headers['set-cookie']].flat().find((c) => String(c).startsWith('sitewright_session='))!;
+    const cookie = [res.headers['set-cookie']]
+      .flat()
+      .find((c) => String(c).startsWith('sitewright_session='))!;
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).toMatch(/Path=\//);
@@ -93,7 +101,11 @@ describe('sign-in and sessions', () => {
     const wrong = await browser.post('/sign-in', { email, password: 'not the password' }, { ip: '10.1.0.1' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.body).toContain('Wrong email or password');
-    const res = await browser.post('/sign-in', { email, password: PASSWORD, next: '//evil.example/x' }, { ip: '10.1.0.1' });
+    const res = await browser.post(
+      '/sign-in',
+      { email, password: PASSWORD, next: '//evil.example/x' },
+      { ip: '10.1.0.1' },
+    );
     expect(res.headers.location).toBe('/');
   });
 
@@ -103,16 +115,29 @@ describe('sign-in and sessions', () => {
     const browser = new Browser();
     await browser.get('/sign-in');
     // Five free failures, then one attempt per growing delay (1 s, 2 s, ...).
-    for (let i = 0; i < 6; i++) expect((await browser.post('/sign-in', { email, password: 'wrong password!' }, { ip: `10.2.0.${i}` })).statusCode).toBe(400);
+    for (let i = 0; i < 6; i++)
+      expect(
+        (await browser.post('/sign-in', { email, password: 'wrong password!' }, { ip: `10.2.0.${i}` }))
+          .statusCode,
+      ).toBe(400);
     const blocked = await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.2.1.1' });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers['retry-after']).toBe('1');
     expect(blocked.body).toContain('Too many failed sign-ins');
-    expect((await browser.post('/sign-in', { email: other.email, password: PASSWORD }, { ip: '10.2.1.2' })).statusCode).toBe(303);
+    expect(
+      (await browser.post('/sign-in', { email: other.email, password: PASSWORD }, { ip: '10.2.1.2' }))
+        .statusCode,
+    ).toBe(303);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect((await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.2.1.1' })).statusCode).toBe(303);
+    expect(
+      (await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.2.1.1' })).statusCode,
+    ).toBe(303);
     // The success reset the account: five failures are free again.
-    for (let i = 0; i < 5; i++) expect((await browser.post('/sign-in', { email, password: 'wrong password!' }, { ip: '10.2.2.1' })).statusCode).toBe(400);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await browser.post('/sign-in', { email, password: 'wrong password!' }, { ip: '10.2.2.1' }))
+          .statusCode,
+      ).toBe(400);
   });
 
   it('slows down failed sign-ins per address across accounts; successful ones never count', async () => {
@@ -120,10 +145,22 @@ describe('sign-in and sessions', () => {
     await browser.get('/sign-in');
     const { email } = await member();
     // An office behind one address: its people sign in all day.
-    for (let i = 0; i < 35; i++) expect((await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.3.0.9' })).statusCode).toBe(303);
-    for (let i = 0; i < 31; i++) await browser.post('/sign-in', { email: `nobody-${i}@example.com`, password: 'whatever password' }, { ip: '10.3.0.1' });
-    expect((await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.3.0.1' })).statusCode).toBe(429);
-    expect((await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.3.0.2' })).statusCode).toBe(303);
+    for (let i = 0; i < 35; i++)
+      expect(
+        (await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.3.0.9' })).statusCode,
+      ).toBe(303);
+    for (let i = 0; i < 31; i++)
+      await browser.post(
+        '/sign-in',
+        { email: `nobody-${i}@example.com`, password: 'whatever password' },
+        { ip: '10.3.0.1' },
+      );
+    expect(
+      (await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.3.0.1' })).statusCode,
+    ).toBe(429);
+    expect(
+      (await browser.post('/sign-in', { email, password: PASSWORD }, { ip: '10.3.0.2' })).statusCode,
+    ).toBe(303);
   });
 
   it('refuses a form without the CSRF token or with a wrong one, changing nothing', async () => {
@@ -174,7 +211,10 @@ describe('sign-in and sessions', () => {
     expect(again.statusCode).toBe(410);
     expect((await anonymous.post(link, { password: 'yet another password' })).statusCode).toBe(400);
     await anonymous.get('/sign-in');
-    expect((await anonymous.post('/sign-in', { email, password: 'a brand new password' }, { ip: '10.6.0.2' })).statusCode).toBe(303);
+    expect(
+      (await anonymous.post('/sign-in', { email, password: 'a brand new password' }, { ip: '10.6.0.2' }))
+        .statusCode,
+    ).toBe(303);
   });
 
   it('an older reset link stops working once a newer one is used', async () => {
@@ -182,7 +222,9 @@ describe('sign-in and sessions', () => {
     const anonymous = new Browser();
     await anonymous.get('/forgot-password');
     for (let i = 0; i < 2; i++) await anonymous.post('/forgot-password', { email }, { ip: '10.6.1.1' });
-    const links = (await smtp.waitFor(email, 2)).map((mail) => /http:\/\/sitewright\.test(\/reset-password\/[A-Za-z0-9_-]+)/.exec(mail.text)![1]!);
+    const links = (await smtp.waitFor(email, 2)).map(
+      (mail) => /http:\/\/sitewright\.test(\/reset-password\/[A-Za-z0-9_-]+)/.exec(mail.text)![1]!,
+    );
     await anonymous.get(links[1]!);
     expect((await anonymous.post(links[1]!, { password: 'a brand new password' })).statusCode).toBe(303);
     expect((await anonymous.get(links[0]!)).statusCode).toBe(410);
@@ -191,18 +233,35 @@ describe('sign-in and sessions', () => {
 
   it('a password reset, a password change and signing out everywhere disconnect the person’s OAuth apps', async () => {
     const { oauth } = api.ctx.services;
-    const client = await oauth.clients.register({ client_name: 'Agent', redirect_uris: ['http://127.0.0.1/cb'] });
+    const client = await oauth.clients.register({
+      client_name: 'Agent',
+      redirect_uris: ['http://127.0.0.1/cb'],
+    });
     const connect = async (userId: string) => {
       const verifier = 'v'.repeat(50);
       const challenge = createHash('sha256').update(verifier).digest('base64url');
       const resource = 'http://sitewright.test/api/mcp';
-      const auth = await oauth.checkAuthorization({ client_id: client.clientId, redirect_uri: 'http://127.0.0.1/cb', response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', resource });
+      const auth = await oauth.checkAuthorization({
+        client_id: client.clientId,
+        redirect_uri: 'http://127.0.0.1/cb',
+        response_type: 'code',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource,
+      });
       const code = await oauth.approve(auth, { userId, orgId: api.org.id, orgClientId: null });
-      const tokens = await oauth.exchangeCode({ code, client_id: client.clientId, redirect_uri: 'http://127.0.0.1/cb', code_verifier: verifier });
+      const tokens = await oauth.exchangeCode({
+        code,
+        client_id: client.clientId,
+        redirect_uri: 'http://127.0.0.1/cb',
+        code_verifier: verifier,
+      });
       expect(await oauth.verifyAccess(tokens.access_token, resource)).toBeTruthy();
       return async () => ({
         access: await oauth.verifyAccess(tokens.access_token, resource),
-        refresh: await oauth.refresh({ refresh_token: tokens.refresh_token, client_id: client.clientId }).catch((error: Error) => error.message),
+        refresh: await oauth
+          .refresh({ refresh_token: tokens.refresh_token, client_id: client.clientId })
+          .catch((error: Error) => error.message),
       });
     };
     const disconnected = { access: undefined, refresh: 'The refresh token is not valid' };
@@ -212,7 +271,10 @@ describe('sign-in and sessions', () => {
     let after = await connect(user.id);
     const browser = await signedIn(email, '10.6.2.1');
     await browser.get('/account');
-    const changed = await browser.post('/account/password', { current_password: PASSWORD, password: 'a second long password' });
+    const changed = await browser.post('/account/password', {
+      current_password: PASSWORD,
+      password: 'a second long password',
+    });
     expect(changed.statusCode).toBe(303);
     expect(await after()).toEqual(disconnected);
     // Signing out everywhere.
@@ -246,7 +308,13 @@ describe('invitations', () => {
   it('a member invited by email creates an account through the mailed link and lands in the organization', async () => {
     const owner = await PageSession.signIn(api.app, api.ctx, api.org.id, 'owner');
     const invited = `new-${process.pid}-${++n}@example.com`;
-    await api.ctx.services.members.invite(api.org.id, api.org.name, { user: { id: owner.user.id, email: owner.user.email, name: null }, role: 'owner' }, invited, 'member');
+    await api.ctx.services.members.invite(
+      api.org.id,
+      api.org.name,
+      { user: { id: owner.user.id, email: owner.user.email, name: null }, role: 'owner' },
+      invited,
+      'member',
+    );
     const [mail] = await smtp.waitFor(invited);
     const link = /http:\/\/sitewright\.test(\/invitations\/[A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
     const browser = new Browser();
@@ -258,10 +326,15 @@ describe('invitations', () => {
   });
 
   it('a client accepts its invitation: active, client.updated with previous_attributes, portal shows only its projects', async () => {
-    const client = (await api.post('/api/v1/clients', { email: `client-${++n}@example.com`, name: 'Jane' })).body.client;
-    const someoneElse = (await api.post('/api/v1/clients', { email: `other-${++n}@example.com` })).body.client;
-    const mine = (await api.post('/api/v1/projects', { client_email: client.email, name: 'Jane Bakery' })).body.project;
-    const notMine = (await api.post('/api/v1/projects', { client_email: someoneElse.email, name: 'Other Site' })).body.project;
+    const client = (await api.post('/api/v1/clients', { email: `client-${++n}@example.com`, name: 'Jane' }))
+      .body.client;
+    const someoneElse = (await api.post('/api/v1/clients', { email: `other-${++n}@example.com` })).body
+      .client;
+    const mine = (await api.post('/api/v1/projects', { client_email: client.email, name: 'Jane Bakery' }))
+      .body.project;
+    const notMine = (
+      await api.post('/api/v1/projects', { client_email: someoneElse.email, name: 'Other Site' })
+    ).body.project;
     await api.ctx.services.portal.invite(api.org.id, client.id);
     const [mail] = await smtp.waitFor(client.email);
     const link = /http:\/\/sitewright\.test(\/invitations\/[A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
@@ -269,8 +342,16 @@ describe('invitations', () => {
     expect((await browser.get(link)).body).toContain(api.org.name);
     expect((await browser.post(link, { password: PASSWORD })).headers.location).toBe('/portal');
     expect((await api.get(`/api/v1/clients/${client.id}`)).body.client.status).toBe('active');
-    const event = await api.ctx.database.db.selectFrom('events').select('payload').where('org_id', '=', api.org.id).where('type', '=', 'client.updated').executeTakeFirstOrThrow();
-    expect(JSON.parse(event.payload).data).toMatchObject({ client: { id: client.id, status: 'active' }, previous_attributes: { status: 'invited' } });
+    const event = await api.ctx.database.db
+      .selectFrom('events')
+      .select('payload')
+      .where('org_id', '=', api.org.id)
+      .where('type', '=', 'client.updated')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(event.payload).data).toMatchObject({
+      client: { id: client.id, status: 'active' },
+      previous_attributes: { status: 'invited' },
+    });
     const portal = await browser.get('/portal');
     expect(portal.body).toContain('Jane Bakery');
     expect(portal.body).not.toContain('Other Site');
@@ -282,7 +363,11 @@ describe('invitations', () => {
     await api.patch(`/api/v1/clients/${client.id}`, { status: 'suspended' });
     expect((await browser.get('/portal')).statusCode).toBe(303);
     await browser.get('/sign-in');
-    const refused = await browser.post('/sign-in', { email: client.email, password: PASSWORD }, { ip: '10.8.0.1' });
+    const refused = await browser.post(
+      '/sign-in',
+      { email: client.email, password: PASSWORD },
+      { ip: '10.8.0.1' },
+    );
     expect(refused.statusCode).toBe(403);
     expect(refused.body).toContain('suspended');
   });
@@ -303,7 +388,12 @@ describe('a fresh install', () => {
     const browser = new Browser(app);
     expect((await browser.get('/')).headers.location).toBe('/setup');
     await browser.get('/setup');
-    const res = await browser.post('/setup', { org_name: 'Fresh <Agency>', name: 'Ann', email: 'ann@example.com', password: PASSWORD });
+    const res = await browser.post('/setup', {
+      org_name: 'Fresh <Agency>',
+      name: 'Ann',
+      email: 'ann@example.com',
+      password: PASSWORD,
+    });
     expect(res.statusCode).toBe(303);
     const overview = await browser.get('/');
     expect(overview.statusCode).toBe(200);
@@ -311,7 +401,10 @@ describe('a fresh install', () => {
     expect(overview.body).not.toContain('Fresh <Agency>');
     const second = new Browser(app);
     expect((await second.get('/setup')).headers.location).toBe('/sign-in');
-    expect((await second.post('/setup', { org_name: 'Again', email: 'b@example.com', password: PASSWORD })).statusCode).toBe(403);
+    expect(
+      (await second.post('/setup', { org_name: 'Again', email: 'b@example.com', password: PASSWORD }))
+        .statusCode,
+    ).toBe(403);
     expect((await second.get('/sign-up')).statusCode).toBe(403);
     await app.close();
   });

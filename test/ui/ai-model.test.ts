@@ -21,16 +21,28 @@ describe('Settings → AI model', () => {
     expect(empty.body).toContain('Test and connect');
 
     fake.reply({ kind: 'status', status: 401, body: { error: { message: 'Incorrect API key provided' } } });
-    const refused = await owner.post('/settings/ai-model', { base_url: fake.baseUrl, api_key: 'sk-secret-9876', model: `m${XSS}`, use_by_default: 'on' });
+    const refused = await owner.post('/settings/ai-model', {
+      base_url: fake.baseUrl,
+      api_key: 'sk-secret-9876',
+      model: `m${XSS}`,
+      use_by_default: 'on',
+    });
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatch(/The model did not answer the test call: The endpoint answered 401: the key was refused/);
+    expect(refused.body).toMatch(
+      /The model did not answer the test call: The endpoint answered 401: the key was refused/,
+    );
     expect(refused.body).not.toContain('sk-secret-9876');
     expect(refused.body).not.toContain(XSS);
     expect(refused.body).toContain('m&lt;script&gt;');
     expect(await api.ctx.services.aiModels.get(api.org.id)).toBeUndefined();
 
     fake.reply({ kind: 'answer', content: 'OK' });
-    const connected = await owner.post('/settings/ai-model', { base_url: fake.baseUrl, api_key: 'sk-secret-9876', model: 'llama3.2', use_by_default: 'on' });
+    const connected = await owner.post('/settings/ai-model', {
+      base_url: fake.baseUrl,
+      api_key: 'sk-secret-9876',
+      model: 'llama3.2',
+      use_by_default: 'on',
+    });
     expect(connected.status).toBe(303);
     const page = await owner.get('/settings/ai-model');
     expect(page.body).toContain('Connected: llama3.2 answered the test call.');
@@ -38,9 +50,14 @@ describe('Settings → AI model', () => {
     expect(page.body).not.toContain('sk-secret-9876');
 
     const client = await api.ctx.services.clients.create(api.org.id, { email: 'c@example.com' });
-    const project = await api.ctx.services.projects.create(api.org.id, { client_email: client.email, name: 'Site' });
+    const project = await api.ctx.services.projects.create(api.org.id, {
+      client_email: client.email,
+      name: 'Site',
+    });
     const builder = await owner.get(`/app/projects/${project.id}`);
-    expect(builder.body).toMatch(/<option value="llama3.2">llama3.2<\/option><option value="builtin">Templates \(offline\)<\/option>/);
+    expect(builder.body).toMatch(
+      /<option value="llama3.2">llama3.2<\/option><option value="builtin">Templates \(offline\)<\/option>/,
+    );
 
     const member = await PageSession.signIn(api.app, api.ctx, api.org.id, 'member');
     const seen = await member.get('/settings/ai-model');
@@ -50,7 +67,9 @@ describe('Settings → AI model', () => {
     expect((await member.post('/settings/ai-model/disconnect')).status).toBe(403);
 
     expect((await owner.post('/settings/ai-model/disconnect')).status).toBe(303);
-    expect((await owner.get('/settings/ai-model')).body).toContain('Disconnected. New generations use the builtin templates (offline).');
+    expect((await owner.get('/settings/ai-model')).body).toContain(
+      'Disconnected. New generations use the builtin templates (offline).',
+    );
     expect((await owner.get(`/app/projects/${project.id}`)).body).not.toContain('llama3.2');
   });
 

@@ -11,12 +11,17 @@ import { PageSession, visibleText } from '../helpers/page-session.ts';
 
 const dns = await new LoopbackDns().start();
 afterAll(() => dns.stop());
-const api = useTestApi({ SITES_DOMAIN: 'sites.test', GENERATION_POLL_INTERVAL: '25ms', DNS_SERVERS: dns.address }, { generationWorker: true });
+const api = useTestApi(
+  { SITES_DOMAIN: 'sites.test', GENERATION_POLL_INTERVAL: '25ms', DNS_SERVERS: dns.address },
+  { generationWorker: true },
+);
 
 const member = () => PageSession.signIn(api.app, api.ctx, api.org.id, 'member');
 
 async function planned(fields: Record<string, unknown>) {
-  const plan = (await api.post('/api/v1/plans', { name: `Plan ${Math.random()}`, price: 10, max_sites: 5, ...fields })).body.plan;
+  const plan = (
+    await api.post('/api/v1/plans', { name: `Plan ${Math.random()}`, price: 10, max_sites: 5, ...fields })
+  ).body.plan;
   const client = await createClient(api, { plan_id: plan.id });
   const created = await api.post('/api/v1/projects', { client_email: client.email, name: 'Luna Bakery' });
   return { plan, client, project: created.body.project, builderUrl: created.body.builder_url as string };
@@ -71,7 +76,9 @@ describe('who may open the builder', () => {
     // The script makes the frame that carries the selection script (data-preview, ?edit=1) once it
     // listens to it; the frame in noscript is for browsers without scripts.
     expect(embed.body).toMatch(/data-preview="http:\/\/preview\.sites\.test\/[^"]+\?edit=1"/);
-    expect(embed.body).toMatch(/<noscript><iframe id="preview" title="Preview of Luna Bakery" src="http:\/\/preview\.sites\.test\/[^"?]+"/);
+    expect(embed.body).toMatch(
+      /<noscript><iframe id="preview" title="Preview of Luna Bakery" src="http:\/\/preview\.sites\.test\/[^"?]+"/,
+    );
     expect(embed.body).not.toContain('prompt-form');
     expect((await outsider.get(embedPath)).status).toBe(404);
     expect((await api.app.inject({ method: 'GET', url: embedPath })).statusCode).toBe(303);
@@ -82,20 +89,30 @@ describe('prompting in the builder', () => {
   it('queues a generation as the signed-in person, follows it as server-sent events, and shows it in the history', async () => {
     const { project } = await planned({ max_ai_messages_daily: 5 });
     const person = await member();
-    const sent = await person.post(`/app/projects/${project.id}/generate`, { prompt: 'A bakery in Bristol with a menu' });
+    const sent = await person.post(`/app/projects/${project.id}/generate`, {
+      prompt: 'A bakery in Bristol with a menu',
+    });
     expect(sent.status).toBe(303);
     expect(sent.location).toBe(`/app/projects/${project.id}?tab=chat`);
     const [generation] = (await api.get(`/api/v1/projects/${project.id}/generations`)).body.generations;
     expect(generation.prompt).toBe('A bakery in Bristol with a menu');
 
-    const stream = await api.app.inject({ method: 'GET', url: `/app/projects/${project.id}/generations/${generation.id}/events`, headers: { cookie: person.cookieHeader() } });
+    const stream = await api.app.inject({
+      method: 'GET',
+      url: `/app/projects/${project.id}/generations/${generation.id}/events`,
+      headers: { cookie: person.cookieHeader() },
+    });
     expect(stream.statusCode).toBe(200);
     expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(stream.body).toMatch(/^id: 1\nevent: queued\n/);
     expect(stream.body).toContain('event: running');
     expect(stream.body).toContain('event: succeeded');
     // Resuming after the last event seen sends only what came after it.
-    const resumed = await api.app.inject({ method: 'GET', url: `/app/projects/${project.id}/generations/${generation.id}/events`, headers: { cookie: person.cookieHeader(), 'last-event-id': '1' } });
+    const resumed = await api.app.inject({
+      method: 'GET',
+      url: `/app/projects/${project.id}/generations/${generation.id}/events`,
+      headers: { cookie: person.cookieHeader(), 'last-event-id': '1' },
+    });
     expect(resumed.body).not.toContain('event: queued');
     expect(resumed.body).toContain('event: succeeded');
 
@@ -106,7 +123,8 @@ describe('prompting in the builder', () => {
     expect(page).toContain('AI messages today: 1 of 5');
     expect(page).toContain('Version 1');
     // The generated site has named the project after the project, and asks for what it did not invent.
-    const index = (await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file.content as string;
+    const index = (await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file
+      .content as string;
     expect(index).toContain('Luna Bakery');
     const publishTab = visibleText((await person.get(`/app/projects/${project.id}?tab=publish`)).body);
     expect(publishTab).toMatch(/\d+ placeholders still to fill in/);
@@ -127,17 +145,37 @@ describe('prompting in the builder', () => {
     });
     expect(aimed.status).toBe(200);
     expect(aimed.json.generation.status).toBe('queued');
-    const row = await api.ctx.database.db.selectFrom('generations').select('element').where('id', '=', aimed.json.generation.id).executeTakeFirstOrThrow();
-    expect(JSON.parse(row.element!)).toEqual({ file: 'index.html', selector: 'html > body:nth-child(2) > h1:nth-child(1)', html: '<h1>Hi</h1>' });
+    const row = await api.ctx.database.db
+      .selectFrom('generations')
+      .select('element')
+      .where('id', '=', aimed.json.generation.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.element!)).toEqual({
+      file: 'index.html',
+      selector: 'html > body:nth-child(2) > h1:nth-child(1)',
+      html: '<h1>Hi</h1>',
+    });
     await finished(project.id, aimed.json.generation.id);
 
-    expect((await person.postJson(`/app/projects/${project.id}/generate`, { prompt: '' })).json.error).toMatch(/prompt/);
-    expect((await person.postJson(`/app/projects/${project.id}/generate`, { prompt: 'x'.repeat(50_001) })).status).toBe(400);
-    const unknownModel = await person.postJson(`/app/projects/${project.id}/generate`, { prompt: 'x', model: 'gpt-9' });
+    expect(
+      (await person.postJson(`/app/projects/${project.id}/generate`, { prompt: '' })).json.error,
+    ).toMatch(/prompt/);
+    expect(
+      (await person.postJson(`/app/projects/${project.id}/generate`, { prompt: 'x'.repeat(50_001) })).status,
+    ).toBe(400);
+    const unknownModel = await person.postJson(`/app/projects/${project.id}/generate`, {
+      prompt: 'x',
+      model: 'gpt-9',
+    });
     expect(unknownModel.status).toBe(400);
     expect(unknownModel.json.error).toMatch(/^Unknown model 'gpt-9'/); // in a person's words: no API field prefix
     // Without the CSRF token nothing happens.
-    const forged = await api.app.inject({ method: 'POST', url: `/app/projects/${project.id}/generate`, headers: { cookie: person.cookieHeader(), 'content-type': 'application/json' }, payload: '{"prompt":"x"}' });
+    const forged = await api.app.inject({
+      method: 'POST',
+      url: `/app/projects/${project.id}/generate`,
+      headers: { cookie: person.cookieHeader(), 'content-type': 'application/json' },
+      payload: '{"prompt":"x"}',
+    });
     expect(forged.statusCode).toBe(403);
   });
 
@@ -157,7 +195,11 @@ describe('prompting in the builder', () => {
     expect(page).toContain('The daily limit is reached');
     // The page's counter follows the project's state after every message.
     const state = JSON.parse((await own.get(`/app/projects/${project.id}/state`)).body);
-    expect(state.allowance).toMatchObject({ limit: 1, used: 1, renews_at: expect.stringMatching(/T00:00:00\.000Z$/) });
+    expect(state.allowance).toMatchObject({
+      limit: 1,
+      used: 1,
+      renews_at: expect.stringMatching(/T00:00:00\.000Z$/),
+    });
     const viaApi = await api.post(`/api/v1/projects/${project.id}/generate`, { prompt: 'Add a menu' });
     expect(viaApi.status).toBe(429);
   });
@@ -167,13 +209,20 @@ describe('prompting in the builder', () => {
     // The worker is paused so that the generation is still queued when it is stopped.
     await api.generationWorker!.stop(1_000);
     const person = await member();
-    const queued = await api.ctx.services.generations.create(api.org.id, project.id, { prompt: 'slow one' }, { userId: person.user.id });
+    const queued = await api.ctx.services.generations.create(
+      api.org.id,
+      project.id,
+      { prompt: 'slow one' },
+      { userId: person.user.id },
+    );
     const stopped = await person.postJson(`/app/projects/${project.id}/generations/${queued.id}/cancel`);
     api.generationWorker!.start();
     expect(stopped.status).toBe(200);
     expect(stopped.json.generation.status).toBe('cancelled');
     await new Promise((r) => setTimeout(r, 200));
-    expect((await api.get(`/api/v1/projects/${project.id}/generations/${queued.id}`)).body.generation.status).toBe('cancelled');
+    expect(
+      (await api.get(`/api/v1/projects/${project.id}/generations/${queued.id}`)).body.generation.status,
+    ).toBe('cancelled');
     expect((await api.get(`/api/v1/projects/${project.id}/files`)).body.files).toEqual([]);
     const again = await person.postJson(`/app/projects/${project.id}/generations/${queued.id}/cancel`);
     expect(again.status).toBe(409);
@@ -185,14 +234,28 @@ describe('editing, versions and publishing in the builder', () => {
     const { project } = await planned({ can_export_code: false, can_use_custom_domain: false });
     const person = await member();
     const base = `/app/projects/${project.id}`;
-    const saved = await person.post(`${base}/files`, { path: 'index.html', content: '<!doctype html><html><head><title>Luna</title></head><body><h1>Luna Bakery</h1><p>Fresh bread</p></body></html>' });
+    const saved = await person.post(`${base}/files`, {
+      path: 'index.html',
+      content:
+        '<!doctype html><html><head><title>Luna</title></head><body><h1>Luna Bakery</h1><p>Fresh bread</p></body></html>',
+    });
     expect(saved.status).toBe(303);
     expect(saved.location).toBe(`${base}?tab=code&file=index.html`);
 
-    const edited = await person.postJson(`${base}/text`, { file: 'index.html', selector: 'html > body:nth-child(2) > h1:nth-child(1)', text: 'Luna & Sons' });
+    const edited = await person.postJson(`${base}/text`, {
+      file: 'index.html',
+      selector: 'html > body:nth-child(2) > h1:nth-child(1)',
+      text: 'Luna & Sons',
+    });
     expect(edited.status).toBe(200);
-    expect((await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file.content).toContain('<h1>Luna &amp; Sons</h1><p>Fresh bread</p>');
-    const gone = await person.postJson(`${base}/text`, { file: 'index.html', selector: 'html > body:nth-child(2) > h2:nth-child(1)', text: 'x' });
+    expect((await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file.content).toContain(
+      '<h1>Luna &amp; Sons</h1><p>Fresh bread</p>',
+    );
+    const gone = await person.postJson(`${base}/text`, {
+      file: 'index.html',
+      selector: 'html > body:nth-child(2) > h2:nth-child(1)',
+      text: 'x',
+    });
     expect(gone.status).toBe(400);
     expect(gone.json.error).toMatch(/no longer in the page/);
 
@@ -204,15 +267,24 @@ describe('editing, versions and publishing in the builder', () => {
 
     // Publish version 2, restore version 1 and publish it, then roll back to the first deployment.
     expect((await person.post(`${base}/publish`)).status).toBe(303);
-    expect((await person.post(`${base}/versions/${versions[1].id}/restore`)).location).toBe(`${base}?tab=versions`);
-    expect((await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file.content).toContain('<h1>Luna Bakery</h1>');
+    expect((await person.post(`${base}/versions/${versions[1].id}/restore`)).location).toBe(
+      `${base}?tab=versions`,
+    );
+    expect((await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file.content).toContain(
+      '<h1>Luna Bakery</h1>',
+    );
     const published = await person.postJson(`${base}/publish`);
     expect(published.json.published.url).toBe(published.json.published.url);
     const deployments = (await api.get(`/api/v1/projects/${project.id}/deployments`)).body.deployments;
-    expect(deployments.map((d: any) => [d.version_number, d.live])).toEqual([[3, true], [2, false]]);
+    expect(deployments.map((d: any) => [d.version_number, d.live])).toEqual([
+      [3, true],
+      [2, false],
+    ]);
     const rolledBack = await person.postJson(`${base}/deployments/${deployments[1].id}/promote`);
     expect(rolledBack.status).toBe(200);
-    expect((await api.get(`/api/v1/projects/${project.id}/deployments`)).body.deployments.map((d: any) => d.live)).toEqual([false, true]);
+    expect(
+      (await api.get(`/api/v1/projects/${project.id}/deployments`)).body.deployments.map((d: any) => d.live),
+    ).toEqual([false, true]);
 
     const state = (await person.get(`${base}/state`)).body;
     expect(JSON.parse(state)).toMatchObject({ version: { number: 3, source: 'restore' } });
@@ -225,7 +297,9 @@ describe('editing, versions and publishing in the builder', () => {
     // The Code panel says what the plan's can_export_code means: no download, the files still here.
     const codeTab = (await person.get(`${base}?tab=code`)).body;
     expect(codeTab).not.toContain('export.zip');
-    expect(visibleText(codeTab)).toMatch(/The client’s plan “[^”]+” does not include downloading the code: the files can be viewed and edited here/);
+    expect(visibleText(codeTab)).toMatch(
+      /The client’s plan “[^”]+” does not include downloading the code: the files can be viewed and edited here/,
+    );
     expect(codeTab).toContain('data-file="index.html"');
     const page = visibleText((await person.get(`${base}?tab=publish`)).body);
     expect(page).toContain('Custom domains are not included in plan');
@@ -236,20 +310,31 @@ describe('editing, versions and publishing in the builder', () => {
     const { project } = await planned({ max_ai_messages_daily: 5 });
     const person = await member();
     const base = `/app/projects/${project.id}`;
-    const built = await person.postJson(`${base}/generate`, { prompt: 'A bakery in Bristol called Luna Bakery' });
+    const built = await person.postJson(`${base}/generate`, {
+      prompt: 'A bakery in Bristol called Luna Bakery',
+    });
     expect(await finished(project.id, built.json.generation.id)).toMatchObject({ status: 'succeeded' });
-    const index = (await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file.content as string;
+    const index = (await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file
+      .content as string;
     // A navigation link (no data-sw key) and the introduction (a key whose text the page's description repeats).
-    for (const [selector, text] of [[selectorOf(index, (el) => el.tagName === 'a' && el.parent === 'li'), 'Our bread'], [selectorOf(index, (el) => el.key === 'hero.text'), 'Sourdough since 2019.']]) {
-      expect((await person.postJson(`${base}/text`, { file: 'index.html', selector, text })).status).toBe(200);
+    for (const [selector, text] of [
+      [selectorOf(index, (el) => el.tagName === 'a' && el.parent === 'li'), 'Our bread'],
+      [selectorOf(index, (el) => el.key === 'hero.text'), 'Sourdough since 2019.'],
+    ]) {
+      expect((await person.postJson(`${base}/text`, { file: 'index.html', selector, text })).status).toBe(
+        200,
+      );
     }
     const green = await person.postJson(`${base}/generate`, { prompt: 'Make it green' });
     const done = await finished(project.id, green.json.generation.id);
     expect(done.status, done.error).toBe('succeeded');
-    const after = (await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file.content as string;
+    const after = (await api.get(`/api/v1/projects/${project.id}/files/index.html`)).body.file
+      .content as string;
     expect(after).toContain('>Our bread</a>');
     expect(after).toContain('>Sourdough since 2019.</p>');
-    expect((await api.get(`/api/v1/projects/${project.id}/files/styles.css`)).body.file.content).toContain('#15803d');
+    expect((await api.get(`/api/v1/projects/${project.id}/files/styles.css`)).body.file.content).toContain(
+      '#15803d',
+    );
   });
 
   it('adds and removes a custom domain when the plan allows it, and exports the code', async () => {
@@ -264,7 +349,9 @@ describe('editing, versions and publishing in the builder', () => {
     expect(page).toContain('CNAME');
     // Each name and value is text to select (the script adds the copy buttons); not checked yet is neutral.
     const [cname, txt] = added.json.domain.dns_records;
-    expect(page).toContain(`<code class="dns-text" data-copy="the value of the CNAME record for www.luna-bakery.co.uk">${cname.value}</code>`);
+    expect(page).toContain(
+      `<code class="dns-text" data-copy="the value of the CNAME record for www.luna-bakery.co.uk">${cname.value}</code>`,
+    );
     expect(page).not.toMatch(/>Copy</);
     expect(page.match(/badge dns-unchecked/g)).toHaveLength(2);
     expect(page).not.toContain('dns-ok');
@@ -276,7 +363,9 @@ describe('editing, versions and publishing in the builder', () => {
     const plain = await person.post(`${base}/domains/${added.json.domain.id}/verify`);
     expect(plain.location).toBe(`${base}?tab=publish&tone=warning`);
     const after = (await person.get(plain.location!)).body;
-    expect(after).toMatch(/<span class="notice warning">www\.luna-bakery\.co\.uk: the DNS records are not right yet/);
+    expect(after).toMatch(
+      /<span class="notice warning">www\.luna-bakery\.co\.uk: the DNS records are not right yet/,
+    );
     expect(after).toMatch(/badge dns-missing">Not found</);
     expect(after).toMatch(/badge dns-ok">Found</);
     expect(after).toContain('badge pending">waiting for DNS');
@@ -290,12 +379,22 @@ describe('editing, versions and publishing in the builder', () => {
 });
 
 /** The selector the preview computes for the first element `match` accepts (see preview-edit.js). */
-function selectorOf(html: string, match: (el: { tagName: string; parent: string; key: string | undefined }) => boolean): string {
+function selectorOf(
+  html: string,
+  match: (el: { tagName: string; parent: string; key: string | undefined }) => boolean,
+): string {
   type El = { tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: El[] };
   const find = (node: El, path: string[]): string[] | undefined => {
     for (const [i, child] of (node.childNodes ?? []).filter((c) => c.tagName).entries()) {
       const here = [...path, `${child.tagName}:nth-child(${i + 1})`];
-      if (match({ tagName: child.tagName!, parent: node.tagName ?? '', key: child.attrs?.find((a) => a.name === 'data-sw')?.value })) return here;
+      if (
+        match({
+          tagName: child.tagName!,
+          parent: node.tagName ?? '',
+          key: child.attrs?.find((a) => a.name === 'data-sw')?.value,
+        })
+      )
+        return here;
       const deeper = find(child, here);
       if (deeper) return deeper;
     }

@@ -19,13 +19,25 @@ describe('hosts the pages answer on', () => {
   });
 
   it('a foreign Host gets the 404 page instead of the set-up or sign-in page', async () => {
-    const own = await api.app.inject({ method: 'GET', url: '/sign-in', headers: { host: 'sitewright.test' } });
+    const own = await api.app.inject({
+      method: 'GET',
+      url: '/sign-in',
+      headers: { host: 'sitewright.test' },
+    });
     expect([200, 303]).toContain(own.statusCode);
-    const foreign = await api.app.inject({ method: 'GET', url: '/sign-in', headers: { host: 'www.not-ours.example' } });
+    const foreign = await api.app.inject({
+      method: 'GET',
+      url: '/sign-in',
+      headers: { host: 'www.not-ours.example' },
+    });
     expect(foreign.statusCode).toBe(404);
     expect(foreign.body).toContain('Page not found');
     // The API still answers under any host (load balancers use their own names).
-    const docs = await api.app.inject({ method: 'GET', url: '/api/v1/docs', headers: { host: 'www.not-ours.example' } });
+    const docs = await api.app.inject({
+      method: 'GET',
+      url: '/api/v1/docs',
+      headers: { host: 'www.not-ours.example' },
+    });
     expect(docs.statusCode).toBe(200);
   });
 });

@@ -13,11 +13,16 @@ const linkIn = (text: string) => /http:\/\/sitewright\.test(\/invitations\/[A-Za
 describe('pending invitations', () => {
   it('of a client: shown with dates, sent again with a new link that replaces the old', async () => {
     const owner = await PageSession.signIn(api.app, api.ctx, api.org.id, 'owner');
-    const client = await api.ctx.services.clients.create(api.org.id, { email: 'pending@client.test', name: 'Pending' });
+    const client = await api.ctx.services.clients.create(api.org.id, {
+      email: 'pending@client.test',
+      name: 'Pending',
+    });
     expect(visibleText((await owner.get(`/clients/${client.id}`)).body)).toContain('Send invitation');
     expect((await owner.post(`/clients/${client.id}/invite`)).status).toBe(303);
     const page = visibleText((await owner.get(`/clients/${client.id}`)).body);
-    expect(page).toMatch(/Invitation pending Sent to pending@client\.test on \d{4}-\d\d-\d\d \d\d:\d\d UTC; the link works until/);
+    expect(page).toMatch(
+      /Invitation pending Sent to pending@client\.test on \d{4}-\d\d-\d\d \d\d:\d\d UTC; the link works until/,
+    );
     expect(page).toContain('Send the invitation again');
     expect((await owner.post(`/clients/${client.id}/invite`)).status).toBe(303);
     const [first, second] = (await smtp.waitFor('pending@client.test', 2)).map((m) => linkIn(m.text));
@@ -29,7 +34,9 @@ describe('pending invitations', () => {
   it('of a member: sent again from the members page', async () => {
     const owner = await PageSession.signIn(api.app, api.ctx, api.org.id, 'owner');
     await owner.get('/settings/members');
-    expect((await owner.post('/settings/members/invite', { email: 'again@member.test', role: 'member' })).status).toBe(303);
+    expect(
+      (await owner.post('/settings/members/invite', { email: 'again@member.test', role: 'member' })).status,
+    ).toBe(303);
     const page = await owner.get('/settings/members');
     const id = /action="\/settings\/members\/invitations\/([0-9a-f-]{36})\/resend"/.exec(page.body)![1]!;
     expect((await owner.post(`/settings/members/invitations/${id}/resend`)).status).toBe(303);

@@ -11,7 +11,8 @@ const XSS = '<script>window.__xss=1</script>';
 
 async function setup() {
   const owner = await PageSession.signIn(api.app, api.ctx, api.org.id, 'owner');
-  const client = (await api.post('/api/v1/clients', { email: `c${Date.now()}@example.com`, name: 'Jane' })).body.client;
+  const client = (await api.post('/api/v1/clients', { email: `c${Date.now()}@example.com`, name: 'Jane' }))
+    .body.client;
   return { owner, client };
 }
 
@@ -19,15 +20,25 @@ describe('project pages', () => {
   it('create, edit, publish, archive, delete through the forms', async () => {
     const { owner, client } = await setup();
     expect((await owner.get(`/projects/new?client=${encodeURIComponent(client.email)}`)).status).toBe(200);
-    const created = await owner.post('/projects', { client_email: client.email, name: `Bakery ${XSS}`, description: 'Fresh bread' });
+    const created = await owner.post('/projects', {
+      client_email: client.email,
+      name: `Bakery ${XSS}`,
+      description: 'Fresh bread',
+    });
     expect(created.status).toBe(303);
     const id = created.location!.split('/').pop()!;
     const page = await owner.get(`/projects/${id}`);
     expect(page.status).toBe(200);
     expect(page.body).not.toContain(XSS);
     expect(page.body).toContain('Bakery &lt;script&gt;');
-    expect((await owner.post(`/projects/${id}`, { name: 'Bakery', description: '', tags: 'bread, cakes' })).status).toBe(303);
-    expect((await api.get(`/api/v1/projects/${id}`)).body.project).toMatchObject({ name: 'Bakery', description: null, tags: ['bread', 'cakes'] });
+    expect(
+      (await owner.post(`/projects/${id}`, { name: 'Bakery', description: '', tags: 'bread, cakes' })).status,
+    ).toBe(303);
+    expect((await api.get(`/api/v1/projects/${id}`)).body.project).toMatchObject({
+      name: 'Bakery',
+      description: null,
+      tags: ['bread', 'cakes'],
+    });
     await api.put(`/api/v1/projects/${id}/files/index.html`, { content: '<h1>Bakery</h1>' });
     const published = await owner.post(`/projects/${id}/publish`);
     expect(published.status).toBe(303);
@@ -45,10 +56,21 @@ describe('project pages', () => {
     const { owner } = await setup();
     const other = await api.newOrg('Other');
     const theirClient = await api.ctx.services.clients.create(other.org.id, { email: 'x@example.com' });
-    const theirs = await api.ctx.services.projects.create(other.org.id, { client_email: theirClient.email, name: 'Theirs' });
+    const theirs = await api.ctx.services.projects.create(other.org.id, {
+      client_email: theirClient.email,
+      name: 'Theirs',
+    });
     const template = await api.ctx.services.templates.create(other.org.id, { name: 'T' });
     const plan = await api.ctx.services.plans.create(other.org.id, { name: 'P', price: 1 });
-    for (const url of [`/projects/${theirs.id}`, `/projects/${theirs.id}/submissions`, `/projects/${theirs.id}/submissions.csv`, `/analytics?project=${theirs.id}`, `/templates/${template.id}`, `/plans/${plan.id}`, '/projects/not-a-uuid']) {
+    for (const url of [
+      `/projects/${theirs.id}`,
+      `/projects/${theirs.id}/submissions`,
+      `/projects/${theirs.id}/submissions.csv`,
+      `/analytics?project=${theirs.id}`,
+      `/templates/${template.id}`,
+      `/plans/${plan.id}`,
+      '/projects/not-a-uuid',
+    ]) {
       expect((await owner.get(url)).status, url).toBe(404);
     }
     expect((await owner.post(`/projects/${theirs.id}/delete`)).status).toBe(404);
@@ -57,8 +79,17 @@ describe('project pages', () => {
 
   it('submissions: listed, deleted, exported as CSV with spreadsheet formulas neutralised', async () => {
     const { owner, client } = await setup();
-    const project = (await api.post('/api/v1/projects', { client_email: client.email, name: 'Forms' })).body.project;
-    await api.ctx.services.forms.submit({ orgId: api.org.id, projectId: project.id } as any, 'contact', [['name', '=HYPERLINK("http://evil")'], ['message', 'Hello, "world"\nbye']], '/contact');
+    const project = (await api.post('/api/v1/projects', { client_email: client.email, name: 'Forms' })).body
+      .project;
+    await api.ctx.services.forms.submit(
+      { orgId: api.org.id, projectId: project.id } as any,
+      'contact',
+      [
+        ['name', '=HYPERLINK("http://evil")'],
+        ['message', 'Hello, "world"\nbye'],
+      ],
+      '/contact',
+    );
     const page = await owner.get(`/projects/${project.id}/submissions`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('contact');
@@ -76,19 +107,44 @@ describe('project pages', () => {
 
   it('analytics, templates and plans render; members may view plans but not change them', async () => {
     const { owner, client } = await setup();
-    const project = (await api.post('/api/v1/projects', { client_email: client.email, name: 'Analytics' })).body.project;
-    for (const url of ['/analytics', '/analytics?days=7', `/analytics?project=${project.id}&days=365`, '/templates', '/plans', '/projects']) {
+    const project = (await api.post('/api/v1/projects', { client_email: client.email, name: 'Analytics' }))
+      .body.project;
+    for (const url of [
+      '/analytics',
+      '/analytics?days=7',
+      `/analytics?project=${project.id}&days=365`,
+      '/templates',
+      '/plans',
+      '/projects',
+    ]) {
       const res = await owner.get(url);
       expect(res.status, url).toBe(200);
     }
     expect((await owner.get('/analytics')).body).toContain('<svg');
-    const template = await owner.post('/templates', { name: 'Starter', source_project_id: project.id, category: 'bakery', is_public: 'on' });
+    const template = await owner.post('/templates', {
+      name: 'Starter',
+      source_project_id: project.id,
+      category: 'bakery',
+      is_public: 'on',
+    });
     expect(template.status).toBe(303);
-    const plan = await owner.post('/plans', { name: 'Pro', price: '29', interval: 'monthly', max_sites: '5', max_ai_messages_daily: '100', can_export_code: 'on' });
+    const plan = await owner.post('/plans', {
+      name: 'Pro',
+      price: '29',
+      interval: 'monthly',
+      max_sites: '5',
+      max_ai_messages_daily: '100',
+      can_export_code: 'on',
+    });
     expect(plan.status).toBe(303);
     const planId = plan.location!.split('/').pop()!;
     expect((await owner.post(`/plans/${planId}/default`)).status).toBe(303);
-    expect((await api.get(`/api/v1/plans/${planId}`)).body.plan).toMatchObject({ is_default: true, max_sites: 5, can_export_code: true, price: 29 });
+    expect((await api.get(`/api/v1/plans/${planId}`)).body.plan).toMatchObject({
+      is_default: true,
+      max_sites: 5,
+      can_export_code: true,
+      price: 29,
+    });
     const member = await PageSession.signIn(api.app, api.ctx, api.org.id, 'member');
     expect((await member.get('/plans')).status).toBe(200);
     expect((await member.post('/plans', { name: 'Sneaky', price: '1' })).status).toBe(403);

@@ -19,7 +19,8 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const as = (role: 'owner' | 'admin' | 'member', orgId = api.org.id) => PageSession.signIn(api.app, api.ctx, orgId, role);
+const as = (role: 'owner' | 'admin' | 'member', orgId = api.org.id) =>
+  PageSession.signIn(api.app, api.ctx, orgId, role);
 let n = 0;
 
 /** Creates an endpoint through the page; answers the page and the endpoint's id and secret. */
@@ -37,7 +38,14 @@ describe('webhook pages', () => {
     const empty = await owner.get('/settings/webhooks');
     expect(empty.status).toBe(200);
     expect(visibleText(empty.body)).toContain('No endpoints yet.');
-    for (const event of ['client.created', 'client.updated', 'project.created', 'project.published', 'payment.received', 'form.submitted']) {
+    for (const event of [
+      'client.created',
+      'client.updated',
+      'project.created',
+      'project.published',
+      'payment.received',
+      'form.submitted',
+    ]) {
       expect(empty.body).toContain(`name="events" value="${event}"`);
     }
 
@@ -46,7 +54,11 @@ describe('webhook pages', () => {
     expect(page.body).toContain('data-copy="#new-secret-value"');
     expect(visibleText(page.body)).toContain('shown only once');
     const webhook = await api.ctx.services.webhooks.get(api.org.id, id);
-    expect(webhook).toMatchObject({ url: receiver.url(path), events: ['client.created', 'project.published'], is_active: true });
+    expect(webhook).toMatchObject({
+      url: receiver.url(path),
+      events: ['client.created', 'project.published'],
+      is_active: true,
+    });
 
     // Never again: not on the list, not on the endpoint's page.
     const list = await owner.get('/settings/webhooks');
@@ -91,7 +103,10 @@ describe('webhook pages', () => {
     const [logged] = (await api.ctx.services.deliveries.list(api.org.id, id, {})).deliveries;
     const retried = await owner.post(`/settings/webhooks/${id}/deliveries/${logged!.id}/retry`);
     expect(retried.status).toBe(303);
-    expect((await api.ctx.services.deliveries.list(api.org.id, id, {})).deliveries[0]).toMatchObject({ id: logged!.id, status: 'pending' });
+    expect((await api.ctx.services.deliveries.list(api.org.id, id, {})).deliveries[0]).toMatchObject({
+      id: logged!.id,
+      status: 'pending',
+    });
     expect(visibleText((await owner.get(`/settings/webhooks/${id}`)).body)).toContain('Delivery queued');
   });
 
@@ -99,7 +114,10 @@ describe('webhook pages', () => {
     const owner = await as('owner');
     const { id, secret, path } = await createEndpoint(owner);
 
-    const saved = await owner.post(`/settings/webhooks/${id}`, { url: receiver.url(path), events: ['form.submitted'] });
+    const saved = await owner.post(`/settings/webhooks/${id}`, {
+      url: receiver.url(path),
+      events: ['form.submitted'],
+    });
     expect(saved.status).toBe(303);
     expect((await api.ctx.services.webhooks.get(api.org.id, id)).events).toEqual(['form.submitted']);
     const noEvents = await owner.post(`/settings/webhooks/${id}`, { url: receiver.url(path) });
@@ -125,7 +143,9 @@ describe('webhook pages', () => {
     expect(verify(next!, delivery!).standard).toMatchObject({ type: 'webhook.test' });
 
     const detail = await owner.get(`/settings/webhooks/${id}`);
-    expect(detail.body).toMatch(new RegExp(`action="/settings/webhooks/${id}/delete" data-confirm="Delete this endpoint\\?`));
+    expect(detail.body).toMatch(
+      new RegExp(`action="/settings/webhooks/${id}/delete" data-confirm="Delete this endpoint\\?`),
+    );
     const deleted = await owner.post(`/settings/webhooks/${id}/delete`);
     expect([deleted.status, deleted.location]).toEqual([303, '/settings/webhooks']);
     expect((await api.ctx.services.webhooks.list(api.org.id, 100, 0)).records).toEqual([]);
@@ -134,7 +154,10 @@ describe('webhook pages', () => {
 
   it("answers a 404 page for another organization's endpoint, whatever the action", async () => {
     const other = await api.newOrg('Other');
-    const theirs = await api.ctx.services.webhooks.create(other.org.id, { url: receiver.url('/theirs'), events: ['client.created'] });
+    const theirs = await api.ctx.services.webhooks.create(other.org.id, {
+      url: receiver.url('/theirs'),
+      events: ['client.created'],
+    });
     const owner = await as('owner');
     for (const [method, url] of [
       ['get', `/settings/webhooks/${theirs.id}`],
@@ -144,19 +167,28 @@ describe('webhook pages', () => {
       ['post', `/settings/webhooks/${theirs.id}/delete`],
       ['get', '/settings/webhooks/not-a-uuid'],
     ] as const) {
-      const page = method === 'get' ? await owner.get(url) : await owner.post(url, { url: receiver.url('/mine'), events: ['client.created'] });
+      const page =
+        method === 'get'
+          ? await owner.get(url)
+          : await owner.post(url, { url: receiver.url('/mine'), events: ['client.created'] });
       expect(page.status, `${method} ${url}`).toBe(404);
       expect(page.headers['content-type']).toContain('text/html');
       expect(page.body).not.toContain(theirs.secret);
     }
-    expect(await api.ctx.services.webhooks.get(other.org.id, theirs.id)).toMatchObject({ url: receiver.url('/theirs'), events: ['client.created'] });
+    expect(await api.ctx.services.webhooks.get(other.org.id, theirs.id)).toMatchObject({
+      url: receiver.url('/theirs'),
+      events: ['client.created'],
+    });
     expect(receiver.at('/theirs')).toEqual([]);
   });
 
   it('is for owners and admins only: a member gets 403 pages and changes nothing', async () => {
     const member = await as('member');
     expect((await member.get('/settings/webhooks')).status).toBe(403);
-    const post = await member.post('/settings/webhooks', { url: receiver.url('/m'), events: ['client.created'] });
+    const post = await member.post('/settings/webhooks', {
+      url: receiver.url('/m'),
+      events: ['client.created'],
+    });
     expect(post.status).toBe(403);
     expect(visibleText(post.body)).toContain('Owners and admins only');
     expect((await api.ctx.services.webhooks.list(api.org.id, 100, 0)).records).toEqual([]);
@@ -184,7 +216,9 @@ describe('members page', () => {
     const after = await owner.get('/settings/members');
     expect(visibleText(after.body)).toContain(`Invitation sent to ${email}`);
     expect(visibleText(after.body)).toContain('Pending invitations (1)');
-    const invitationId = /action="\/settings\/members\/invitations\/([0-9a-f-]{36})\/cancel"/.exec(after.body)?.[1];
+    const invitationId = /action="\/settings\/members\/invitations\/([0-9a-f-]{36})\/cancel"/.exec(
+      after.body,
+    )?.[1];
     expect((await owner.post(`/settings/members/invitations/${invitationId}/cancel`)).status).toBe(303);
     expect((await api.ctx.services.members.list(api.org.id)).invitations).toEqual([]);
 
@@ -199,16 +233,24 @@ describe('members page', () => {
     const member = await as('member');
     expect((await member.get('/clients')).status).toBe(200);
 
-    expect((await owner.post(`/settings/members/${member.user.id}/role`, { role: 'admin' })).status).toBe(303);
-    expect((await api.ctx.services.members.list(api.org.id)).members.find((m) => m.id === member.user.id)?.role).toBe('admin');
+    expect((await owner.post(`/settings/members/${member.user.id}/role`, { role: 'admin' })).status).toBe(
+      303,
+    );
+    expect(
+      (await api.ctx.services.members.list(api.org.id)).members.find((m) => m.id === member.user.id)?.role,
+    ).toBe('admin');
     // Now an admin, they may open the managers' pages.
     expect((await member.get('/settings/webhooks')).status).toBe(200);
 
     const listed = await owner.get('/settings/members');
-    expect(listed.body).toContain(`action="/settings/members/${member.user.id}/remove" data-confirm="Remove `);
+    expect(listed.body).toContain(
+      `action="/settings/members/${member.user.id}/remove" data-confirm="Remove `,
+    );
     const removed = await owner.post(`/settings/members/${member.user.id}/remove`);
     expect(removed.status).toBe(303);
-    expect(visibleText((await owner.get('/settings/members')).body)).toContain(`${member.user.email} was removed`);
+    expect(visibleText((await owner.get('/settings/members')).body)).toContain(
+      `${member.user.email} was removed`,
+    );
     const next = await member.get('/clients');
     expect(next.status).toBe(403);
     expect(visibleText(next.body)).toContain('No organization');
@@ -223,7 +265,9 @@ describe('members page', () => {
     const remove = await owner.post(`/settings/members/${owner.user.id}/remove`);
     expect(remove.status).toBe(400);
     expect(visibleText(remove.body)).toContain('An organization must keep at least one owner');
-    expect((await api.ctx.services.members.list(api.org.id)).members).toEqual([expect.objectContaining({ id: owner.user.id, role: 'owner' })]);
+    expect((await api.ctx.services.members.list(api.org.id)).members).toEqual([
+      expect.objectContaining({ id: owner.user.id, role: 'owner' }),
+    ]);
     expect((await owner.get('/settings/members')).status).toBe(200);
 
     // An admin may not touch an owner at all.
@@ -253,7 +297,9 @@ describe('members page', () => {
     const stranger = await PageSession.signIn(api.app, api.ctx, other.org.id, 'member');
     const owner = await as('owner');
     expect((await owner.post(`/settings/members/${stranger.user.id}/remove`)).status).toBe(404);
-    expect((await owner.post('/settings/members/invitations/01a20225-2fef-73dd-be9d-af188b7b1886/cancel')).status).toBe(404);
+    expect(
+      (await owner.post('/settings/members/invitations/01a20225-2fef-73dd-be9d-af188b7b1886/cancel')).status,
+    ).toBe(404);
     expect((await api.ctx.services.members.list(other.org.id)).members).toHaveLength(1);
   });
 });
@@ -283,7 +329,9 @@ describe('organization settings page', () => {
 
   it('shows the apex A record to SITES_IPV4 when it is set', async () => {
     const db = await createTestDatabase();
-    const ctx = await createContainer(testConfig(db, { SITES_IPV4: '203.0.113.7' }), { rateLimitKeyPrefix: `sw:test:pages-b-ipv4:${process.pid}` });
+    const ctx = await createContainer(testConfig(db, { SITES_IPV4: '203.0.113.7' }), {
+      rateLimitKeyPrefix: `sw:test:pages-b-ipv4:${process.pid}`,
+    });
     const app = await buildServer(ctx);
     try {
       const org = await ctx.services.orgs.createOrg(`IPv4 ${process.pid}`);
@@ -321,11 +369,15 @@ describe('API reference page', () => {
     expect(page.body).not.toMatch(/<script[^>]+src="https?:/);
     expect(page.body).not.toMatch(/<link[^>]+href="https?:/);
     let operations = 0;
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { summary?: string }>>)) {
+    for (const [path, item] of Object.entries(
+      doc.paths as Record<string, Record<string, { summary?: string }>>,
+    )) {
       expect(page.body, path).toContain(`<code class="path">${path}</code>`);
       for (const [method, op] of Object.entries(item)) {
         operations++;
-        const title = new RegExp(`<span class="method ${method}">${method.toUpperCase()}</span> <code class="path">${path.replace(/[{}]/g, '\\$&')}</code>`);
+        const title = new RegExp(
+          `<span class="method ${method}">${method.toUpperCase()}</span> <code class="path">${path.replace(/[{}]/g, '\\$&')}</code>`,
+        );
         expect(page.body, `${method} ${path}`).toMatch(title);
         if (op.summary) expect(page.body).toContain(op.summary.replace(/'/g, '&#39;'));
       }

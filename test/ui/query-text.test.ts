@@ -10,8 +10,10 @@ const api = useTestApi();
 
 async function ownerWithProject() {
   const owner = await PageSession.signIn(api.app, api.ctx, api.org.id, 'owner');
-  const client = (await api.post('/api/v1/clients', { email: `c${Date.now()}@example.com`, name: 'Jane' })).body.client;
-  const project = (await api.post('/api/v1/projects', { client_email: client.email, name: 'Bakery' })).body.project;
+  const client = (await api.post('/api/v1/clients', { email: `c${Date.now()}@example.com`, name: 'Jane' }))
+    .body.client;
+  const project = (await api.post('/api/v1/projects', { client_email: client.email, name: 'Bakery' })).body
+    .project;
   return { owner, project };
 }
 

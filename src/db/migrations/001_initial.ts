@@ -47,7 +47,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('plans_org').on('plans').columns(['org_id', 'sort_order', 'created_at']).execute();
+  await db.schema
+    .createIndex('plans_org')
+    .on('plans')
+    .columns(['org_id', 'sort_order', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('clients')
@@ -64,8 +68,17 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('clients_org_email').on('clients').columns(['org_id', 'email_lower']).unique().execute();
-  await db.schema.createIndex('clients_org_created').on('clients').columns(['org_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('clients_org_email')
+    .on('clients')
+    .columns(['org_id', 'email_lower'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('clients_org_created')
+    .on('clients')
+    .columns(['org_id', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('projects')
@@ -92,8 +105,16 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('updated_at', ts, (c) => c.notNull())
     .addColumn('last_opened_at', ts)
     .execute();
-  await db.schema.createIndex('projects_org_created').on('projects').columns(['org_id', 'created_at', 'id']).execute();
-  await db.schema.createIndex('projects_client').on('projects').columns(['org_client_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('projects_org_created')
+    .on('projects')
+    .columns(['org_id', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('projects_client')
+    .on('projects')
+    .columns(['org_client_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('templates')
@@ -109,7 +130,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('templates_org_created').on('templates').columns(['org_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('templates_org_created')
+    .on('templates')
+    .columns(['org_id', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('webhooks')
@@ -122,7 +147,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhooks_org_created').on('webhooks').columns(['org_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('webhooks_org_created')
+    .on('webhooks')
+    .columns(['org_id', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('page_views')
@@ -135,6 +164,14 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('visitor_hash', 'text', (c) => c.notNull())
     .addColumn('viewed_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('page_views_org_time').on('page_views').columns(['org_id', 'viewed_at']).execute();
-  await db.schema.createIndex('page_views_project_time').on('page_views').columns(['project_id', 'viewed_at']).execute();
+  await db.schema
+    .createIndex('page_views_org_time')
+    .on('page_views')
+    .columns(['org_id', 'viewed_at'])
+    .execute();
+  await db.schema
+    .createIndex('page_views_project_time')
+    .on('page_views')
+    .columns(['project_id', 'viewed_at'])
+    .execute();
 }

@@ -55,19 +55,29 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .on('webhook_deliveries')
     .columns(['webhook_id', 'created_at', 'id'])
     .execute();
-  await db.schema.createIndex('webhook_deliveries_event').on('webhook_deliveries').column('event_id').execute();
+  await db.schema
+    .createIndex('webhook_deliveries_event')
+    .on('webhook_deliveries')
+    .column('event_id')
+    .execute();
 
   await db.schema
     .createTable('webhook_attempts')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
+    .addColumn('delivery_id', 'text', (c) =>
+      c.notNull().references('webhook_deliveries.id').onDelete('cascade'),
+    )
     .addColumn('attempted_at', ts, (c) => c.notNull())
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
     .addColumn('status_code', 'integer')
     .addColumn('error', 'text')
     .addColumn('response_body', 'text')
     .execute();
-  await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'attempted_at']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_delivery')
+    .on('webhook_attempts')
+    .columns(['delivery_id', 'attempted_at'])
+    .execute();
 
   if (engine === 'postgres') {
     // Deliveries churn (claimed, leased, finished); vacuum them sooner than the default 20 %.

@@ -16,7 +16,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('total_bytes', 'integer', (c) => c.notNull())
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('deployments_project').on('deployments').columns(['project_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('deployments_project')
+    .on('deployments')
+    .columns(['project_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('deployment_files')
@@ -53,8 +57,16 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('project_domains_project').on('project_domains').columns(['project_id', 'created_at']).execute();
-  await db.schema.createIndex('project_domains_due').on('project_domains').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('project_domains_project')
+    .on('project_domains')
+    .columns(['project_id', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('project_domains_due')
+    .on('project_domains')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
 
   await db.schema
     .createTable('service_secrets')

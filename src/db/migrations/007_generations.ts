@@ -28,8 +28,20 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('finished_at', ts)
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('generations_due').on('generations').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('generations_project').on('generations').columns(['project_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('generations_due')
+    .on('generations')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('generations_project')
+    .on('generations')
+    .columns(['project_id', 'created_at'])
+    .execute();
   // The daily message limit counts a client's generations since midnight UTC.
-  await db.schema.createIndex('generations_client_day').on('generations').columns(['org_client_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('generations_client_day')
+    .on('generations')
+    .columns(['org_client_id', 'created_at'])
+    .execute();
 }

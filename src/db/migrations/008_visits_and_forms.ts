@@ -54,7 +54,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('page', 'text')
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('form_submissions_project').on('form_submissions').columns(['project_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('form_submissions_project')
+    .on('form_submissions')
+    .columns(['project_id', 'created_at'])
+    .execute();
 }
 
 /**
@@ -84,7 +88,10 @@ async function rebuildPageViews(db: Kysely<unknown>, engine: Engine): Promise<vo
 
 /** Views recorded before the rollups existed get theirs, so no report loses them. */
 async function rollUpExistingViews(db: Kysely<unknown>, engine: Engine): Promise<void> {
-  const day = engine === 'postgres' ? sql`to_char(viewed_at at time zone 'UTC', 'YYYY-MM-DD')` : sql`substr(viewed_at, 1, 10)`;
+  const day =
+    engine === 'postgres'
+      ? sql`to_char(viewed_at at time zone 'UTC', 'YYYY-MM-DD')`
+      : sql`substr(viewed_at, 1, 10)`;
   const keys = { path: sql`path`, referrer: sql`coalesce(referrer, '(direct)')`, device: sql`device` };
   for (const scope of ['project', 'org'] as const) {
     const scopeExpr = scope === 'project' ? sql`project_id` : sql`'*'`;

@@ -13,7 +13,10 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('messages', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('ai_usage_pk', ['org_client_id', 'day'])
     .execute();
-  const day = engine === 'postgres' ? sql`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')` : sql`substr(created_at, 1, 10)`;
+  const day =
+    engine === 'postgres'
+      ? sql`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`
+      : sql`substr(created_at, 1, 10)`;
   await sql`insert into ai_usage (org_client_id, day, messages)
     select g.org_client_id, ${day}, count(*) from generations g
     where g.org_client_id is not null and exists (select 1 from clients c where c.id = g.org_client_id)

@@ -20,7 +20,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('views', 'text', (c) => c.notNull())
     .execute();
   // Pruning goes by time; deleting a project finds its packs (few rows: an index is cheap here).
-  await db.schema.createIndex('page_view_packs_time').on('page_view_packs').column('last_viewed_at').execute();
+  await db.schema
+    .createIndex('page_view_packs_time')
+    .on('page_view_packs')
+    .column('last_viewed_at')
+    .execute();
   await db.schema.createIndex('page_view_packs_project').on('page_view_packs').column('project_id').execute();
 
   if (engine === 'postgres') {
@@ -28,12 +32,16 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     await sql`insert into page_view_packs (org_id, project_id, first_viewed_at, last_viewed_at, view_count, views)
       select org_id, project_id, min(viewed_at), max(viewed_at), count(*),
         json_agg(json_build_array(path, referrer, device, visitor_hash, ${iso}) order by viewed_at)::text
-      from page_views group by org_id, project_id, to_char(viewed_at at time zone 'UTC', 'YYYY-MM-DD')`.execute(db);
+      from page_views group by org_id, project_id, to_char(viewed_at at time zone 'UTC', 'YYYY-MM-DD')`.execute(
+      db,
+    );
   } else {
     await sql`insert into page_view_packs (org_id, project_id, first_viewed_at, last_viewed_at, view_count, views)
       select org_id, project_id, min(viewed_at), max(viewed_at), count(*),
         json_group_array(json_array(path, referrer, device, visitor_hash, viewed_at))
-      from (select * from page_views order by viewed_at) group by org_id, project_id, substr(viewed_at, 1, 10)`.execute(db);
+      from (select * from page_views order by viewed_at) group by org_id, project_id, substr(viewed_at, 1, 10)`.execute(
+      db,
+    );
   }
   await db.schema.dropTable('page_views').execute();
 }

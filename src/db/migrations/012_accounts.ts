@@ -54,7 +54,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('expires_at', ts, (c) => c.notNull())
     .addColumn('accepted_at', ts)
     .execute();
-  await db.schema.createIndex('invitations_org').on('invitations').columns(['org_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('invitations_org')
+    .on('invitations')
+    .columns(['org_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('password_resets')

@@ -82,15 +82,22 @@ interface FileRow {
 
 /** Every project that has files gets version 1 from them, so its history starts where it stands. */
 async function firstVersions(db: Kysely<unknown>, now: string): Promise<void> {
-  const { rows } = await sql<FileRow>`select org_id, project_id, path, sha256, size, content_type from project_files order by project_id, path`.execute(db);
+  const { rows } =
+    await sql<FileRow>`select org_id, project_id, path, sha256, size, content_type from project_files order by project_id, path`.execute(
+      db,
+    );
   const byProject = new Map<string, FileRow[]>();
   for (const row of rows) byProject.set(row.project_id, [...(byProject.get(row.project_id) ?? []), row]);
   for (const [projectId, files] of byProject) {
     const id = newId();
     const size = files.reduce((sum, f) => sum + Number(f.size), 0);
     await sql`insert into versions (id, org_id, project_id, number, source, generation_id, summary, author_user_id, author_key_id, manifest_sha256, file_count, size, created_at)
-      values (${id}, ${files[0]!.org_id}, ${projectId}, 1, 'files_api', null, 'The files the project had when versions began', null, null, ${manifestSha256(files)}, ${files.length}, ${size}, ${now})`.execute(db);
+      values (${id}, ${files[0]!.org_id}, ${projectId}, 1, 'files_api', null, 'The files the project had when versions began', null, null, ${manifestSha256(files)}, ${files.length}, ${size}, ${now})`.execute(
+      db,
+    );
     await sql`insert into version_files (version_id, path, sha256, size, content_type)
-      select ${id}, path, sha256, size, content_type from project_files where project_id = ${projectId}`.execute(db);
+      select ${id}, path, sha256, size, content_type from project_files where project_id = ${projectId}`.execute(
+      db,
+    );
   }
 }

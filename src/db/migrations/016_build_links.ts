@@ -9,7 +9,10 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const ts = engine === 'postgres' ? 'timestamptz' : 'text';
   const bool = engine === 'postgres' ? 'boolean' : 'integer';
   const no = engine === 'postgres' ? sql`false` : sql`0`;
-  await db.schema.alterTable('organizations').addColumn('build_link_signups', bool, (c) => c.notNull().defaultTo(no)).execute();
+  await db.schema
+    .alterTable('organizations')
+    .addColumn('build_link_signups', bool, (c) => c.notNull().defaultTo(no))
+    .execute();
   await db.schema
     .createTable('build_requests')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())

@@ -19,7 +19,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('oauth_grants')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('client_id', 'text', (c) => c.notNull().references('oauth_clients.client_id').onDelete('cascade'))
+    .addColumn('client_id', 'text', (c) =>
+      c.notNull().references('oauth_clients.client_id').onDelete('cascade'),
+    )
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
     .addColumn('org_client_id', 'text')
@@ -28,7 +30,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('revoked_at', ts)
     .execute();
-  await db.schema.createIndex('oauth_grants_user').on('oauth_grants').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('oauth_grants_user')
+    .on('oauth_grants')
+    .columns(['user_id', 'created_at'])
+    .execute();
   await db.schema
     .createTable('oauth_codes')
     .addColumn('code_hash', 'text', (c) => c.primaryKey())

@@ -5,6 +5,10 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('oauth_clients_kind_created').on('oauth_clients').columns(['kind', 'created_at']).execute();
+  await db.schema
+    .createIndex('oauth_clients_kind_created')
+    .on('oauth_clients')
+    .columns(['kind', 'created_at'])
+    .execute();
   await db.schema.createIndex('oauth_grants_client').on('oauth_grants').column('client_id').execute();
 }

@@ -67,7 +67,9 @@
   /** Text only (and line breaks): an element whose words can be edited in place. */
   const isTextOnly = (element) =>
     element.childNodes.length > 0 &&
-    [...element.childNodes].every((n) => n.nodeType === Node.TEXT_NODE || (n.nodeType === Node.ELEMENT_NODE && n.localName === 'br')) &&
+    [...element.childNodes].every(
+      (n) => n.nodeType === Node.TEXT_NODE || (n.nodeType === Node.ELEMENT_NODE && n.localName === 'br'),
+    ) &&
     element.textContent.trim() !== '';
 
   /**
@@ -86,7 +88,12 @@
         return n.data.replace(keepLines ? /[ \t\r\f]+/g : /[ \t\r\n\f]+/g, ' ');
       })
       .join('');
-    return keepSpaces ? text.replace(/\n$/, '') : text.replace(/ *\n */g, '\n').replace(/ {2,}/g, ' ').trim();
+    return keepSpaces
+      ? text.replace(/\n$/, '')
+      : text
+          .replace(/ *\n */g, '\n')
+          .replace(/ {2,}/g, ' ')
+          .trim();
   }
 
   function mark(element, name) {
@@ -145,7 +152,8 @@
 
   // The person's own input only: a site script's synthetic events (isTrusted false) do nothing.
   document.addEventListener('mouseover', (event) => {
-    if (event.isTrusted && selecting && !editing && event.target instanceof Element) mark(pointed(event.target), 'data-sw-hover');
+    if (event.isTrusted && selecting && !editing && event.target instanceof Element)
+      mark(pointed(event.target), 'data-sw-hover');
   });
   document.addEventListener(
     'click',
@@ -204,9 +212,14 @@
     true,
   );
   document.addEventListener('focusout', (event) => {
-    if (event.isTrusted && editing && event.target === editing.element && event.relatedTarget) stopEditing(true);
+    if (event.isTrusted && editing && event.target === editing.element && event.relatedTarget)
+      stopEditing(true);
   });
-  listen(window, 'focus', () => editing && document.activeElement !== editing.element && focusOn(editing.element));
+  listen(
+    window,
+    'focus',
+    () => editing && document.activeElement !== editing.element && focusOn(editing.element),
+  );
 
   /** What the builder says, through the port: first this load's nonce, then what to do. */
   function command(data) {

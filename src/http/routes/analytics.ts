@@ -30,7 +30,13 @@ export function analyticsRoutes({ services: { analytics } }: RouteDeps): Fastify
           summary: 'Aggregated traffic analytics',
           description: DESCRIPTION,
           querystring: AnalyticsQuery,
-          response: { 200: Type.Object({ analytics: Analytics }, { additionalProperties: false, description: 'The traffic report' }), ...errorResponses(400, 403, 404) },
+          response: {
+            200: Type.Object(
+              { analytics: Analytics },
+              { additionalProperties: false, description: 'The traffic report' },
+            ),
+            ...errorResponses(400, 403, 404),
+          },
         },
       },
       async (request) => ({ analytics: await analytics.report(caller(request).orgId, request.query) }),

@@ -20,7 +20,8 @@ export function buildLinksRoutes({ services: { buildLinks } }: RouteDeps): Fasti
           response: { 201: BuildLink, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request, reply) => reply.status(201).send(await buildLinks.create(caller(request).orgId, request.body)),
+      async (request, reply) =>
+        reply.status(201).send(await buildLinks.create(caller(request).orgId, request.body)),
     );
   };
 }

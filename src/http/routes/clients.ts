@@ -5,7 +5,13 @@ import { caller } from '../caller.ts';
 import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { errorResponses } from '../schemas.ts';
-import { Client, ClientInvitation, ClientParams, CreateClientBody, UpdateClientBody } from '../../modules/clients/schema.ts';
+import {
+  Client,
+  ClientInvitation,
+  ClientParams,
+  CreateClientBody,
+  UpdateClientBody,
+} from '../../modules/clients/schema.ts';
 
 const tags = ['clients'];
 const ClientEnvelope = Type.Object({ client: Client }, { additionalProperties: false });
@@ -32,7 +38,8 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
         schema: {
           tags,
           summary: 'Create a client',
-          description: 'The client starts `invited` with `payment_status` `none`. The email is unique within the organization, compared case-insensitively.',
+          description:
+            'The client starts `invited` with `payment_status` `none`. The email is unique within the organization, compared case-insensitively.',
           body: CreateClientBody,
           response: { 201: ClientEnvelope, ...errorResponses(400, 403, 415) },
         },
@@ -68,7 +75,9 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
           response: { 200: ClientEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request) => ({ client: await clients.update(caller(request).orgId, request.params.clientId, request.body) }),
+      async (request) => ({
+        client: await clients.update(caller(request).orgId, request.params.clientId, request.body),
+      }),
     );
 
     app.post(
@@ -80,12 +89,17 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
           tags,
           summary: 'Invite a client to the portal',
           description:
-            "Emails the client a link (valid 7 days) to create its account on the client portal, where it sees its own projects. Accepting makes an `invited` client `active` and emits `client.updated`. Inviting again sends a new link; earlier links keep working until they expire. An action, like the webhook test and rotate-secret: 200, not 201. A client that is `suspended` or `churned`, or already has its account: 400.",
+            'Emails the client a link (valid 7 days) to create its account on the client portal, where it sees its own projects. Accepting makes an `invited` client `active` and emits `client.updated`. Inviting again sends a new link; earlier links keep working until they expire. An action, like the webhook test and rotate-secret: 200, not 201. A client that is `suspended` or `churned`, or already has its account: 400.',
           params: ClientParams,
-          response: { 200: Type.Object({ invitation: ClientInvitation }, { additionalProperties: false }), ...errorResponses(400, 403, 404, 415) },
+          response: {
+            200: Type.Object({ invitation: ClientInvitation }, { additionalProperties: false }),
+            ...errorResponses(400, 403, 404, 415),
+          },
         },
       },
-      async (request) => ({ invitation: await portal.invite(caller(request).orgId, request.params.clientId) }),
+      async (request) => ({
+        invitation: await portal.invite(caller(request).orgId, request.params.clientId),
+      }),
     );
   };
 }

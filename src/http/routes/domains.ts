@@ -16,7 +16,15 @@ export function domainsRoutes({ services: { domains } }: RouteDeps): FastifyPlug
   return async (app) => {
     app.get(
       '/projects/:projectId/domains',
-      { schema: { tags, summary: "List a project's custom domains", description: 'A plain JSON array, newest first.', params: ProjectParams, response: { 200: Type.Array(Domain), ...errorResponses(400, 403, 404) } } },
+      {
+        schema: {
+          tags,
+          summary: "List a project's custom domains",
+          description: 'A plain JSON array, newest first.',
+          params: ProjectParams,
+          response: { 200: Type.Array(Domain), ...errorResponses(400, 403, 404) },
+        },
+      },
       async (request) => domains.list(caller(request).orgId, request.params.projectId),
     );
 
@@ -33,7 +41,10 @@ export function domainsRoutes({ services: { domains } }: RouteDeps): FastifyPlug
           response: { 201: Domain, ...errorResponses(400, 403, 404, 409, 415) },
         },
       },
-      async (request, reply) => reply.status(201).send(await domains.add(caller(request).orgId, request.params.projectId, request.body.domain)),
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await domains.add(caller(request).orgId, request.params.projectId, request.body.domain)),
     );
 
     app.post(
@@ -43,12 +54,14 @@ export function domainsRoutes({ services: { domains } }: RouteDeps): FastifyPlug
         schema: {
           tags,
           summary: 'Check the DNS of a custom domain now',
-          description: "When the TXT and routing records are right the domain becomes `active`, `verified_at` is set, and the project's `custom_domain`, `custom_domain_status` and (if published) `published_url` follow. Each record's `status` says what was found.",
+          description:
+            "When the TXT and routing records are right the domain becomes `active`, `verified_at` is set, and the project's `custom_domain`, `custom_domain_status` and (if published) `published_url` follow. Each record's `status` says what was found.",
           params: DomainParams,
           response: { 200: Domain, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request) => domains.verify(caller(request).orgId, request.params.projectId, request.params.domainId),
+      async (request) =>
+        domains.verify(caller(request).orgId, request.params.projectId, request.params.domainId),
     );
 
     app.delete(
@@ -57,9 +70,13 @@ export function domainsRoutes({ services: { domains } }: RouteDeps): FastifyPlug
         schema: {
           tags,
           summary: 'Remove a custom domain',
-          description: 'The site stops answering on it at once; a published site goes back to its subdomain address.',
+          description:
+            'The site stops answering on it at once; a published site goes back to its subdomain address.',
           params: DomainParams,
-          response: { 200: Type.Object({ deleted: Type.Boolean(), id: Uuid() }, { additionalProperties: false }), ...errorResponses(400, 403, 404, 415) },
+          response: {
+            200: Type.Object({ deleted: Type.Boolean(), id: Uuid() }, { additionalProperties: false }),
+            ...errorResponses(400, 403, 404, 415),
+          },
         },
       },
       async (request) => {

@@ -3,7 +3,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
-import { FileContentEnvelope, FileDeleted, FileEnvelope, FileList, FileParams, ProjectParams, PutFileBody, TemplateParams } from '../../modules/files/schema.ts';
+import {
+  FileContentEnvelope,
+  FileDeleted,
+  FileEnvelope,
+  FileList,
+  FileParams,
+  ProjectParams,
+  PutFileBody,
+  TemplateParams,
+} from '../../modules/files/schema.ts';
 
 const tags = ['files'];
 
@@ -38,7 +47,9 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
           response: { 200: FileContentEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
-      async (request) => ({ file: await files.get(caller(request).orgId, request.params.projectId, request.params['*']) }),
+      async (request) => ({
+        file: await files.get(caller(request).orgId, request.params.projectId, request.params['*']),
+      }),
     );
 
     app.put(
@@ -56,7 +67,13 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
       },
       async (request, reply) => {
         const { orgId, keyId } = caller(request);
-        const { file, created } = await files.put(orgId, request.params.projectId, request.params['*'], request.body, { actor: { keyId } });
+        const { file, created } = await files.put(
+          orgId,
+          request.params.projectId,
+          request.params['*'],
+          request.body,
+          { actor: { keyId } },
+        );
         return reply.status(created ? 201 : 200).send({ file });
       },
     );
@@ -73,7 +90,12 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
       },
       async (request) => {
         const { orgId, keyId } = caller(request);
-        return { deleted: true, path: await files.delete(orgId, request.params.projectId, request.params['*'], { actor: { keyId } }) };
+        return {
+          deleted: true,
+          path: await files.delete(orgId, request.params.projectId, request.params['*'], {
+            actor: { keyId },
+          }),
+        };
       },
     );
 
@@ -87,14 +109,20 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
             "Allowed when the client's plan has `can_export_code` (403 otherwise); projects of clients without a plan may export. The archive holds every file at its path.",
           params: ProjectParams,
           response: {
-            200: { description: 'A zip archive', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } },
+            200: {
+              description: 'A zip archive',
+              content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+            },
             ...errorResponses(400, 403, 404),
           },
         },
       },
       async (request, reply) => {
         const { zip, fileName } = await files.export(caller(request).orgId, request.params.projectId);
-        return reply.type('application/zip').header('content-disposition', `attachment; filename="${fileName}"`).send(zip);
+        return reply
+          .type('application/zip')
+          .header('content-disposition', `attachment; filename="${fileName}"`)
+          .send(zip);
       },
     );
 
@@ -104,12 +132,15 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
         schema: {
           tags,
           summary: "List a template's files",
-          description: 'The snapshot taken from `source_project_id` when the template was created. Metadata only, sorted by path.',
+          description:
+            'The snapshot taken from `source_project_id` when the template was created. Metadata only, sorted by path.',
           params: TemplateParams,
           response: { 200: FileList, ...errorResponses(400, 403, 404) },
         },
       },
-      async (request) => ({ files: await files.listTemplateFiles(caller(request).orgId, request.params.templateId) }),
+      async (request) => ({
+        files: await files.listTemplateFiles(caller(request).orgId, request.params.templateId),
+      }),
     );
   };
 }

@@ -20,7 +20,13 @@ export function formsRoutes({ services: { forms } }: RouteDeps): FastifyPluginAs
           description: 'Newest first. `form` keeps one form’s submissions; `total` counts every match.',
           params: Type.Object({ projectId: Uuid() }),
           querystring: ListSubmissionsQuery,
-          response: { 200: Type.Object({ submissions: Type.Array(Submission), total: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }), ...errorResponses(400, 403, 404) },
+          response: {
+            200: Type.Object(
+              { submissions: Type.Array(Submission), total: Type.Integer({ minimum: 0 }) },
+              { additionalProperties: false },
+            ),
+            ...errorResponses(400, 403, 404),
+          },
         },
       },
       async (request) => forms.list(caller(request).orgId, request.params.projectId, request.query),

@@ -3,7 +3,15 @@ import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
-import { GenerateBody, Generation, GenerationEnvelope, GenerationEventsQuery, GenerationParams, ListGenerationsQuery, ProjectIdParams } from '../../modules/generations/schema.ts';
+import {
+  GenerateBody,
+  Generation,
+  GenerationEnvelope,
+  GenerationEventsQuery,
+  GenerationParams,
+  ListGenerationsQuery,
+  ProjectIdParams,
+} from '../../modules/generations/schema.ts';
 import { resumeAfter } from '../../lib/sse.ts';
 import { streamEvents } from '../event-stream.ts';
 
@@ -37,11 +45,15 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
         schema: {
           tags,
           summary: 'List the generations of a project',
-          description: 'Newest first (`created_at DESC, id DESC`). `total` counts all of the project’s generations.',
+          description:
+            'Newest first (`created_at DESC, id DESC`). `total` counts all of the project’s generations.',
           params: ProjectIdParams,
           querystring: ListGenerationsQuery,
           response: {
-            200: Type.Object({ generations: Type.Array(Generation), total: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+            200: Type.Object(
+              { generations: Type.Array(Generation), total: Type.Integer({ minimum: 0 }) },
+              { additionalProperties: false },
+            ),
             ...errorResponses(400, 403, 404),
           },
         },
@@ -63,7 +75,11 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
         },
       },
       async (request) => ({
-        generation: await generations.get(caller(request).orgId, request.params.projectId, request.params.generationId),
+        generation: await generations.get(
+          caller(request).orgId,
+          request.params.projectId,
+          request.params.generationId,
+        ),
       }),
     );
 
@@ -81,7 +97,11 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
         },
       },
       async (request) => ({
-        generation: await generations.cancel(caller(request).orgId, request.params.projectId, request.params.generationId),
+        generation: await generations.cancel(
+          caller(request).orgId,
+          request.params.projectId,
+          request.params.generationId,
+        ),
       }),
     );
 
@@ -96,7 +116,10 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
           params: GenerationParams,
           querystring: GenerationEventsQuery,
           response: {
-            200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+            200: {
+              description: 'The event stream',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
             ...errorResponses(400, 403, 404),
           },
         },
@@ -106,7 +129,9 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
         const { projectId, generationId } = request.params;
         await generations.get(orgId, projectId, generationId); // 404 as JSON, before the stream starts
         const after = resumeAfter(request.headers['last-event-id'], request.query.after ?? 0);
-        await streamEvents(reply, (signal) => generations.follow(orgId, projectId, generationId, after, signal));
+        await streamEvents(reply, (signal) =>
+          generations.follow(orgId, projectId, generationId, after, signal),
+        );
       },
     );
   };

@@ -7,12 +7,23 @@ import type { FastifyInstance } from 'fastify';
 import { addressInList, parseCidrList } from '../../lib/cidr.ts';
 import type { SitesService } from '../../modules/publishing/sites.ts';
 
-export function registerInternalRoutes(app: FastifyInstance, sites: SitesService, tlsAskAllow: string[]): void {
+export function registerInternalRoutes(
+  app: FastifyInstance,
+  sites: SitesService,
+  tlsAskAllow: string[],
+): void {
   const askers = parseCidrList(tlsAskAllow.join(','));
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get<{ Querystring: { domain?: string } }>('/internal/tls/ask', { schema: { hide: true } }, async (request, reply) => {
-    if (!addressInList(request.socket.remoteAddress, askers)) return reply.callNotFound();
-    const allowed = await sites.allowsCertificate(String(request.query.domain ?? ''));
-    return reply.code(allowed ? 200 : 404).type('text/plain; charset=utf-8').send(allowed ? 'ok\n' : 'unknown domain\n');
-  });
+  app.get<{ Querystring: { domain?: string } }>(
+    '/internal/tls/ask',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      if (!addressInList(request.socket.remoteAddress, askers)) return reply.callNotFound();
+      const allowed = await sites.allowsCertificate(String(request.query.domain ?? ''));
+      return reply
+        .code(allowed ? 200 : 404)
+        .type('text/plain; charset=utf-8')
+        .send(allowed ? 'ok\n' : 'unknown domain\n');
+    },
+  );
 }

@@ -37,12 +37,20 @@ export function plansRoutes({ services: { plans } }: RouteDeps): FastifyPluginAs
           response: { 201: PlanEnvelope, ...errorResponses(400, 403, 415) },
         },
       },
-      async (request, reply) => reply.status(201).send({ plan: await plans.create(caller(request).orgId, request.body) }),
+      async (request, reply) =>
+        reply.status(201).send({ plan: await plans.create(caller(request).orgId, request.body) }),
     );
 
     app.get(
       '/plans/:planId',
-      { schema: { tags, summary: 'Get a plan', params: PlanParams, response: { 200: PlanEnvelope, ...errorResponses(400, 403, 404) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Get a plan',
+          params: PlanParams,
+          response: { 200: PlanEnvelope, ...errorResponses(400, 403, 404) },
+        },
+      },
       async (request) => ({ plan: await plans.get(caller(request).orgId, request.params.planId) }),
     );
 
@@ -52,13 +60,16 @@ export function plansRoutes({ services: { plans } }: RouteDeps): FastifyPluginAs
         schema: {
           tags,
           summary: 'Update a plan',
-          description: 'Only the fields present change. Setting `is_default: true` unsets the default on every other plan. Existing subscriptions keep their price until renewed. Plans cannot be deleted; set `is_active: false` instead.',
+          description:
+            'Only the fields present change. Setting `is_default: true` unsets the default on every other plan. Existing subscriptions keep their price until renewed. Plans cannot be deleted; set `is_active: false` instead.',
           params: PlanParams,
           body: UpdatePlanBody,
           response: { 200: PlanEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request) => ({ plan: await plans.update(caller(request).orgId, request.params.planId, request.body) }),
+      async (request) => ({
+        plan: await plans.update(caller(request).orgId, request.params.planId, request.body),
+      }),
     );
   };
 }

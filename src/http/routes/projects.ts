@@ -3,11 +3,21 @@ import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
-import { CreateProjectBody, DEFAULT_LIMIT, ListProjectsQuery, Project, ProjectParams, UpdateProjectBody } from '../../modules/projects/schema.ts';
+import {
+  CreateProjectBody,
+  DEFAULT_LIMIT,
+  ListProjectsQuery,
+  Project,
+  ProjectParams,
+  UpdateProjectBody,
+} from '../../modules/projects/schema.ts';
 
 const tags = ['projects'];
 const ProjectEnvelope = Type.Object({ project: Project }, { additionalProperties: false });
-const ProjectList = Type.Object({ projects: Type.Array(Project), total: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+const ProjectList = Type.Object(
+  { projects: Type.Array(Project), total: Type.Integer({ minimum: 0 }) },
+  { additionalProperties: false },
+);
 
 export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -45,7 +55,10 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
             "Creates an `active` project for the client with `client_email` (404 when the organization has no such client), optionally from one of the organization's templates (`template_id`, else 404). The `subdomain` is derived from the name and unique across the service. When the client's plan allows no more sites (`max_sites`, archived projects included) the answer is 403 and nothing is created. `builder_url` opens the project in the builder.",
           body: CreateProjectBody,
           response: {
-            201: Type.Object({ project: Project, builder_url: Type.String({ format: 'uri' }) }, { additionalProperties: false }),
+            201: Type.Object(
+              { project: Project, builder_url: Type.String({ format: 'uri' }) },
+              { additionalProperties: false },
+            ),
             ...errorResponses(400, 403, 404, 415),
           },
         },
@@ -58,7 +71,14 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
 
     app.get(
       '/projects/:projectId',
-      { schema: { tags, summary: 'Get a project', params: ProjectParams, response: { 200: ProjectEnvelope, ...errorResponses(400, 403, 404) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Get a project',
+          params: ProjectParams,
+          response: { 200: ProjectEnvelope, ...errorResponses(400, 403, 404) },
+        },
+      },
       async (request) => ({ project: await projects.get(caller(request).orgId, request.params.projectId) }),
     );
 
@@ -75,7 +95,9 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
           response: { 200: ProjectEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request) => ({ project: await projects.update(caller(request).orgId, request.params.projectId, request.body) }),
+      async (request) => ({
+        project: await projects.update(caller(request).orgId, request.params.projectId, request.body),
+      }),
     );
 
     app.delete(

@@ -34,7 +34,8 @@ export function publishingRoutes({ services: { publishing }, config }: RouteDeps
           response: { 200: Published, ...errorResponses(400, 403, 404, 413, 415) },
         },
       },
-      async (request) => publishing.publish(caller(request).orgId, request.params.projectId, request.body?.builtFiles),
+      async (request) =>
+        publishing.publish(caller(request).orgId, request.params.projectId, request.body?.builtFiles),
     );
 
     app.post(
@@ -44,12 +45,18 @@ export function publishingRoutes({ services: { publishing }, config }: RouteDeps
         schema: {
           tags,
           summary: 'Take the site offline',
-          description: 'The site answers 404 from the next request on; `published_url` becomes null (`last_published_at` keeps the last publish). Unpublishing a site that is not published changes nothing.',
+          description:
+            'The site answers 404 from the next request on; `published_url` becomes null (`last_published_at` keeps the last publish). Unpublishing a site that is not published changes nothing.',
           params: ProjectParams,
-          response: { 200: Type.Object({ project: Project }, { additionalProperties: false }), ...errorResponses(400, 403, 404, 415) },
+          response: {
+            200: Type.Object({ project: Project }, { additionalProperties: false }),
+            ...errorResponses(400, 403, 404, 415),
+          },
         },
       },
-      async (request) => ({ project: await publishing.unpublish(caller(request).orgId, request.params.projectId) }),
+      async (request) => ({
+        project: await publishing.unpublish(caller(request).orgId, request.params.projectId),
+      }),
     );
 
     app.get(

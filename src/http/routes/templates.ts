@@ -5,7 +5,12 @@ import { caller } from '../caller.ts';
 import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
-import { CreateTemplateBody, Template, TemplateParams, UpdateTemplateBody } from '../../modules/templates/schema.ts';
+import {
+  CreateTemplateBody,
+  Template,
+  TemplateParams,
+  UpdateTemplateBody,
+} from '../../modules/templates/schema.ts';
 
 const tags = ['templates'];
 const TemplateEnvelope = Type.Object({ template: Template }, { additionalProperties: false });
@@ -38,13 +43,23 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
           response: { 201: TemplateEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request, reply) => reply.status(201).send({ template: await templates.create(caller(request).orgId, request.body) }),
+      async (request, reply) =>
+        reply.status(201).send({ template: await templates.create(caller(request).orgId, request.body) }),
     );
 
     app.get(
       '/templates/:templateId',
-      { schema: { tags, summary: 'Get a template', params: TemplateParams, response: { 200: TemplateEnvelope, ...errorResponses(400, 403, 404) } } },
-      async (request) => ({ template: await templates.get(caller(request).orgId, request.params.templateId) }),
+      {
+        schema: {
+          tags,
+          summary: 'Get a template',
+          params: TemplateParams,
+          response: { 200: TemplateEnvelope, ...errorResponses(400, 403, 404) },
+        },
+      },
+      async (request) => ({
+        template: await templates.get(caller(request).orgId, request.params.templateId),
+      }),
     );
 
     app.patch(
@@ -53,13 +68,16 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
         schema: {
           tags,
           summary: 'Update a template',
-          description: 'Only the fields present change. Captured files do not change. `thumbnail_url: null` removes the thumbnail.',
+          description:
+            'Only the fields present change. Captured files do not change. `thumbnail_url: null` removes the thumbnail.',
           params: TemplateParams,
           body: UpdateTemplateBody,
           response: { 200: TemplateEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request) => ({ template: await templates.update(caller(request).orgId, request.params.templateId, request.body) }),
+      async (request) => ({
+        template: await templates.update(caller(request).orgId, request.params.templateId, request.body),
+      }),
     );
 
     app.delete(
@@ -68,7 +86,8 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
         schema: {
           tags,
           summary: 'Delete a template',
-          description: 'Projects already created from it are unaffected: they keep their files and `template` name.',
+          description:
+            'Projects already created from it are unaffected: they keep their files and `template` name.',
           params: TemplateParams,
           response: { 200: DeletedBody, ...errorResponses(400, 403, 404) },
         },

@@ -4,10 +4,26 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
-import { DeploymentList, DeploymentParams, ListDeploymentsQuery, ProjectParams, Published } from '../../modules/publishing/schema.ts';
-import { ListVersionsQuery, RestoredEnvelope, VersionEnvelope, VersionFileEnvelope, VersionFileParams, VersionList, VersionParams } from '../../modules/versions/schema.ts';
+import {
+  DeploymentList,
+  DeploymentParams,
+  ListDeploymentsQuery,
+  ProjectParams,
+  Published,
+} from '../../modules/publishing/schema.ts';
+import {
+  ListVersionsQuery,
+  RestoredEnvelope,
+  VersionEnvelope,
+  VersionFileEnvelope,
+  VersionFileParams,
+  VersionList,
+  VersionParams,
+} from '../../modules/versions/schema.ts';
 
-export function versionsRoutes({ services: { versions, deployments } }: RouteDeps): FastifyPluginAsyncTypebox {
+export function versionsRoutes({
+  services: { versions, deployments },
+}: RouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/projects/:projectId/versions',
@@ -38,7 +54,13 @@ export function versionsRoutes({ services: { versions, deployments } }: RouteDep
           response: { 200: VersionEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
-      async (request) => ({ version: await versions.get(caller(request).orgId, request.params.projectId, request.params.versionId) }),
+      async (request) => ({
+        version: await versions.get(
+          caller(request).orgId,
+          request.params.projectId,
+          request.params.versionId,
+        ),
+      }),
     );
 
     app.get(
@@ -52,7 +74,14 @@ export function versionsRoutes({ services: { versions, deployments } }: RouteDep
           response: { 200: VersionFileEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
-      async (request) => ({ file: await versions.file(caller(request).orgId, request.params.projectId, request.params.versionId, request.params['*']) }),
+      async (request) => ({
+        file: await versions.file(
+          caller(request).orgId,
+          request.params.projectId,
+          request.params.versionId,
+          request.params['*'],
+        ),
+      }),
     );
 
     app.post(
@@ -63,14 +92,16 @@ export function versionsRoutes({ services: { versions, deployments } }: RouteDep
           tags: ['versions'],
           summary: 'Restore a version',
           description:
-            "Makes the project's files exactly those of the version, as a new version (`source: \"restore\"`); no version is removed. The live site does not change until the next publish.",
+            'Makes the project\'s files exactly those of the version, as a new version (`source: "restore"`); no version is removed. The live site does not change until the next publish.',
           params: VersionParams,
           response: { 201: RestoredEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
       async (request, reply) => {
         const { orgId, keyId } = caller(request);
-        const version = await versions.restore(orgId, request.params.projectId, request.params.versionId, { keyId });
+        const version = await versions.restore(orgId, request.params.projectId, request.params.versionId, {
+          keyId,
+        });
         return reply.status(201).send({ version });
       },
     );
@@ -81,7 +112,8 @@ export function versionsRoutes({ services: { versions, deployments } }: RouteDep
         schema: {
           tags: ['publishing'],
           summary: "List a project's deployments",
-          description: 'Every publish is an immutable deployment; newest first. `live` marks the one the site serves; `version_id` the version it published.',
+          description:
+            'Every publish is an immutable deployment; newest first. `live` marks the one the site serves; `version_id` the version it published.',
           params: ProjectParams,
           querystring: ListDeploymentsQuery,
           response: { 200: DeploymentList, ...errorResponses(400, 403, 404) },
@@ -106,7 +138,8 @@ export function versionsRoutes({ services: { versions, deployments } }: RouteDep
           response: { 200: Published, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request) => deployments.promote(caller(request).orgId, request.params.projectId, request.params.deploymentId),
+      async (request) =>
+        deployments.promote(caller(request).orgId, request.params.projectId, request.params.deploymentId),
     );
   };
 }

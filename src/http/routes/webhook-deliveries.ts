@@ -3,7 +3,12 @@ import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './index.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
-import { DeliveriesQuery, DeliveryParams, WebhookAttempt, WebhookDelivery } from '../../modules/webhooks/deliveries-schema.ts';
+import {
+  DeliveriesQuery,
+  DeliveryParams,
+  WebhookAttempt,
+  WebhookDelivery,
+} from '../../modules/webhooks/deliveries-schema.ts';
 import { RotatedSecret, WebhookParams } from '../../modules/webhooks/schema.ts';
 
 const tags = ['webhooks'];
@@ -11,7 +16,9 @@ const tags = ['webhooks'];
 // sent, must be the empty object (the API guard refuses any field in it).
 const bodyless = { allowEmptyBody: true };
 
-export function webhookDeliveriesRoutes({ services: { deliveries, webhooks } }: RouteDeps): FastifyPluginAsyncTypebox {
+export function webhookDeliveriesRoutes({
+  services: { deliveries, webhooks },
+}: RouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/webhooks/:webhookId/deliveries',
@@ -19,11 +26,15 @@ export function webhookDeliveriesRoutes({ services: { deliveries, webhooks } }: 
         schema: {
           tags,
           summary: "List an endpoint's deliveries",
-          description: 'The delivery log, newest first, each delivery with its attempts. `total` counts the deliveries matching `status`.',
+          description:
+            'The delivery log, newest first, each delivery with its attempts. `total` counts the deliveries matching `status`.',
           params: WebhookParams,
           querystring: DeliveriesQuery,
           response: {
-            200: Type.Object({ deliveries: Type.Array(WebhookDelivery), total: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+            200: Type.Object(
+              { deliveries: Type.Array(WebhookDelivery), total: Type.Integer({ minimum: 0 }) },
+              { additionalProperties: false },
+            ),
             ...errorResponses(400, 403, 404),
           },
         },
@@ -41,12 +52,17 @@ export function webhookDeliveriesRoutes({ services: { deliveries, webhooks } }: 
           description:
             'Queues the delivery to be sent now, with the same event body and `webhook-id` header as before. If that attempt fails, the delivery carries on with its retry schedule; one that had used it up becomes `failed` again. An inactive endpoint holds it until switched back on.',
           params: DeliveryParams,
-          response: { 202: Type.Object({ delivery: WebhookDelivery }, { additionalProperties: false }), ...errorResponses(400, 403, 404, 415) },
+          response: {
+            202: Type.Object({ delivery: WebhookDelivery }, { additionalProperties: false }),
+            ...errorResponses(400, 403, 404, 415),
+          },
         },
       },
       async (request, reply) => {
         const { webhookId, deliveryId } = request.params;
-        return reply.status(202).send({ delivery: await deliveries.retry(caller(request).orgId, webhookId, deliveryId) });
+        return reply
+          .status(202)
+          .send({ delivery: await deliveries.retry(caller(request).orgId, webhookId, deliveryId) });
       },
     );
 
@@ -61,7 +77,10 @@ export function webhookDeliveriesRoutes({ services: { deliveries, webhooks } }: 
             'Sends a signed `webhook.test` event to this endpoint only (active or not), waits for the answer (up to the delivery timeout) and returns the attempt. One attempt, no retries; it appears in the delivery log.',
           params: WebhookParams,
           response: {
-            200: Type.Object({ attempt: WebhookAttempt, delivery: WebhookDelivery }, { additionalProperties: false }),
+            200: Type.Object(
+              { attempt: WebhookAttempt, delivery: WebhookDelivery },
+              { additionalProperties: false },
+            ),
             ...errorResponses(400, 403, 404, 415),
           },
         },

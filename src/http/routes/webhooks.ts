@@ -5,7 +5,13 @@ import { caller } from '../caller.ts';
 import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
-import { CreateWebhookBody, UpdateWebhookBody, Webhook, WebhookParams, WebhookWithSecret } from '../../modules/webhooks/schema.ts';
+import {
+  CreateWebhookBody,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookParams,
+  WebhookWithSecret,
+} from '../../modules/webhooks/schema.ts';
 
 const tags = ['webhooks'];
 const WebhookEnvelope = Type.Object({ webhook: Webhook }, { additionalProperties: false });
@@ -32,17 +38,29 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
         schema: {
           tags,
           summary: 'Register a webhook endpoint',
-          description: 'The URL must be https and must not point at a private, loopback or reserved address. The response carries `secret`, shown only this once.',
+          description:
+            'The URL must be https and must not point at a private, loopback or reserved address. The response carries `secret`, shown only this once.',
           body: CreateWebhookBody,
-          response: { 201: Type.Object({ webhook: WebhookWithSecret }, { additionalProperties: false }), ...errorResponses(400, 403, 415) },
+          response: {
+            201: Type.Object({ webhook: WebhookWithSecret }, { additionalProperties: false }),
+            ...errorResponses(400, 403, 415),
+          },
         },
       },
-      async (request, reply) => reply.status(201).send({ webhook: await webhooks.create(caller(request).orgId, request.body) }),
+      async (request, reply) =>
+        reply.status(201).send({ webhook: await webhooks.create(caller(request).orgId, request.body) }),
     );
 
     app.get(
       '/webhooks/:webhookId',
-      { schema: { tags, summary: 'Get a webhook endpoint', params: WebhookParams, response: { 200: WebhookEnvelope, ...errorResponses(400, 403, 404) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Get a webhook endpoint',
+          params: WebhookParams,
+          response: { 200: WebhookEnvelope, ...errorResponses(400, 403, 404) },
+        },
+      },
       async (request) => ({ webhook: await webhooks.get(caller(request).orgId, request.params.webhookId) }),
     );
 
@@ -59,7 +77,9 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
           response: { 200: WebhookEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request) => ({ webhook: await webhooks.update(caller(request).orgId, request.params.webhookId, request.body) }),
+      async (request) => ({
+        webhook: await webhooks.update(caller(request).orgId, request.params.webhookId, request.body),
+      }),
     );
 
     app.delete(

@@ -56,19 +56,42 @@ export class MembersService {
   }
 
   async list(orgId: string): Promise<{ members: Member[]; invitations: PendingInvitation[] }> {
-    const [members, invitations] = await Promise.all([repo.listMembers(this.db, orgId), repo.pendingMemberInvitations(this.db, orgId, nowIso())]);
+    const [members, invitations] = await Promise.all([
+      repo.listMembers(this.db, orgId),
+      repo.pendingMemberInvitations(this.db, orgId, nowIso()),
+    ]);
     return {
-      members: members.map((m) => ({ id: m.id, email: m.email, name: m.name, role: m.role as Role, created_at: toIso(m.created_at) })),
-      invitations: invitations.map((i) => ({ id: i.id, email: i.email, role: (i.role ?? 'member') as Role, created_at: toIso(i.created_at), expires_at: toIso(i.expires_at) })),
+      members: members.map((m) => ({
+        id: m.id,
+        email: m.email,
+        name: m.name,
+        role: m.role as Role,
+        created_at: toIso(m.created_at),
+      })),
+      invitations: invitations.map((i) => ({
+        id: i.id,
+        email: i.email,
+        role: (i.role ?? 'member') as Role,
+        created_at: toIso(i.created_at),
+        expires_at: toIso(i.expires_at),
+      })),
     };
   }
 
-  async invite(orgId: string, orgName: string, actor: { user: User; role: Role }, emailInput: string, role: Role): Promise<PendingInvitation> {
+  async invite(
+    orgId: string,
+    orgName: string,
+    actor: { user: User; role: Role },
+    emailInput: string,
+    role: Role,
+  ): Promise<PendingInvitation> {
     const email = normalizeEmail(emailInput);
     if (!isRole(role)) throw invalid('Choose a role: owner, admin or member');
-    if (role === 'owner' && actor.role !== 'owner') throw notAllowed('Only an owner can invite another owner');
+    if (role === 'owner' && actor.role !== 'owner')
+      throw notAllowed('Only an owner can invite another owner');
     const existing = await repo.findUserByEmail(this.db, email);
-    if (existing && (await repo.findMembership(this.db, orgId, existing.id))) throw invalid(`${email} is already a member`);
+    if (existing && (await repo.findMembership(this.db, orgId, existing.id)))
+      throw invalid(`${email} is already a member`);
     const token = newToken();
     const now = Date.now();
     const row = {
@@ -95,11 +118,24 @@ export class MembersService {
   }
 
   /** Sends a pending invitation again: a new link for 7 days; the earlier one stops working. */
-  async resendInvitation(orgId: string, orgName: string, actor: { user: User; role: Role }, invitationId: string): Promise<PendingInvitation> {
-    const row = await this.db.selectFrom('invitations').select(['email', 'role']).where('org_id', '=', orgId).where('id', '=', invitationId).where('kind', '=', 'member').where('accepted_at', 'is', null).executeTakeFirst();
+  async resendInvitation(
+    orgId: string,
+    orgName: string,
+    actor: { user: User; role: Role },
+    invitationId: string,
+  ): Promise<PendingInvitation> {
+    const row = await this.db
+      .selectFrom('invitations')
+      .select(['email', 'role'])
+      .where('org_id', '=', orgId)
+      .where('id', '=', invitationId)
+      .where('kind', '=', 'member')
+      .where('accepted_at', 'is', null)
+      .executeTakeFirst();
     if (!row) throw notFound('Invitation');
     const role = (row.role ?? 'member') as Role;
-    if (role === 'owner' && actor.role !== 'owner') throw notAllowed('Only an owner can invite another owner');
+    if (role === 'owner' && actor.role !== 'owner')
+      throw notAllowed('Only an owner can invite another owner');
     // The new one first: if it cannot be made (the person joined meanwhile), the old one stays.
     const sent = await this.invite(orgId, orgName, actor, row.email, role);
     await repo.deleteInvitation(this.db, orgId, invitationId);
@@ -113,7 +149,11 @@ export class MembersService {
   async describeInvitation(token: string): Promise<InvitationView | undefined> {
     const row = await repo.findInvitation(this.db, hashToken(token));
     if (!row) return undefined;
-    const org = await this.db.selectFrom('organizations').select('name').where('id', '=', row.org_id).executeTakeFirst();
+    const org = await this.db
+      .selectFrom('organizations')
+      .select('name')
+      .where('id', '=', row.org_id)
+      .executeTakeFirst();
     const account = await repo.findUserByEmail(this.db, row.email);
     return {
       kind: row.kind as 'member' | 'client',
@@ -131,14 +171,23 @@ export class MembersService {
    * Accepts a member invitation: `signedIn` (the account of the invited email, already proven) joins
    * the organization; without one, a new account is created with `password`. Works once.
    */
-  async acceptInvitation(token: string, who: { signedIn?: User; password?: string; name?: string | null }): Promise<User> {
+  async acceptInvitation(
+    token: string,
+    who: { signedIn?: User; password?: string; name?: string | null },
+  ): Promise<User> {
     const row = await repo.findInvitation(this.db, hashToken(token));
-    if (!row || row.kind !== 'member' || row.accepted_at !== null || new Date(toIso(row.expires_at)).getTime() <= Date.now()) {
+    if (
+      !row ||
+      row.kind !== 'member' ||
+      row.accepted_at !== null ||
+      new Date(toIso(row.expires_at)).getTime() <= Date.now()
+    ) {
       throw invalid('This invitation has expired or was already used. Ask for a new one.');
     }
     const role = row.role && isRole(row.role) ? row.role : 'member';
     const join = async (trx: Parameters<typeof repo.insertMembership>[0], userId: string) => {
-      if (!(await repo.markInvitationAccepted(trx, row.id, nowIso()))) throw invalid('This invitation was already used');
+      if (!(await repo.markInvitationAccepted(trx, row.id, nowIso())))
+        throw invalid('This invitation was already used');
       try {
         await repo.insertMembership(trx, { org_id: row.org_id, user_id: userId, role, created_at: nowIso() });
       } catch (error) {
@@ -154,8 +203,12 @@ export class MembersService {
       await this.db.transaction().execute((trx) => join(trx, user.id));
       return user;
     }
-    if (await repo.findUserByEmail(this.db, row.email)) throw invalid(`An account with email ${row.email} exists: sign in to accept`);
-    return this.accounts.createUser({ email: row.email, password: who.password ?? '', name: who.name ?? null }, join);
+    if (await repo.findUserByEmail(this.db, row.email))
+      throw invalid(`An account with email ${row.email} exists: sign in to accept`);
+    return this.accounts.createUser(
+      { email: row.email, password: who.password ?? '', name: who.name ?? null },
+      join,
+    );
   }
 
   async changeRole(orgId: string, actorRole: Role, userId: string, role: Role): Promise<void> {
@@ -163,8 +216,10 @@ export class MembersService {
     await this.db.transaction().execute(async (trx) => {
       const target = await repo.findMembership(trx, orgId, userId);
       if (!target) throw notFound('Member');
-      if ((target.role === 'owner' || role === 'owner') && actorRole !== 'owner') throw notAllowed('Only an owner can make or change an owner');
-      if (target.role === 'owner' && role !== 'owner') await keepAnOwner(trx, orgId, userId, this.database.engine === 'postgres');
+      if ((target.role === 'owner' || role === 'owner') && actorRole !== 'owner')
+        throw notAllowed('Only an owner can make or change an owner');
+      if (target.role === 'owner' && role !== 'owner')
+        await keepAnOwner(trx, orgId, userId, this.database.engine === 'postgres');
       await repo.setRole(trx, orgId, userId, role);
     });
   }
@@ -174,14 +229,21 @@ export class MembersService {
     await this.db.transaction().execute(async (trx) => {
       const target = await repo.findMembership(trx, orgId, userId);
       if (!target) throw notFound('Member');
-      if (target.role === 'owner' && actorRole !== 'owner') throw notAllowed('Only an owner can remove an owner');
+      if (target.role === 'owner' && actorRole !== 'owner')
+        throw notAllowed('Only an owner can remove an owner');
       if (target.role === 'owner') await keepAnOwner(trx, orgId, userId, this.database.engine === 'postgres');
       await repo.deleteMembership(trx, orgId, userId);
     });
   }
 }
 
-async function keepAnOwner(trx: Parameters<typeof repo.ownersOf>[0], orgId: string, leaving: string, lock: boolean): Promise<void> {
+async function keepAnOwner(
+  trx: Parameters<typeof repo.ownersOf>[0],
+  orgId: string,
+  leaving: string,
+  lock: boolean,
+): Promise<void> {
   const owners = await repo.ownersOf(trx, orgId, lock);
-  if (!owners.some((o) => o.user_id !== leaving)) throw invalid('An organization must keep at least one owner');
+  if (!owners.some((o) => o.user_id !== leaving))
+    throw invalid('An organization must keep at least one owner');
 }

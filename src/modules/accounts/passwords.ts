@@ -9,8 +9,10 @@ const MAX_PASSWORD_LENGTH = 256;
 let decoy: Promise<string> | undefined;
 
 export function checkPasswordRules(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) throw invalid(`The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
-  if (password.length > MAX_PASSWORD_LENGTH) throw invalid(`The password must have at most ${MAX_PASSWORD_LENGTH} characters`);
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw invalid(`The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (password.length > MAX_PASSWORD_LENGTH)
+    throw invalid(`The password must have at most ${MAX_PASSWORD_LENGTH} characters`);
 }
 
 export function hashPassword(password: string): Promise<string> {

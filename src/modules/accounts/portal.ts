@@ -36,17 +36,35 @@ export class PortalService {
   async invite(orgId: string, clientId: string): Promise<ClientInvitation> {
     const client = await this.clients.get(orgId, clientId);
     if (client.status === 'suspended' || client.status === 'churned') {
-      throw invalid(`Client ${client.email} is ${client.status}: reactivate it before inviting it to the portal`);
+      throw invalid(
+        `Client ${client.email} is ${client.status}: reactivate it before inviting it to the portal`,
+      );
     }
-    const row = await this.db.selectFrom('clients').select('user_id').where('org_id', '=', orgId).where('id', '=', clientId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('clients')
+      .select('user_id')
+      .where('org_id', '=', orgId)
+      .where('id', '=', clientId)
+      .executeTakeFirst();
     if (!row) throw notFound('Client');
-    if (await repo.findUserById(this.db, row.user_id)) throw invalid(`Client ${client.email} already has access to the portal`);
-    const org = await this.db.selectFrom('organizations').select('name').where('id', '=', orgId).executeTakeFirstOrThrow();
+    if (await repo.findUserById(this.db, row.user_id))
+      throw invalid(`Client ${client.email} already has access to the portal`);
+    const org = await this.db
+      .selectFrom('organizations')
+      .select('name')
+      .where('id', '=', orgId)
+      .executeTakeFirstOrThrow();
     const token = newToken();
     const now = Date.now();
     const expiresAt = new Date(now + INVITATION_TTL_MS).toISOString();
     // Sending again replaces the earlier invitation: only the newest link works.
-    await this.db.deleteFrom('invitations').where('org_id', '=', orgId).where('client_id', '=', clientId).where('kind', '=', 'client').where('accepted_at', 'is', null).execute();
+    await this.db
+      .deleteFrom('invitations')
+      .where('org_id', '=', orgId)
+      .where('client_id', '=', clientId)
+      .where('kind', '=', 'client')
+      .where('accepted_at', 'is', null)
+      .execute();
     await repo.insertInvitation(this.db, {
       id: newId(),
       org_id: orgId,
@@ -70,7 +88,10 @@ export class PortalService {
   }
 
   /** The client's invitation still waiting to be accepted (sent, expires), if any. */
-  async pendingInvitation(orgId: string, clientId: string): Promise<{ created_at: string; expires_at: string } | undefined> {
+  async pendingInvitation(
+    orgId: string,
+    clientId: string,
+  ): Promise<{ created_at: string; expires_at: string } | undefined> {
     const row = await this.db
       .selectFrom('invitations')
       .select(['created_at', 'expires_at'])
@@ -84,26 +105,50 @@ export class PortalService {
   }
 
   /** Creates the client's account with `password` and makes the client active. Works once. */
-  async accept(token: string, password: string, name: string | null): Promise<{ user: User; client: Client }> {
+  async accept(
+    token: string,
+    password: string,
+    name: string | null,
+  ): Promise<{ user: User; client: Client }> {
     const invitation = await repo.findInvitation(this.db, hashToken(token));
-    if (!invitation || invitation.kind !== 'client' || !invitation.client_id || invitation.accepted_at !== null || new Date(toIso(invitation.expires_at)).getTime() <= Date.now()) {
+    if (
+      !invitation ||
+      invitation.kind !== 'client' ||
+      !invitation.client_id ||
+      invitation.accepted_at !== null ||
+      new Date(toIso(invitation.expires_at)).getTime() <= Date.now()
+    ) {
       throw invalid('This invitation has expired or was already used. Ask the agency for a new one.');
     }
     const { org_id: orgId, client_id: clientId } = invitation;
-    const row = await this.db.selectFrom('clients').select(['user_id', 'email', 'status']).where('org_id', '=', orgId).where('id', '=', clientId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('clients')
+      .select(['user_id', 'email', 'status'])
+      .where('org_id', '=', orgId)
+      .where('id', '=', clientId)
+      .executeTakeFirst();
     if (!row) throw invalid('This invitation is no longer valid: the client was removed');
     // A portal account is the client's own (its id is the one the client's projects carry): an
     // email that already signs in here (a member, another agency's client) cannot take it. Only
     // the invitee learns it, here: the agency inviting is never told whether an email has an
     // account elsewhere. Said in the agency's words, not Sitewright's.
-    if (await repo.findUserByEmail(this.db, row.email)) throw invalid(`${row.email} already has an account here: ask the agency to invite another email address`);
+    if (await repo.findUserByEmail(this.db, row.email))
+      throw invalid(
+        `${row.email} already has an account here: ask the agency to invite another email address`,
+      );
     let client: Client | undefined;
-    const user = await this.accounts.createUser({ id: row.user_id, email: row.email, password, name }, async (trx) => {
-      if (!(await repo.markInvitationAccepted(trx, invitation.id, nowIso()))) throw invalid('This invitation was already used');
-      client = row.status === 'invited' ? await this.clients.updateIn(trx, orgId, clientId, { status: 'active' }) : await this.clients.get(orgId, clientId);
-    });
+    const user = await this.accounts.createUser(
+      { id: row.user_id, email: row.email, password, name },
+      async (trx) => {
+        if (!(await repo.markInvitationAccepted(trx, invitation.id, nowIso())))
+          throw invalid('This invitation was already used');
+        client =
+          row.status === 'invited'
+            ? await this.clients.updateIn(trx, orgId, clientId, { status: 'active' })
+            : await this.clients.get(orgId, clientId);
+      },
+    );
     if (!client) throw notFound('Client');
     return { user, client };
   }
 }
-

@@ -9,7 +9,10 @@ export type UserRow = Selectable<UsersTable>;
 export type InvitationRow = Selectable<InvitationsTable>;
 
 export async function countUsers(db: Executor): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -25,8 +28,17 @@ export async function insertUser(db: Executor, row: Insertable<UsersTable>): Pro
   await db.insertInto('users').values(row).execute();
 }
 
-export async function setPassword(db: Executor, userId: string, passwordHash: string, now: string): Promise<void> {
-  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', userId).execute();
+export async function setPassword(
+  db: Executor,
+  userId: string,
+  passwordHash: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
 }
 
 export interface MembershipRow {
@@ -46,7 +58,12 @@ export function membershipsOfUser(db: Executor, userId: string): Promise<Members
 }
 
 export function findMembership(db: Executor, orgId: string, userId: string) {
-  return db.selectFrom('memberships').selectAll().where('org_id', '=', orgId).where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('memberships')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 export function listMembers(db: Executor, orgId: string) {
@@ -59,12 +76,20 @@ export function listMembers(db: Executor, orgId: string) {
     .execute();
 }
 
-export async function insertMembership(db: Executor, row: { org_id: string; user_id: string; role: string; created_at: string }): Promise<void> {
+export async function insertMembership(
+  db: Executor,
+  row: { org_id: string; user_id: string; role: string; created_at: string },
+): Promise<void> {
   await db.insertInto('memberships').values(row).execute();
 }
 
 export async function setRole(db: Executor, orgId: string, userId: string, role: string): Promise<void> {
-  await db.updateTable('memberships').set({ role }).where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+  await db
+    .updateTable('memberships')
+    .set({ role })
+    .where('org_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 export async function deleteMembership(db: Executor, orgId: string, userId: string): Promise<void> {
@@ -73,7 +98,11 @@ export async function deleteMembership(db: Executor, orgId: string, userId: stri
 
 /** The organization's owners, locked on PostgreSQL so two demotions cannot both leave one. */
 export function ownersOf(db: Executor, orgId: string, lock: boolean) {
-  const query = db.selectFrom('memberships').select('user_id').where('org_id', '=', orgId).where('role', '=', 'owner');
+  const query = db
+    .selectFrom('memberships')
+    .select('user_id')
+    .where('org_id', '=', orgId)
+    .where('role', '=', 'owner');
   return (lock ? query.forUpdate() : query).execute();
 }
 
@@ -85,7 +114,14 @@ export function findSession(db: Executor, idHash: string) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id_hash', 'sessions.org_id', 'sessions.expires_at', 'users.id as user_id', 'users.email', 'users.name'])
+    .select([
+      'sessions.id_hash',
+      'sessions.org_id',
+      'sessions.expires_at',
+      'users.id as user_id',
+      'users.email',
+      'users.name',
+    ])
     .where('sessions.id_hash', '=', idHash)
     .executeTakeFirst();
 }
@@ -104,7 +140,12 @@ export async function deleteSessionsOfUser(db: Executor, userId: string): Promis
 
 /** Ends every OAuth grant of the user (its access and refresh tokens stop working at once). */
 export async function revokeGrantsOfUser(db: Executor, userId: string, now: string): Promise<void> {
-  await db.updateTable('oauth_grants').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('oauth_grants')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function insertInvitation(db: Executor, row: Insertable<InvitationsTable>): Promise<void> {
@@ -116,7 +157,12 @@ export function findInvitation(db: Executor, tokenHash: string): Promise<Invitat
 }
 
 export async function markInvitationAccepted(db: Executor, id: string, now: string): Promise<boolean> {
-  const result = await db.updateTable('invitations').set({ accepted_at: now }).where('id', '=', id).where('accepted_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('invitations')
+    .set({ accepted_at: now })
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -133,17 +179,32 @@ export function pendingMemberInvitations(db: Executor, orgId: string, now: strin
 }
 
 export async function deleteInvitation(db: Executor, orgId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('invitations').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('invitations')
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
 
-export async function insertPasswordReset(db: Executor, row: { token_hash: string; user_id: string; created_at: string; expires_at: string }): Promise<void> {
+export async function insertPasswordReset(
+  db: Executor,
+  row: { token_hash: string; user_id: string; created_at: string; expires_at: string },
+): Promise<void> {
   await db.insertInto('password_resets').values(row).execute();
 }
 
 /** Marks the reset used; false when it was already used (or never existed). */
-export async function usePasswordReset(db: Executor, tokenHash: string, now: string): Promise<string | undefined> {
-  const row = await db.selectFrom('password_resets').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+export async function usePasswordReset(
+  db: Executor,
+  tokenHash: string,
+  now: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('password_resets')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
   if (!row || row.used_at !== null || new Date(row.expires_at).getTime() <= Date.parse(now)) return undefined;
   const result = await db
     .updateTable('password_resets')
@@ -156,7 +217,12 @@ export async function usePasswordReset(db: Executor, tokenHash: string, now: str
 
 /** Spends every unused reset link of the user (a newer one was used, or the password changed). */
 export async function usePasswordResetsOfUser(db: Executor, userId: string, now: string): Promise<void> {
-  await db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  await db
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 /** The client (and its organization) whose portal account is this user. */
@@ -164,7 +230,15 @@ export function clientOfUser(db: Executor, userId: string) {
   return db
     .selectFrom('clients')
     .innerJoin('organizations', 'organizations.id', 'clients.org_id')
-    .select(['clients.id', 'clients.org_id', 'organizations.name as org_name', 'clients.status', 'clients.plan_id', 'clients.email', 'clients.name'])
+    .select([
+      'clients.id',
+      'clients.org_id',
+      'organizations.name as org_name',
+      'clients.status',
+      'clients.plan_id',
+      'clients.email',
+      'clients.name',
+    ])
     .where('clients.user_id', '=', userId)
     .executeTakeFirst();
 }

@@ -67,7 +67,12 @@ export class AccountsService {
     private readonly throttle: Throttle,
     private readonly settings: AccountSettings,
   ) {
-    this.signups = new SignUps({ database, mailer, publicUrl: settings.publicUrl, slowDown: (keys, what) => this.slowDown(keys, what) });
+    this.signups = new SignUps({
+      database,
+      mailer,
+      publicUrl: settings.publicUrl,
+      slowDown: (keys, what) => this.slowDown(keys, what),
+    });
   }
 
   private get db() {
@@ -83,7 +88,12 @@ export class AccountsService {
    * The first user and organization of a fresh install. An organization of that name created
    * earlier with the CLI, and without members, is taken over rather than duplicated.
    */
-  async setUp(input: { email: string; password: string; name?: string | null; orgName: string }): Promise<{ user: User; orgId: string }> {
+  async setUp(input: {
+    email: string;
+    password: string;
+    name?: string | null;
+    orgName: string;
+  }): Promise<{ user: User; orgId: string }> {
     if (!(await this.needsSetup())) throw notAllowed('This installation is already set up: sign in instead');
     return this.createAccountWithOrg({ ...input, name: input.name ?? null });
   }
@@ -92,14 +102,23 @@ export class AccountsService {
    * Open registration: the sign-up is kept and a confirmation link mailed; the account and its
    * organization exist once the link is followed (confirmSignUp).
    */
-  async signUp(input: { email: string; password: string; name?: string | null; orgName: string }, address: string): Promise<{ email: string }> {
-    if (this.settings.registration !== 'open') throw notAllowed('Sign-up is by invitation only on this installation');
+  async signUp(
+    input: { email: string; password: string; name?: string | null; orgName: string },
+    address: string,
+  ): Promise<{ email: string }> {
+    if (this.settings.registration !== 'open')
+      throw notAllowed('Sign-up is by invitation only on this installation');
     const orgName = input.orgName.trim();
     if (!orgName) throw invalid('Enter the name of your agency');
     if (orgName.length > 200) throw invalid('The name of your agency must have at most 200 characters');
-    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orgName)) throw invalid('Give your agency a name, not an id');
-    if (await this.orgs.findOrg(orgName)) throw invalid('An agency of that name already exists here: choose another name');
-    return this.signups.request({ kind: 'open', email: input.email, password: input.password, name: input.name ?? null, orgName }, address);
+    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orgName))
+      throw invalid('Give your agency a name, not an id');
+    if (await this.orgs.findOrg(orgName))
+      throw invalid('An agency of that name already exists here: choose another name');
+    return this.signups.request(
+      { kind: 'open', email: input.email, password: input.password, name: input.name ?? null, orgName },
+      address,
+    );
   }
 
   /**
@@ -109,34 +128,56 @@ export class AccountsService {
    */
   async checkSignUpPassword(token: string, pending: PendingSignUp, password: string): Promise<void> {
     await this.slowDown([[`confirm:${hashToken(token)}`, SIGN_IN_FREE_PER_ACCOUNT]], 'wrong passwords');
-    if (!(await passwordMatches(pending.passwordHash, password))) throw invalid('That is not the password chosen when signing up. Sign up again if you did not choose one.');
+    if (!(await passwordMatches(pending.passwordHash, password)))
+      throw invalid(
+        'That is not the password chosen when signing up. Sign up again if you did not choose one.',
+      );
   }
 
   /** Follows an open sign-up's confirmation link: the account and its organization, at once. */
   async confirmSignUp(token: string): Promise<{ user: User; orgId: string }> {
-    if (this.settings.registration !== 'open') throw notAllowed('Sign-up is by invitation only on this installation');
+    if (this.settings.registration !== 'open')
+      throw notAllowed('Sign-up is by invitation only on this installation');
     const pending = await this.signups.find(token);
-    if (!pending || pending.kind !== 'open' || !pending.orgName) throw invalid('This confirmation link has expired or was already used. Sign up again.');
+    if (!pending || pending.kind !== 'open' || !pending.orgName)
+      throw invalid('This confirmation link has expired or was already used. Sign up again.');
     // Always a new organization: an existing one (even without members) is never handed over.
     const org = await this.orgs.createOrg(pending.orgName);
-    const user = await this.createUser({ email: pending.email, passwordHash: pending.passwordHash, name: pending.name }, async (trx, userId) => {
-      await this.spendSignUp(trx, token);
-      await repo.insertMembership(trx, { org_id: org.id, user_id: userId, role: 'owner', created_at: nowIso() });
-    });
+    const user = await this.createUser(
+      { email: pending.email, passwordHash: pending.passwordHash, name: pending.name },
+      async (trx, userId) => {
+        await this.spendSignUp(trx, token);
+        await repo.insertMembership(trx, {
+          org_id: org.id,
+          user_id: userId,
+          role: 'owner',
+          created_at: nowIso(),
+        });
+      },
+    );
     return { user, orgId: org.id };
   }
 
   /** Spends a sign-up's link in the account's transaction (a link followed twice makes one account). */
   async spendSignUp(trx: Executor, token: string): Promise<void> {
-    if (!(await this.signups.spend(trx, token))) throw invalid('This confirmation link was already used. Sign in instead.');
+    if (!(await this.signups.spend(trx, token)))
+      throw invalid('This confirmation link was already used. Sign in instead.');
   }
 
   /** The set-up page's account and organization (one made earlier with the CLI, without members, is taken over). */
   private async createAccountWithOrg(input: NewUser & { orgName: string }) {
     const existing = await this.orgs.findOrg(input.orgName.trim());
-    const orgId = existing && existing.name === input.orgName.trim() && (await this.orgs.memberCount(existing.id)) === 0 ? existing.id : (await this.orgs.createOrg(input.orgName)).id;
+    const orgId =
+      existing && existing.name === input.orgName.trim() && (await this.orgs.memberCount(existing.id)) === 0
+        ? existing.id
+        : (await this.orgs.createOrg(input.orgName)).id;
     const user = await this.createUser({ ...input, name: input.name ?? null }, async (trx, userId) => {
-      await repo.insertMembership(trx, { org_id: orgId, user_id: userId, role: 'owner', created_at: nowIso() });
+      await repo.insertMembership(trx, {
+        org_id: orgId,
+        user_id: userId,
+        role: 'owner',
+        created_at: nowIso(),
+      });
     });
     return { user, orgId };
   }
@@ -146,7 +187,10 @@ export class AccountsService {
    * `id`: a reserved id (a client's user_id) instead of a new one. The password comes as typed, or
    * already hashed (a confirmed sign-up). An email with an account is refused before hashing.
    */
-  async createUser(input: NewUser & { id?: string }, then?: (trx: Executor, userId: string) => Promise<void>): Promise<User> {
+  async createUser(
+    input: NewUser & { id?: string },
+    then?: (trx: Executor, userId: string) => Promise<void>,
+  ): Promise<User> {
     const email = normalizeEmail(input.email);
     if ('password' in input) checkPasswordRules(input.password);
     if (await repo.findUserByEmail(this.db, email)) throw accountExists(email);
@@ -156,7 +200,13 @@ export class AccountsService {
     try {
       await this.db.transaction().execute(async (trx) => {
         if (await repo.findUserByEmail(trx, email)) throw accountExists(email);
-        await repo.insertUser(trx, { ...user, email_lower: email.toLowerCase(), password_hash: passwordHash, created_at: now, updated_at: now });
+        await repo.insertUser(trx, {
+          ...user,
+          email_lower: email.toLowerCase(),
+          password_hash: passwordHash,
+          created_at: now,
+          updated_at: now,
+        });
         await then?.(trx, user.id);
       });
     } catch (error) {
@@ -181,14 +231,23 @@ export class AccountsService {
     const key = email.trim().toLowerCase();
     const account = `signin:email:${key}`;
     const from = `signin:ip:${addressKey(address)}`;
-    await this.slowDown([[account, SIGN_IN_FREE_PER_ACCOUNT], [from, SIGN_IN_FREE_PER_ADDRESS]], 'failed sign-ins');
+    await this.slowDown(
+      [
+        [account, SIGN_IN_FREE_PER_ACCOUNT],
+        [from, SIGN_IN_FREE_PER_ADDRESS],
+      ],
+      'failed sign-ins',
+    );
     const row = await repo.findUserByEmail(this.db, key);
-    if (!(await passwordMatches(row?.password_hash, password)) || !row) throw invalid('Wrong email or password');
+    if (!(await passwordMatches(row?.password_hash, password)) || !row)
+      throw invalid('Wrong email or password');
     await Promise.all([this.throttle.reset(account), this.throttle.forgive(from)]);
     const client = await repo.clientOfUser(this.db, row.id);
     const memberships = await repo.membershipsOfUser(this.db, row.id);
     if (memberships.length === 0 && client && CLIENT_LOCKED_OUT.has(client.status)) {
-      throw notAllowed(`Your access to ${client.org_name} is ${client.status === 'suspended' ? 'suspended' : 'closed'}. Please contact ${client.org_name}.`);
+      throw notAllowed(
+        `Your access to ${client.org_name} is ${client.status === 'suspended' ? 'suspended' : 'closed'}. Please contact ${client.org_name}.`,
+      );
     }
     const token = await this.openSession(row.id, memberships[0]?.org_id ?? null);
     return { token, user: { id: row.id, email: row.email, name: row.name } };
@@ -227,9 +286,14 @@ export class AccountsService {
     const sessionHash = hashToken(token);
     const session = await repo.findSession(this.db, sessionHash);
     if (!session || new Date(toIso(session.expires_at)).getTime() <= Date.now()) return undefined;
-    const [memberships, client] = await Promise.all([repo.membershipsOfUser(this.db, session.user_id), repo.clientOfUser(this.db, session.user_id)]);
+    const [memberships, client] = await Promise.all([
+      repo.membershipsOfUser(this.db, session.user_id),
+      repo.clientOfUser(this.db, session.user_id),
+    ]);
     if (memberships.length === 0 && client && CLIENT_LOCKED_OUT.has(client.status)) return undefined;
-    const orgs = memberships.filter((m) => isRole(m.role)).map((m) => ({ id: m.org_id, name: m.org_name, role: m.role as Role }));
+    const orgs = memberships
+      .filter((m) => isRole(m.role))
+      .map((m) => ({ id: m.org_id, name: m.org_name, role: m.role as Role }));
     const org = orgs.find((o) => o.id === session.org_id) ?? orgs[0] ?? null;
     if ((org?.id ?? null) !== session.org_id) await repo.setSessionOrg(this.db, sessionHash, org?.id ?? null);
     return {
@@ -237,7 +301,15 @@ export class AccountsService {
       sessionHash,
       orgs,
       org,
-      client: client ? { id: client.id, orgId: client.org_id, orgName: client.org_name, status: client.status, planId: client.plan_id } : null,
+      client: client
+        ? {
+            id: client.id,
+            orgId: client.org_id,
+            orgName: client.org_name,
+            status: client.status,
+            planId: client.plan_id,
+          }
+        : null,
     };
   }
 
@@ -266,7 +338,8 @@ export class AccountsService {
     const key = `password:user:${userId}`;
     await this.slowDown([[key, SIGN_IN_FREE_PER_ACCOUNT]], 'wrong passwords');
     const row = await repo.findUserById(this.db, userId);
-    if (!row || !(await passwordMatches(row.password_hash, current))) throw invalid('The current password is wrong');
+    if (!row || !(await passwordMatches(row.password_hash, current)))
+      throw invalid('The current password is wrong');
     await this.throttle.reset(key);
     await this.setPassword(userId, next);
   }
@@ -294,7 +367,10 @@ export class AccountsService {
    * not sent (saying so would tell whether the account exists).
    */
   async requestPasswordReset(email: string, address: string): Promise<void> {
-    await this.slowDown([[`reset:ip:${addressKey(address)}`, RESETS_FREE_PER_ADDRESS]], 'password reset requests');
+    await this.slowDown(
+      [[`reset:ip:${addressKey(address)}`, RESETS_FREE_PER_ADDRESS]],
+      'password reset requests',
+    );
     const row = await repo.findUserByEmail(this.db, email.trim());
     if (!row) return;
     const mails = await this.throttle.attempt(`reset:email:${row.email_lower}`, RESET_MAILS_FREE_PER_EMAIL);
@@ -326,26 +402,48 @@ export class AccountsService {
 
   /** Whether a reset link can still be used (for the page that asks for the new password). */
   async resetLinkUsable(token: string): Promise<boolean> {
-    const row = await this.db.selectFrom('password_resets').select(['used_at', 'expires_at']).where('token_hash', '=', hashToken(token)).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('password_resets')
+      .select(['used_at', 'expires_at'])
+      .where('token_hash', '=', hashToken(token))
+      .executeTakeFirst();
     return Boolean(row && row.used_at === null && new Date(toIso(row.expires_at)).getTime() > Date.now());
   }
 
   /** For `sitewright user create`: an account that is a member of `orgId` with `role`. */
-  async createMember(input: { email: string; password: string; name: string | null; orgId: string; role: Role }): Promise<User> {
+  async createMember(input: {
+    email: string;
+    password: string;
+    name: string | null;
+    orgId: string;
+    role: Role;
+  }): Promise<User> {
     const existing = await this.findUserByEmail(input.email);
     if (existing) {
       try {
-        await repo.insertMembership(this.db, { org_id: input.orgId, user_id: existing.id, role: input.role, created_at: nowIso() });
+        await repo.insertMembership(this.db, {
+          org_id: input.orgId,
+          user_id: existing.id,
+          role: input.role,
+          created_at: nowIso(),
+        });
       } catch (error) {
-        if (isUniqueViolation(error)) throw invalid(`${existing.email} is already a member of that organization`);
+        if (isUniqueViolation(error))
+          throw invalid(`${existing.email} is already a member of that organization`);
         throw error;
       }
       return existing;
     }
-    return this.createUser(input, (trx, userId) => repo.insertMembership(trx, { org_id: input.orgId, user_id: userId, role: input.role, created_at: nowIso() }));
+    return this.createUser(input, (trx, userId) =>
+      repo.insertMembership(trx, {
+        org_id: input.orgId,
+        user_id: userId,
+        role: input.role,
+        created_at: nowIso(),
+      }),
+    );
   }
 }
-
 
 function cleanName(name: string | null): string | null {
   const trimmed = name?.trim() ?? '';

@@ -27,7 +27,17 @@ const FREE_PER_EMAIL = 3;
 /** What the person asked for, kept until the email is confirmed. */
 export type SignUpRequest =
   | { kind: 'open'; email: string; password: string; name: string | null; orgName: string }
-  | { kind: 'build'; email: string; password: string; name: string | null; orgId: string; orgName: string; prompt: string; model: string | null; templateId: string | null };
+  | {
+      kind: 'build';
+      email: string;
+      password: string;
+      name: string | null;
+      orgId: string;
+      orgName: string;
+      prompt: string;
+      model: string | null;
+      templateId: string | null;
+    };
 
 /** A sign-up waiting for its confirmation, as the confirmation page shows it. */
 export interface PendingSignUp {
@@ -64,17 +74,31 @@ export class SignUps {
   async request(input: SignUpRequest, address: string): Promise<{ email: string }> {
     const email = normalizeEmail(input.email);
     checkPasswordRules(input.password);
-    await this.deps.slowDown([[`signup:ip:${addressKey(address)}`, FREE_PER_ADDRESS]], 'sign-ups from your network');
-    if (await repo.findUserByEmail(this.db, email)) throw invalid(`An account with email ${email} already exists: sign in instead`);
+    await this.deps.slowDown(
+      [[`signup:ip:${addressKey(address)}`, FREE_PER_ADDRESS]],
+      'sign-ups from your network',
+    );
+    if (await repo.findUserByEmail(this.db, email))
+      throw invalid(`An account with email ${email} already exists: sign in instead`);
     const now = Date.now();
     await this.db.deleteFrom('signups').where('expires_at', '<=', new Date(now).toISOString()).execute();
     if (input.kind === 'build') {
-      const waiting = await this.db.selectFrom('signups').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', input.orgId).executeTakeFirst();
+      const waiting = await this.db
+        .selectFrom('signups')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('org_id', '=', input.orgId)
+        .executeTakeFirst();
       if (Number(waiting?.n ?? 0) >= MAX_PENDING_PER_ORG) {
-        throw new RateLimitedError(`${input.orgName} has many sign-ups waiting for their confirmation right now. Please try again in an hour.`, 3_600);
+        throw new RateLimitedError(
+          `${input.orgName} has many sign-ups waiting for their confirmation right now. Please try again in an hour.`,
+          3_600,
+        );
       }
     }
-    await this.deps.slowDown([[`signup:email:${email.toLowerCase()}`, FREE_PER_EMAIL]], 'confirmation mails to this address');
+    await this.deps.slowDown(
+      [[`signup:email:${email.toLowerCase()}`, FREE_PER_EMAIL]],
+      'confirmation mails to this address',
+    );
     const passwordHash = await hashPassword(input.password);
     const token = newToken();
     // Several sign-ups of one email may wait (each confirmed with its own password): deleting the
@@ -99,7 +123,8 @@ export class SignUps {
       .execute();
     const link = `${this.deps.publicUrl}/sign-up/confirm/${token}`;
     // The agency's name is the organization's own; a visitor's typed agency name stays out of the mail.
-    const what = input.kind === 'build' ? `your account with ${input.orgName} and build your website` : 'your account';
+    const what =
+      input.kind === 'build' ? `your account with ${input.orgName} and build your website` : 'your account';
     await this.deps.mailer.send({
       to: email,
       subject: 'Confirm your email address',
@@ -111,7 +136,11 @@ export class SignUps {
   /** The sign-up behind a link, while it can be confirmed. */
   async find(token: string): Promise<PendingSignUp | undefined> {
     if (!/^[A-Za-z0-9_-]{16,100}$/.test(token)) return undefined;
-    const row = await this.db.selectFrom('signups').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('signups')
+      .selectAll()
+      .where('token_hash', '=', hashToken(token))
+      .executeTakeFirst();
     if (!row || new Date(toIso(row.expires_at)).getTime() <= Date.now()) return undefined;
     return {
       kind: row.kind,
@@ -128,7 +157,10 @@ export class SignUps {
 
   /** Spends a confirmation link inside the transaction that creates the account; false if it was already spent. */
   async spend(trx: Executor, token: string): Promise<boolean> {
-    const result = await trx.deleteFrom('signups').where('token_hash', '=', hashToken(token)).executeTakeFirst();
+    const result = await trx
+      .deleteFrom('signups')
+      .where('token_hash', '=', hashToken(token))
+      .executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
   }
 }

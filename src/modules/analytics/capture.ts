@@ -55,11 +55,21 @@ export class PageViewCapture {
   /** Queues a page view: an HTML page answered 200 to a GET (the caller checks); bots are left out by the writer. */
   record(page: ServedPage): void {
     if (this.queued >= MAX_QUEUED) {
-      if (this.stats.dropped++ % 1000 === 0) this.logger?.warn({ dropped: this.stats.dropped }, 'page-view queue full: dropping views');
+      if (this.stats.dropped++ % 1000 === 0)
+        this.logger?.warn({ dropped: this.stats.dropped }, 'page-view queue full: dropping views');
       return;
     }
     this.stats.recorded++;
-    this.queue.push(page.orgId, page.projectId, page.host, page.url, page.referer, page.userAgent, page.ip, page.at);
+    this.queue.push(
+      page.orgId,
+      page.projectId,
+      page.host,
+      page.url,
+      page.referer,
+      page.userAgent,
+      page.ip,
+      page.at,
+    );
     if (this.queued >= BATCH) void this.schedule();
     else this.timer ??= setTimeout(() => void this.flush(), this.settings.flushMs);
   }
@@ -92,7 +102,10 @@ export class PageViewCapture {
         const views = Math.min(this.queued, BATCH);
         const batch = this.queue.splice(0, views * PAGE_FIELDS);
         try {
-          const { written, dropped } = (await this.call({ write: batch })) as { written: number; dropped: number };
+          const { written, dropped } = (await this.call({ write: batch })) as {
+            written: number;
+            dropped: number;
+          };
           this.stats.written += written;
           this.stats.dropped += dropped;
         } catch (error) {
@@ -167,6 +180,11 @@ export class PageViewCapture {
  * main thread only, so the thread preloads tsx's API (its ES module build) and registers it.
  */
 function tsxInThread(): string[] {
-  const api = createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
-  return ['--import', `data:text/javascript,import{register}from${JSON.stringify(pathToFileURL(api).href)};register()`];
+  const api = createRequire(import.meta.url)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs');
+  return [
+    '--import',
+    `data:text/javascript,import{register}from${JSON.stringify(pathToFileURL(api).href)};register()`,
+  ];
 }

@@ -42,13 +42,21 @@ function rollups(db: Executor, scope: ViewScope, dimension: RollupDimension) {
 }
 
 /** Views per UTC day (only days that have any; the service fills the gaps) and distinct visitors. */
-export async function daily(db: Executor, scope: ViewScope): Promise<{ day: string; views: number; visitors: number }[]> {
+export async function daily(
+  db: Executor,
+  scope: ViewScope,
+): Promise<{ day: string; views: number; visitors: number }[]> {
   const rows = await rollups(db, scope, 'all').select(['day', 'views', 'visitors']).execute();
   return rows.map((r) => ({ day: r.day, views: num(r.views), visitors: num(r.visitors) }));
 }
 
 /** The TOP_LIMIT most viewed values of a dimension: views descending, then the value ascending. */
-export async function topBy(db: Executor, engine: Engine, scope: ViewScope, dimension: Dimension): Promise<Counted[]> {
+export async function topBy(
+  db: Executor,
+  engine: Engine,
+  scope: ViewScope,
+  dimension: Dimension,
+): Promise<Counted[]> {
   const views = sql<number | string>`sum(views)`;
   const rows = await rollups(db, scope, dimension)
     .select(['key', views.as('views')])

@@ -27,7 +27,10 @@ export async function pruneViews(db: Executor, now: Date, rawRetentionDays: numb
       .executeTakeFirst();
     if (!oldest) break;
     const until = Math.min(Date.parse(toIso(oldest.last_viewed_at)) + DAY_MS, cutoff);
-    await db.deleteFrom('page_view_packs').where('last_viewed_at', '<', new Date(until).toISOString()).execute();
+    await db
+      .deleteFrom('page_view_packs')
+      .where('last_viewed_at', '<', new Date(until).toISOString())
+      .execute();
   }
   const yesterday = dayOf(new Date(now.getTime() - DAY_MS).toISOString());
   await db.deleteFrom('page_view_visitors').where('day', '<', yesterday).execute();
@@ -37,8 +40,19 @@ export async function pruneViews(db: Executor, now: Date, rawRetentionDays: numb
  * The salt of `day` (YYYY-MM-DD): `candidate` when this call creates it, else the one another
  * instance created first. Salts of days before `keepFrom` are deleted on the way.
  */
-export async function saltOfDay(db: Executor, day: string, candidate: string, keepFrom: string): Promise<string> {
-  await db.insertInto('analytics_salts').values({ day, salt: candidate }).onConflict((oc) => oc.column('day').doNothing()).execute();
+export async function saltOfDay(
+  db: Executor,
+  day: string,
+  candidate: string,
+  keepFrom: string,
+): Promise<string> {
+  await db
+    .insertInto('analytics_salts')
+    .values({ day, salt: candidate })
+    .onConflict((oc) => oc.column('day').doNothing())
+    .execute();
   await db.deleteFrom('analytics_salts').where('day', '<', keepFrom).execute();
-  return (await db.selectFrom('analytics_salts').select('salt').where('day', '=', day).executeTakeFirstOrThrow()).salt;
+  return (
+    await db.selectFrom('analytics_salts').select('salt').where('day', '=', day).executeTakeFirstOrThrow()
+  ).salt;
 }

@@ -8,14 +8,26 @@ import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import type { RollupDimension } from '../../db/schema.ts';
 import { DIRECT_REFERRER } from './schema.ts';
-import { deleteProjectRollups, ORG_SCOPE, projectRollups, viewWriter, type RawView, type Rollup, type Visitor } from './views-repo.ts';
+import {
+  deleteProjectRollups,
+  ORG_SCOPE,
+  projectRollups,
+  viewWriter,
+  type RawView,
+  type Rollup,
+  type Visitor,
+} from './views-repo.ts';
 
 export type { RawView } from './views-repo.ts';
 
 const dayOf = (iso: string): string => iso.slice(0, 10);
 
 /** Records a batch of views in one transaction of its own. */
-export async function recordViews(database: Database, views: RawView[], opts: { keepRaw: boolean }): Promise<void> {
+export async function recordViews(
+  database: Database,
+  views: RawView[],
+  opts: { keepRaw: boolean },
+): Promise<void> {
   if (views.length === 0) return;
   // Views that differ only in their visitor are rolled up alike: count them once per kind first.
   const kinds = new Tally<{ view: RawView; day: string; views: number }>();
@@ -24,8 +36,10 @@ export async function recordViews(database: Database, views: RawView[], opts: { 
   const orgOf = new Map<string, string>();
   for (const v of views) {
     const day = dayOf(v.viewed_at);
-    kinds.get([v.project_id, day, v.path, v.referrer ?? '', v.device], () => ({ view: v, day, views: 0 })).views++;
-    if (!visitors.has(v.visitor_hash)) visitors.set(v.visitor_hash, { project_id: v.project_id, day, visitor_hash: v.visitor_hash });
+    kinds.get([v.project_id, day, v.path, v.referrer ?? '', v.device], () => ({ view: v, day, views: 0 }))
+      .views++;
+    if (!visitors.has(v.visitor_hash))
+      visitors.set(v.visitor_hash, { project_id: v.project_id, day, visitor_hash: v.visitor_hash });
     orgOf.set(v.project_id, v.org_id);
   }
   const writer = viewWriter(database);
@@ -54,7 +68,12 @@ export async function recordViews(database: Database, views: RawView[], opts: { 
  * Takes a project's numbers out of its organization's rollups (the project is being deleted).
  * `trx` must be a transaction of `database`'s.
  */
-export async function removeProjectRollups(database: Database, trx: Executor, orgId: string, projectId: string): Promise<void> {
+export async function removeProjectRollups(
+  database: Database,
+  trx: Executor,
+  orgId: string,
+  projectId: string,
+): Promise<void> {
   const rows = await projectRollups(trx, orgId, projectId);
   const rollups = new Rollups();
   for (const r of rows) rollups.add(orgId, ORG_SCOPE, r.dimension, r.day, r.key, -r.views, -r.visitors);
@@ -92,7 +111,15 @@ class Tally<T> {
 class Rollups {
   private readonly rows = new Map<string, Rollup>();
 
-  add(org_id: string, scope: string, dimension: RollupDimension, day: string, key: string, views: number, visitors: number): void {
+  add(
+    org_id: string,
+    scope: string,
+    dimension: RollupDimension,
+    day: string,
+    key: string,
+    views: number,
+    visitors: number,
+  ): void {
     const id = `${org_id}\u0000${scope}\u0000${dimension}\u0000${day}\u0000${key}`;
     const row = this.rows.get(id);
     if (row) {

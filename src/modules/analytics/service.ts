@@ -15,7 +15,12 @@ export class AnalyticsService {
     const { db, engine } = this.database;
     if (query.project_id !== undefined) await requireProject(db, orgId, query.project_id);
     const window = utcWindow(this.now(), query.days ?? DEFAULT_DAYS);
-    const scope: repo.ViewScope = { orgId, projectId: query.project_id, from: window.dates[0]!, to: window.dates.at(-1)! };
+    const scope: repo.ViewScope = {
+      orgId,
+      projectId: query.project_id,
+      from: window.dates[0]!,
+      to: window.dates.at(-1)!,
+    };
     // Independent aggregates: on PostgreSQL they run on separate pool connections at once; on
     // SQLite they queue on its single connection, which costs nothing extra.
     const [days, pages, referrers, devices] = await Promise.all([

@@ -92,7 +92,9 @@ function sqliteWriter(connection: SQLite.Database): ViewWriter {
   const pack = connection.prepare(
     'insert into page_view_packs (org_id, project_id, first_viewed_at, last_viewed_at, view_count, views) values (?, ?, ?, ?, ?, ?)',
   );
-  const visitor = connection.prepare('insert into page_view_visitors (project_id, day, visitor_hash) values (?, ?, ?) on conflict do nothing');
+  const visitor = connection.prepare(
+    'insert into page_view_visitors (project_id, day, visitor_hash) values (?, ?, ?) on conflict do nothing',
+  );
   const rollup = connection.prepare(
     `insert into page_view_rollups (org_id, scope, dimension, day, key, views, visitors) values (?, ?, ?, ?, ?, ?, ?)
      on conflict (org_id, scope, dimension, day, key)
@@ -100,9 +102,11 @@ function sqliteWriter(connection: SQLite.Database): ViewWriter {
   );
   return {
     insertRaw: async (_trx, rows) => {
-      for (const p of packsOf(rows)) pack.run(p.org_id, p.project_id, p.first_viewed_at, p.last_viewed_at, p.view_count, p.views);
+      for (const p of packsOf(rows))
+        pack.run(p.org_id, p.project_id, p.first_viewed_at, p.last_viewed_at, p.view_count, p.views);
     },
-    insertVisitors: async (_trx, rows) => rows.filter((v) => visitor.run(v.project_id, v.day, v.visitor_hash).changes > 0),
+    insertVisitors: async (_trx, rows) =>
+      rows.filter((v) => visitor.run(v.project_id, v.day, v.visitor_hash).changes > 0),
     addRollups: async (_trx, rows) => {
       for (const r of rows) rollup.run(r.org_id, r.scope, r.dimension, r.day, r.key, r.views, r.visitors);
     },
@@ -118,11 +122,16 @@ function postgresWriter(): ViewWriter {
       await sql`insert into page_view_packs (org_id, project_id, first_viewed_at, last_viewed_at, view_count, views)
         select * from unnest(${column(packs, (p) => p.org_id)}::text[], ${column(packs, (p) => p.project_id)}::text[],
           ${column(packs, (p) => p.first_viewed_at)}::timestamptz[], ${column(packs, (p) => p.last_viewed_at)}::timestamptz[],
-          ${column(packs, (p) => p.view_count)}::integer[], ${column(packs, (p) => p.views)}::text[])`.execute(trx);
+          ${column(packs, (p) => p.view_count)}::integer[], ${column(packs, (p) => p.views)}::text[])`.execute(
+        trx,
+      );
     },
     insertVisitors: async (trx, rows) => {
       if (rows.length === 0) return [];
-      const result = await sql<{ project_id: string; day: string }>`insert into page_view_visitors (project_id, day, visitor_hash)
+      const result = await sql<{
+        project_id: string;
+        day: string;
+      }>`insert into page_view_visitors (project_id, day, visitor_hash)
         select * from unnest(${column(rows, (r) => r.project_id)}::text[], ${column(rows, (r) => r.day)}::text[], ${column(rows, (r) => r.visitor_hash)}::text[])
         on conflict do nothing returning project_id, day`.execute(trx);
       return result.rows;
@@ -134,23 +143,42 @@ function postgresWriter(): ViewWriter {
         select * from unnest(${column(rows, (r) => r.org_id)}::text[], ${column(rows, (r) => r.scope)}::text[], ${column(rows, (r) => r.dimension)}::text[],
           ${column(rows, (r) => r.day)}::text[], ${column(rows, (r) => r.key)}::text[], ${column(rows, (r) => r.views)}::integer[], ${column(rows, (r) => r.visitors)}::integer[])
         on conflict (org_id, scope, dimension, day, key)
-        do update set views = page_view_rollups.views + excluded.views, visitors = page_view_rollups.visitors + excluded.visitors`.execute(trx);
+        do update set views = page_view_rollups.views + excluded.views, visitors = page_view_rollups.visitors + excluded.visitors`.execute(
+        trx,
+      );
     },
   };
 }
 
 /** Which of `projectIds` still exist (views of deleted sites are dropped). */
 export async function liveProjectIds(db: Executor, projectIds: string[]): Promise<Set<string>> {
-  return new Set((await db.selectFrom('projects').select('id').where('id', 'in', projectIds).execute()).map((p) => p.id));
+  return new Set(
+    (await db.selectFrom('projects').select('id').where('id', 'in', projectIds).execute()).map((p) => p.id),
+  );
 }
 
 /** A project's own rollup rows (scope = its id). */
 export function projectRollups(trx: Executor, orgId: string, projectId: string): Promise<Rollup[]> {
-  return trx.selectFrom('page_view_rollups').selectAll().where('org_id', '=', orgId).where('scope', '=', projectId).execute();
+  return trx
+    .selectFrom('page_view_rollups')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('scope', '=', projectId)
+    .execute();
 }
 
 /** Deletes a project's rollup rows and the organization-wide ones its removal brought to zero. */
 export async function deleteProjectRollups(trx: Executor, orgId: string, projectId: string): Promise<void> {
-  await trx.deleteFrom('page_view_rollups').where('org_id', '=', orgId).where('scope', '=', projectId).execute();
-  await trx.deleteFrom('page_view_rollups').where('org_id', '=', orgId).where('scope', '=', ORG_SCOPE).where('views', '<=', 0).where('visitors', '<=', 0).execute();
+  await trx
+    .deleteFrom('page_view_rollups')
+    .where('org_id', '=', orgId)
+    .where('scope', '=', projectId)
+    .execute();
+  await trx
+    .deleteFrom('page_view_rollups')
+    .where('org_id', '=', orgId)
+    .where('scope', '=', ORG_SCOPE)
+    .where('views', '<=', 0)
+    .where('visitors', '<=', 0)
+    .execute();
 }

@@ -14,6 +14,8 @@ export interface UtcWindow {
 export function utcWindow(now: Date, days: number): UtcWindow {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const start = today - (days - 1) * DAY_MS;
-  const dates = Array.from({ length: days }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
+  const dates = Array.from({ length: days }, (_, i) =>
+    new Date(start + i * DAY_MS).toISOString().slice(0, 10),
+  );
   return { from: new Date(start).toISOString(), to: now.toISOString(), dates };
 }

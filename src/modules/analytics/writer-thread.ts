@@ -10,7 +10,10 @@ import { ViewRecorder, type QueuedPages } from './recorder.ts';
 
 type Request = { id: number } & ({ write: QueuedPages } | { prune: number } | { close: true });
 
-const { database: options, rawRetentionDays } = workerData as { database: DatabaseOptions; rawRetentionDays: number };
+const { database: options, rawRetentionDays } = workerData as {
+  database: DatabaseOptions;
+  rawRetentionDays: number;
+};
 // The server has migrated the database before starting this thread. On SQLite this connection
 // commits without waiting for fsync (WAL with synchronous=NORMAL): a power cut may lose the
 // last batch of views, never the database, and views are only counts.
@@ -38,7 +41,10 @@ parentPort!.on('message', (request: Request) => {
       else await database.close();
       parentPort!.postMessage({ id: request.id, result });
     } catch (error) {
-      parentPort!.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
+      parentPort!.postMessage({
+        id: request.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   });
 });

@@ -9,7 +9,14 @@ import type { Executor } from '../../db/executor.ts';
 import { bool } from '../../db/executor.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { newId } from '../../lib/ids.ts';
-import { DomainError, NotAllowedError, RateLimitedError, forPeople, invalid, notFound } from '../common/errors.ts';
+import {
+  DomainError,
+  NotAllowedError,
+  RateLimitedError,
+  forPeople,
+  invalid,
+  notFound,
+} from '../common/errors.ts';
 import type { AccountsService, User } from '../accounts/service.ts';
 import type { PendingSignUp } from '../accounts/signups.ts';
 import type { ClientsService } from '../clients/service.ts';
@@ -46,7 +53,12 @@ export class BuildLinksService {
 
   /** A link to hand a person (an agent's `create_build_link`, `POST /api/v1/build-links`). */
   async create(orgId: string, body: CreateBuildLinkBody): Promise<{ url: string }> {
-    const request: BuildRequest = { prompt: body.prompt, model: body.model ?? null, templateId: body.template_id ?? null, orgId };
+    const request: BuildRequest = {
+      prompt: body.prompt,
+      model: body.model ?? null,
+      templateId: body.template_id ?? null,
+      orgId,
+    };
     await this.check(orgId, request);
     const query = new URLSearchParams({ prompt: request.prompt, org: orgId });
     if (request.model) query.set('model', request.model);
@@ -58,18 +70,33 @@ export class BuildLinksService {
   }
 
   /** What the query of a `/build` visit asks for: its own parameters, or a kept link's. */
-  async fromQuery(query: { prompt?: string; model?: string; template?: string; org?: string; link?: string }): Promise<BuildRequest> {
+  async fromQuery(query: {
+    prompt?: string;
+    model?: string;
+    template?: string;
+    org?: string;
+    link?: string;
+  }): Promise<BuildRequest> {
     if (query.link !== undefined) {
       const kept = await this.find(query.link);
-      if (!kept) throw forPeople(notFound('Build link (it has expired)'), 'This build link has expired. Ask the agency that sent it for a new one.');
+      if (!kept)
+        throw forPeople(
+          notFound('Build link (it has expired)'),
+          'This build link has expired. Ask the agency that sent it for a new one.',
+        );
       return kept;
     }
     const prompt = (query.prompt ?? '').trim();
     if (!prompt) throw invalid('The build link has no prompt: it needs ?prompt=, the website to build');
-    if (prompt.length > MAX_BUILD_PROMPT) throw invalid(`The prompt is longer than ${MAX_BUILD_PROMPT.toLocaleString('en')} characters`);
+    if (prompt.length > MAX_BUILD_PROMPT)
+      throw invalid(`The prompt is longer than ${MAX_BUILD_PROMPT.toLocaleString('en')} characters`);
     if (prompt.includes('\u0000')) throw invalid('The prompt must not contain a NUL character');
     const orgId = query.org?.trim() || null;
-    if (orgId !== null && !(await this.orgExists(orgId))) throw forPeople(notFound('Organization'), 'The agency this build link names does not exist here. Check the link with whoever sent it.');
+    if (orgId !== null && !(await this.orgExists(orgId)))
+      throw forPeople(
+        notFound('Organization'),
+        'The agency this build link names does not exist here. Check the link with whoever sent it.',
+      );
     return { prompt, model: query.model?.trim() || null, templateId: query.template?.trim() || null, orgId };
   }
 
@@ -79,11 +106,21 @@ export class BuildLinksService {
    * person who opened the link.
    */
   async check(orgId: string, request: BuildRequest): Promise<void> {
-    if (request.orgId !== null && request.orgId !== orgId) throw forPeople(notFound('Organization'), 'This build link belongs to another agency: open it signed in there.');
+    if (request.orgId !== null && request.orgId !== orgId)
+      throw forPeople(
+        notFound('Organization'),
+        'This build link belongs to another agency: open it signed in there.',
+      );
     await this.checkModel(orgId, request);
     if (request.templateId !== null) {
-      const template = /^[0-9a-f-]{36}$/i.test(request.templateId) ? await this.deps.templates.get(orgId, request.templateId).catch(() => undefined) : undefined;
-      if (!template || !template.is_public) throw forPeople(notFound('Template (a build link can start from a public template of the organization)'), 'The design this build link starts from no longer exists. Ask the agency that sent it for a new link.');
+      const template = /^[0-9a-f-]{36}$/i.test(request.templateId)
+        ? await this.deps.templates.get(orgId, request.templateId).catch(() => undefined)
+        : undefined;
+      if (!template || !template.is_public)
+        throw forPeople(
+          notFound('Template (a build link can start from a public template of the organization)'),
+          'The design this build link starts from no longer exists. Ask the agency that sent it for a new link.',
+        );
     }
   }
 
@@ -95,14 +132,23 @@ export class BuildLinksService {
   async checkModel(orgId: string | null, request: BuildRequest): Promise<void> {
     const { models } = await this.deps.generations.modelsFor(orgId);
     if (request.model !== null && !models.includes(request.model)) {
-      const error = invalid(`Unknown model '${request.model.slice(0, 100)}'; available: ${models.join(', ')}`);
-      throw forPeople(error, `This build link asks for an AI model this service does not have ('${request.model.slice(0, 100)}'). Ask the agency that sent it for a new link.`);
+      const error = invalid(
+        `Unknown model '${request.model.slice(0, 100)}'; available: ${models.join(', ')}`,
+      );
+      throw forPeople(
+        error,
+        `This build link asks for an AI model this service does not have ('${request.model.slice(0, 100)}'). Ask the agency that sent it for a new link.`,
+      );
     }
   }
 
   /** Whether the organization lets visitors of its build link sign up as new clients. */
   async allowsSignUp(orgId: string): Promise<boolean> {
-    const row = await this.db.selectFrom('organizations').select('build_link_signups').where('id', '=', orgId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('organizations')
+      .select('build_link_signups')
+      .where('id', '=', orgId)
+      .executeTakeFirst();
     return Boolean(row && bool(row.build_link_signups));
   }
 
@@ -112,20 +158,35 @@ export class BuildLinksService {
    */
   async setSignUps(orgId: string, allowed: boolean): Promise<void> {
     if (allowed && !(await this.defaultPlan(orgId))) {
-      throw invalid('Choose an active default plan first (Plans): every client who signs up through the build link gets it, and without one they would have no limit on websites or AI messages');
+      throw invalid(
+        'Choose an active default plan first (Plans): every client who signs up through the build link gets it, and without one they would have no limit on websites or AI messages',
+      );
     }
-    await this.db.updateTable('organizations').set({ build_link_signups: allowed }).where('id', '=', orgId).execute();
+    await this.db
+      .updateTable('organizations')
+      .set({ build_link_signups: allowed })
+      .where('id', '=', orgId)
+      .execute();
   }
 
   private async defaultPlan(orgId: string): Promise<string | undefined> {
-    const plan = await this.db.selectFrom('plans').select('id').where('org_id', '=', orgId).where('is_default', '=', true).where('is_active', '=', true).executeTakeFirst();
+    const plan = await this.db
+      .selectFrom('plans')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('is_default', '=', true)
+      .where('is_active', '=', true)
+      .executeTakeFirst();
     return plan?.id;
   }
 
   /** Whether visitors may sign up now: allowed, and a default plan to give them. */
   private async openForSignUps(orgId: string): Promise<string> {
     const plan = (await this.allowsSignUp(orgId)) ? await this.defaultPlan(orgId) : undefined;
-    if (!plan) throw new NotAllowedError('This agency does not take sign-ups through its build link right now: ask it for an invitation');
+    if (!plan)
+      throw new NotAllowedError(
+        'This agency does not take sign-ups through its build link right now: ask it for an invitation',
+      );
     return plan;
   }
 
@@ -133,12 +194,29 @@ export class BuildLinksService {
    * A visitor signs up through an organization's build link: kept with the request until the
    * email is confirmed (a mailed link); nothing is an account or a client before that.
    */
-  async signUp(orgId: string, input: { email: string; password: string; name: string | null }, request: BuildRequest, address: string): Promise<{ email: string }> {
+  async signUp(
+    orgId: string,
+    input: { email: string; password: string; name: string | null },
+    request: BuildRequest,
+    address: string,
+  ): Promise<{ email: string }> {
     await this.openForSignUps(orgId);
     await this.check(orgId, request);
-    const org = await this.db.selectFrom('organizations').select('name').where('id', '=', orgId).executeTakeFirstOrThrow();
+    const org = await this.db
+      .selectFrom('organizations')
+      .select('name')
+      .where('id', '=', orgId)
+      .executeTakeFirstOrThrow();
     return this.deps.accounts.signups.request(
-      { kind: 'build', ...input, orgId, orgName: org.name, prompt: request.prompt, model: request.model, templateId: request.templateId },
+      {
+        kind: 'build',
+        ...input,
+        orgId,
+        orgName: org.name,
+        prompt: request.prompt,
+        model: request.model,
+        templateId: request.templateId,
+      },
       address,
     );
   }
@@ -149,16 +227,34 @@ export class BuildLinksService {
    * then the build. A build that cannot start (the template went away, the plan changed) leaves
    * the account; `problem` says why, for the portal.
    */
-  async confirmSignUp(token: string, pending: PendingSignUp): Promise<{ user: User; project: Project | null; problem: string | null }> {
+  async confirmSignUp(
+    token: string,
+    pending: PendingSignUp,
+  ): Promise<{ user: User; project: Project | null; problem: string | null }> {
     const orgId = pending.orgId!;
     const planId = await this.openForSignUps(orgId);
     const userId = newId();
     let clientId = '';
-    const user = await this.deps.accounts.createUser({ id: userId, email: pending.email, passwordHash: pending.passwordHash, name: pending.name }, async (trx: Executor) => {
-      await this.deps.accounts.spendSignUp(trx, token);
-      clientId = (await this.deps.clients.createIn(trx, orgId, { email: pending.email, name: pending.name, plan_id: planId }, { status: 'active', userId })).id;
-    });
-    const request: BuildRequest = { prompt: pending.prompt ?? '', model: pending.model, templateId: pending.templateId, orgId };
+    const user = await this.deps.accounts.createUser(
+      { id: userId, email: pending.email, passwordHash: pending.passwordHash, name: pending.name },
+      async (trx: Executor) => {
+        await this.deps.accounts.spendSignUp(trx, token);
+        clientId = (
+          await this.deps.clients.createIn(
+            trx,
+            orgId,
+            { email: pending.email, name: pending.name, plan_id: planId },
+            { status: 'active', userId },
+          )
+        ).id;
+      },
+    );
+    const request: BuildRequest = {
+      prompt: pending.prompt ?? '',
+      model: pending.model,
+      templateId: pending.templateId,
+      orgId,
+    };
     try {
       const { project } = await this.start(orgId, clientId, request, { userId });
       return { user, project, problem: null };
@@ -172,28 +268,47 @@ export class BuildLinksService {
    * Starts the build for a client: the project (its plan's max_sites applies), then the generation
    * (its daily AI limit applies, checked first so that a refused build leaves no empty project).
    */
-  async start(orgId: string, clientId: string, request: BuildRequest, actor: { userId: string }): Promise<{ project: Project; generation: Generation }> {
+  async start(
+    orgId: string,
+    clientId: string,
+    request: BuildRequest,
+    actor: { userId: string },
+  ): Promise<{ project: Project; generation: Generation }> {
     await this.check(orgId, request);
     const client = await this.deps.clients.get(orgId, clientId);
     const allowance = await this.deps.generations.clientAllowance(orgId, clientId);
     if (allowance && allowance.used >= allowance.limit) {
       const seconds = Math.max(1, Math.ceil((Date.parse(allowance.renewsAt) - Date.now()) / 1000));
-      const error = new RateLimitedError(`Daily AI message limit reached: the plan '${allowance.plan}' allows ${allowance.limit} a day; it renews at ${allowance.renewsAt}`, seconds);
-      throw forPeople(error, `The ${allowance.limit} AI messages a day of the plan are used up; more are available from ${allowance.renewsAt.slice(11, 16)} UTC.`);
+      const error = new RateLimitedError(
+        `Daily AI message limit reached: the plan '${allowance.plan}' allows ${allowance.limit} a day; it renews at ${allowance.renewsAt}`,
+        seconds,
+      );
+      throw forPeople(
+        error,
+        `The ${allowance.limit} AI messages a day of the plan are used up; more are available from ${allowance.renewsAt.slice(11, 16)} UTC.`,
+      );
     }
     const project = await this.deps.projects.create(orgId, {
       client_email: client.email,
       name: projectName(request.prompt),
       ...(request.templateId ? { template_id: request.templateId } : {}),
     });
-    const generation = await this.deps.generations.create(orgId, project.id, { prompt: request.prompt, ...(request.model ? { model: request.model } : {}) }, actor);
+    const generation = await this.deps.generations.create(
+      orgId,
+      project.id,
+      { prompt: request.prompt, ...(request.model ? { model: request.model } : {}) },
+      actor,
+    );
     return { project, generation };
   }
 
   private async keep(request: BuildRequest, ttlMs: number): Promise<string> {
     const token = newToken();
     const now = Date.now();
-    await this.db.deleteFrom('build_requests').where('expires_at', '<=', new Date(now).toISOString()).execute();
+    await this.db
+      .deleteFrom('build_requests')
+      .where('expires_at', '<=', new Date(now).toISOString())
+      .execute();
     await this.db
       .insertInto('build_requests')
       .values({
@@ -212,14 +327,25 @@ export class BuildLinksService {
 
   private async find(token: string): Promise<BuildRequest | undefined> {
     if (!/^[A-Za-z0-9_-]{16,100}$/.test(token)) return undefined;
-    const row = await this.db.selectFrom('build_requests').selectAll().where('token_hash', '=', hashToken(token)).where('kind', '=', 'link').executeTakeFirst();
+    const row = await this.db
+      .selectFrom('build_requests')
+      .selectAll()
+      .where('token_hash', '=', hashToken(token))
+      .where('kind', '=', 'link')
+      .executeTakeFirst();
     if (!row || new Date(String(row.expires_at)).getTime() <= Date.now()) return undefined;
     return { prompt: row.prompt, model: row.model, templateId: row.template_id, orgId: row.org_id };
   }
 
   private async orgExists(orgId: string): Promise<boolean> {
     if (!/^[0-9a-f-]{36}$/i.test(orgId)) return false;
-    return Boolean(await this.db.selectFrom('organizations').select('id').where('id', '=', orgId.toLowerCase()).executeTakeFirst());
+    return Boolean(
+      await this.db
+        .selectFrom('organizations')
+        .select('id')
+        .where('id', '=', orgId.toLowerCase())
+        .executeTakeFirst(),
+    );
   }
 }
 
@@ -229,10 +355,21 @@ export class BuildLinksService {
  * when shortened. The generator names the site itself.
  */
 export function projectName(prompt: string): string {
-  const lead = /^\s*(?:please\s+)?(?:(?:build|make|create|design)\s+(?:me\s+|us\s+)?)?(?:(?:a|an|the|my|our)\s+)?(?:new\s+)?(?:web\s*site|site|landing page|home\s*page|web page)\s+(?:for|about|of)\s+/i;
-  const subject = prompt.replace(/\s+/g, ' ').replace(lead, '').split(/[.!?;:\n]|,\s| with | featuring | including /i)[0]!.trim();
+  const lead =
+    /^\s*(?:please\s+)?(?:(?:build|make|create|design)\s+(?:me\s+|us\s+)?)?(?:(?:a|an|the|my|our)\s+)?(?:new\s+)?(?:web\s*site|site|landing page|home\s*page|web page)\s+(?:for|about|of)\s+/i;
+  const subject = prompt
+    .replace(/\s+/g, ' ')
+    .replace(lead, '')
+    .split(/[.!?;:\n]|,\s| with | featuring | including /i)[0]!
+    .trim();
   const text = subject || prompt.replace(/\s+/g, ' ').trim();
-  const name = text.length <= MAX_NAME ? text : `${text.slice(0, MAX_NAME + 1).replace(/\s+\S*$/, '').replace(/[\s,;:-]+$/, '')}…`;
+  const name =
+    text.length <= MAX_NAME
+      ? text
+      : `${text
+          .slice(0, MAX_NAME + 1)
+          .replace(/\s+\S*$/, '')
+          .replace(/[\s,;:-]+$/, '')}…`;
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 

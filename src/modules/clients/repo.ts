@@ -25,10 +25,19 @@ export function toClient(row: ClientRow): Client {
 }
 
 export function findClient(db: Executor, orgId: string, id: string): Promise<ClientRow | undefined> {
-  return db.selectFrom('clients').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('clients')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export function findClientByEmail(db: Executor, orgId: string, email: string): Promise<ClientRow | undefined> {
+export function findClientByEmail(
+  db: Executor,
+  orgId: string,
+  email: string,
+): Promise<ClientRow | undefined> {
   return db
     .selectFrom('clients')
     .selectAll()
@@ -41,7 +50,12 @@ export function findClientByEmail(db: Executor, orgId: string, email: string): P
  * The client a new project is created for. With `lock` (PostgreSQL) the row stays locked until
  * the transaction ends, so two concurrent creates cannot both pass the plan's max_sites check.
  */
-export function findClientByEmailForProject(db: Executor, orgId: string, email: string, lock: boolean): Promise<ClientRow | undefined> {
+export function findClientByEmailForProject(
+  db: Executor,
+  orgId: string,
+  email: string,
+  lock: boolean,
+): Promise<ClientRow | undefined> {
   return db
     .selectFrom('clients')
     .selectAll()
@@ -55,7 +69,12 @@ export function findClientByEmailForProject(db: Executor, orgId: string, email: 
  * The client's plan, for a quota check. With `lock` (PostgreSQL) the row stays locked until the
  * transaction ends, so two concurrent requests cannot both pass the check.
  */
-export function findClientPlanId(db: Executor, orgId: string, id: string, lock: boolean): Promise<{ id: string; plan_id: string | null } | undefined> {
+export function findClientPlanId(
+  db: Executor,
+  orgId: string,
+  id: string,
+  lock: boolean,
+): Promise<{ id: string; plan_id: string | null } | undefined> {
   return db
     .selectFrom('clients')
     .select(['id', 'plan_id'])
@@ -79,7 +98,11 @@ export async function insertClient(db: Executor, row: NewClientRow): Promise<voi
 /** Many clients at once (imports, and the tests that need 100,000): 500 rows a statement, well
  *  within both engines' bound-parameter limits. Run it in a transaction to make it one write. */
 export async function insertClients(db: Executor, rows: NewClientRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('clients').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('clients')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }
 
 export async function updateClient(
@@ -111,10 +134,18 @@ export async function searchClients(
   if (filter.q) {
     const pattern = likePattern(filter.q);
     // The same backslash escape on both engines (as the projects' search).
-    query = query.where(sql<SqlBool>`(email_lower like ${pattern} escape '\\' or lower(coalesce(name, '')) like ${pattern} escape '\\' or lower(coalesce(company, '')) like ${pattern} escape '\\')`);
+    query = query.where(
+      sql<SqlBool>`(email_lower like ${pattern} escape '\\' or lower(coalesce(name, '')) like ${pattern} escape '\\' or lower(coalesce(company, '')) like ${pattern} escape '\\')`,
+    );
   }
   const [rows, count] = await Promise.all([
-    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };

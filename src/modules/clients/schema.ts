@@ -33,7 +33,9 @@ export const UpdateClientBody = Body({
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   company: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   status: Type.Optional(StringEnum(CLIENT_STATUSES)),
-  plan_id: Type.Optional(Nullable(Uuid({ description: 'An active plan of the organization; null detaches the plan' }))),
+  plan_id: Type.Optional(
+    Nullable(Uuid({ description: 'An active plan of the organization; null detaches the plan' })),
+  ),
 });
 export type UpdateClientBody = Static<typeof UpdateClientBody>;
 

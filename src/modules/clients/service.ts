@@ -37,7 +37,12 @@ export class ClientsService {
   }
 
   /** A page of clients for the dashboard, newest first, filtered by text and status. */
-  async search(orgId: string, filter: { q?: string | undefined; status?: string | undefined }, limit: number, offset: number): Promise<{ clients: Client[]; total: number }> {
+  async search(
+    orgId: string,
+    filter: { q?: string | undefined; status?: string | undefined },
+    limit: number,
+    offset: number,
+  ): Promise<{ clients: Client[]; total: number }> {
     const { rows, total } = await repo.searchClients(this.db, orgId, filter, limit, offset);
     return { clients: rows.map(repo.toClient), total };
   }
@@ -62,7 +67,12 @@ export class ClientsService {
    * The create inside the caller's transaction. `as`: a client that signs up itself (through a
    * build link) is `active` at once, with the account id it is given.
    */
-  async createIn(trx: Executor, orgId: string, body: CreateClientBody, as?: { status: 'active'; userId: string }): Promise<Client> {
+  async createIn(
+    trx: Executor,
+    orgId: string,
+    body: CreateClientBody,
+    as?: { status: 'active'; userId: string },
+  ): Promise<Client> {
     const now = nowIso();
     const row: repo.NewClientRow = {
       id: newId(),
@@ -94,15 +104,23 @@ export class ClientsService {
   async updateIn(trx: Executor, orgId: string, id: string, body: UpdateClientBody): Promise<Client> {
     const current = await repo.findClient(trx, orgId, id);
     if (!current) throw notFound('Client');
-    const changes: { name?: string | null; company?: string | null; status?: string; plan_id?: string | null } = {};
+    const changes: {
+      name?: string | null;
+      company?: string | null;
+      status?: string;
+      plan_id?: string | null;
+    } = {};
     if (body.name !== undefined) changes.name = body.name;
     if (body.company !== undefined) changes.company = body.company;
     if (body.status !== undefined) changes.status = body.status;
     if (body.plan_id !== undefined) {
-      if (body.plan_id !== null && body.plan_id !== current.plan_id) await requireAttachablePlan(trx, orgId, body.plan_id);
+      if (body.plan_id !== null && body.plan_id !== current.plan_id)
+        await requireAttachablePlan(trx, orgId, body.plan_id);
       changes.plan_id = body.plan_id;
     }
-    const changed = (Object.keys(changes) as (keyof typeof changes)[]).filter((k) => changes[k] !== current[k]);
+    const changed = (Object.keys(changes) as (keyof typeof changes)[]).filter(
+      (k) => changes[k] !== current[k],
+    );
     if (changed.length === 0) return repo.toClient(current);
     const updated = { ...current, ...changes, updated_at: nowIso() };
     await repo.updateClient(trx, orgId, id, { ...changes, updated_at: updated.updated_at });

@@ -34,10 +34,13 @@ export function pagingParams(defaultLimit?: number) {
       Type.Integer({
         ...PAGING_RANGES.limit,
         ...(defaultLimit === undefined ? {} : { default: defaultLimit }),
-        description: defaultLimit === undefined ? 'Page size; absent: every record from `offset` on' : 'Page size',
+        description:
+          defaultLimit === undefined ? 'Page size; absent: every record from `offset` on' : 'Page size',
       }),
     ),
-    offset: Type.Optional(Type.Integer({ ...PAGING_RANGES.offset, default: 0, description: 'Records to skip' })),
+    offset: Type.Optional(
+      Type.Integer({ ...PAGING_RANGES.offset, default: 0, description: 'Records to skip' }),
+    ),
   };
 }
 

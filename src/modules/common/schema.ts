@@ -3,7 +3,10 @@
 import { Type, type TSchema, type Static, type TUnsafe } from '@sinclair/typebox';
 
 /** A string enum as plain JSON Schema `enum`, so validation errors list the allowed values. */
-export function StringEnum<const T extends readonly string[]>(values: T, options: object = {}): TUnsafe<T[number]> {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: object = {},
+): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 

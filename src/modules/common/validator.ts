@@ -11,7 +11,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `coerceTypes`: for text inputs (query strings, path parameters); bodies are taken as sent. */
 export function makeValidator(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  const ajv = new Ajv({
+    coerceTypes,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+  });
   addFormats(ajv);
   ajv.addFormat('uuid', UUID);
   return ajv;

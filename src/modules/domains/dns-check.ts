@@ -12,10 +12,17 @@ export type { DnsRecord } from './schema.ts';
 export const TXT_PREFIX = '_sitewright';
 
 /** The records the owner must create for `domain`. */
-export function requiredRecords(sites: SitesSettings, domain: string, subdomain: string | null, token: string): Omit<DnsRecord, 'status'>[] {
+export function requiredRecords(
+  sites: SitesSettings,
+  domain: string,
+  subdomain: string | null,
+  token: string,
+): Omit<DnsRecord, 'status'>[] {
   const target = sites.domain.replace(/:\d+$/, '');
   const routing: Omit<DnsRecord, 'status'> =
-    subdomain === null && sites.ipv4 ? { type: 'A', name: domain, value: sites.ipv4 } : { type: 'CNAME', name: domain, value: target };
+    subdomain === null && sites.ipv4
+      ? { type: 'A', name: domain, value: sites.ipv4 }
+      : { type: 'CNAME', name: domain, value: target };
   return [routing, { type: 'TXT', name: `${TXT_PREFIX}.${domain}`, value: `sitewright-verify=${token}` }];
 }
 
@@ -43,7 +50,10 @@ export class DnsChecker {
    */
   private async flattened(name: string, target: string): Promise<DnsRecord['status']> {
     const none = (): string[] => [];
-    const [mine, theirs] = await Promise.all([this.resolver.resolve4(name).catch(none), this.resolver.resolve4(target).catch(none)]);
+    const [mine, theirs] = await Promise.all([
+      this.resolver.resolve4(name).catch(none),
+      this.resolver.resolve4(target).catch(none),
+    ]);
     if (mine.length === 0) return 'missing';
     return theirs.length > 0 && mine.every((ip) => theirs.includes(ip)) ? 'ok' : 'wrong';
   }
@@ -52,7 +62,8 @@ export class DnsChecker {
     try {
       const want = record.value.toLowerCase().replace(/\.$/, '');
       let found: string[];
-      if (record.type === 'TXT') found = (await this.resolver.resolveTxt(record.name)).map((chunks) => chunks.join(''));
+      if (record.type === 'TXT')
+        found = (await this.resolver.resolveTxt(record.name)).map((chunks) => chunks.join(''));
       else if (record.type === 'A') found = await this.resolver.resolve4(record.name);
       else {
         found = await this.resolver.resolveCname(record.name).catch((): string[] => []);
@@ -67,6 +78,9 @@ export class DnsChecker {
   }
 }
 
-export function withStatus(records: Omit<DnsRecord, 'status'>[], results: Record<string, DnsRecord['status']> | null): DnsRecord[] {
+export function withStatus(
+  records: Omit<DnsRecord, 'status'>[],
+  results: Record<string, DnsRecord['status']> | null,
+): DnsRecord[] {
   return records.map((r) => ({ ...r, status: results?.[recordKey(r)] ?? 'unchecked' }));
 }

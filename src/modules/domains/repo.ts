@@ -20,7 +20,12 @@ export function listDomains(db: Executor, orgId: string, projectId: string): Pro
     .execute();
 }
 
-export function findDomain(db: Executor, orgId: string, projectId: string, id: string): Promise<DomainRow | undefined> {
+export function findDomain(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  id: string,
+): Promise<DomainRow | undefined> {
   return db
     .selectFrom('project_domains')
     .selectAll()
@@ -32,7 +37,10 @@ export function findDomain(db: Executor, orgId: string, projectId: string, id: s
 
 /** Whether any site, of any organization, has the domain. */
 export async function domainTaken(db: Executor, domain: string): Promise<boolean> {
-  return (await db.selectFrom('project_domains').select('id').where('domain', '=', domain).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('project_domains').select('id').where('domain', '=', domain).executeTakeFirst()) !==
+    undefined
+  );
 }
 
 export async function insertDomain(db: Executor, row: Insertable<ProjectDomainsTable>): Promise<void> {
@@ -56,13 +64,27 @@ export async function recordCheck(
     .execute();
 }
 
-export async function deleteDomain(db: Executor, orgId: string, projectId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('project_domains').where('org_id', '=', orgId).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+export async function deleteDomain(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  id: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('project_domains')
+    .where('org_id', '=', orgId)
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
 /** The project's domains and their status, newest first. */
-export function projectDomains(db: Executor, orgId: string, projectId: string): Promise<Pick<DomainRow, 'domain' | 'status'>[]> {
+export function projectDomains(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+): Promise<Pick<DomainRow, 'domain' | 'status'>[]> {
   return db
     .selectFrom('project_domains')
     .select(['domain', 'status'])
@@ -84,9 +106,19 @@ export function projectAddress(db: Executor, orgId: string, projectId: string) {
 
 /** Leases pending domains whose next check is due; the status stays pending while leased. */
 export function leaseDueChecks(database: Database, limit: number, leaseMs: number): Promise<Leased> {
-  return leaseDue(database, 'project_domains', { limit, leaseMs, statuses: ['pending'], leasedStatus: 'pending' });
+  return leaseDue(database, 'project_domains', {
+    limit,
+    leaseMs,
+    statuses: ['pending'],
+    leasedStatus: 'pending',
+  });
 }
 
 export function findLeasedDomain(db: Executor, id: string, token: string): Promise<DomainRow | undefined> {
-  return db.selectFrom('project_domains').selectAll().where('id', '=', id).where('lease_token', '=', token).executeTakeFirst();
+  return db
+    .selectFrom('project_domains')
+    .selectAll()
+    .where('id', '=', id)
+    .where('lease_token', '=', token)
+    .executeTakeFirst();
 }

@@ -43,7 +43,10 @@ export class DomainsService {
       domain: row.domain,
       subdomain,
       status: row.status,
-      dns_records: withStatus(records, row.check_results ? (JSON.parse(row.check_results) as Record<string, DnsRecord['status']>) : null),
+      dns_records: withStatus(
+        records,
+        row.check_results ? (JSON.parse(row.check_results) as Record<string, DnsRecord['status']>) : null,
+      ),
       // TLS certificates are the front proxy's, issued on demand once the domain is active.
       ssl_status: row.status === 'active' ? 'active' : 'pending',
       verified_at: toIso(row.verified_at),
@@ -59,17 +62,35 @@ export class DomainsService {
   }
 
   async add(orgId: string, projectId: string, rawDomain: string): Promise<CustomDomain> {
-    const { domain } = parseDomainName(rawDomain, this.config.sites.domain, new URL(this.config.publicUrl).hostname);
+    const { domain } = parseDomainName(
+      rawDomain,
+      this.config.sites.domain,
+      new URL(this.config.publicUrl).hostname,
+    );
     try {
       const added = await this.db.transaction().execute(async (trx) => {
-        const project = await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
+        const project = await requireProject(trx, orgId, projectId, {
+          lock: this.database.engine === 'postgres',
+        });
         await this.checkPlan(trx, orgId, project.org_client_id);
         if (await repo.domainTaken(trx, domain)) throw domainTaken(domain);
         const now = new Date().toISOString();
         const row = {
-          id: newId(), org_id: orgId, project_id: projectId, domain, status: 'pending' as const, verification_token: randomBytes(16).toString('hex'),
-          check_results: null, verified_at: null, last_checked_at: null, next_attempt_at: now, attempts: 0, lease_until: null, lease_token: null,
-          created_at: now, updated_at: now,
+          id: newId(),
+          org_id: orgId,
+          project_id: projectId,
+          domain,
+          status: 'pending' as const,
+          verification_token: randomBytes(16).toString('hex'),
+          check_results: null,
+          verified_at: null,
+          last_checked_at: null,
+          next_attempt_at: now,
+          attempts: 0,
+          lease_until: null,
+          lease_token: null,
+          created_at: now,
+          updated_at: now,
         };
         await repo.insertDomain(trx, row);
         await this.syncProject(trx, orgId, projectId);
@@ -94,7 +115,9 @@ export class DomainsService {
   /** One DNS check of a domain, recorded; used by the API and the background job. */
   async check(row: Row, leaseToken?: string): Promise<Row> {
     const { subdomain } = parseDomainName(row.domain, this.config.sites.domain);
-    const results = await this.dns.check(requiredRecords(this.config.sites, row.domain, subdomain, row.verification_token));
+    const results = await this.dns.check(
+      requiredRecords(this.config.sites, row.domain, subdomain, row.verification_token),
+    );
     const ok = Object.values(results).every((s) => s === 'ok');
     const now = new Date();
     const giveUp = now.getTime() - Date.parse(toIso(row.created_at)!) > GIVE_UP_AFTER_MS;
@@ -104,7 +127,10 @@ export class DomainsService {
       check_results: JSON.stringify(results),
       verified_at: ok && !row.verified_at ? now.toISOString() : toIso(row.verified_at),
       last_checked_at: now.toISOString(),
-      next_attempt_at: status === 'pending' ? new Date(now.getTime() + this.config.sites.domainCheckIntervalMs).toISOString() : null,
+      next_attempt_at:
+        status === 'pending'
+          ? new Date(now.getTime() + this.config.sites.domainCheckIntervalMs).toISOString()
+          : null,
       lease_until: null,
       lease_token: null,
       updated_at: now.toISOString(),
@@ -135,7 +161,9 @@ export class DomainsService {
     if (!clientId) return;
     const plan = await findClientPlan(db, orgId, clientId);
     if (plan && !bool(plan.can_use_custom_domain)) {
-      throw notAllowed(`Custom domains are not included in this client's plan '${plan.name}' (can_use_custom_domain is false)`);
+      throw notAllowed(
+        `Custom domains are not included in this client's plan '${plan.name}' (can_use_custom_domain is false)`,
+      );
     }
   }
 
@@ -149,9 +177,21 @@ export class DomainsService {
     const project = await repo.projectAddress(trx, orgId, projectId);
     const custom_domain = shown?.domain ?? null;
     const custom_domain_status = shown?.status ?? null;
-    const published_url = project.current_deployment_id ? siteUrl(this.config.sites, { subdomain: project.subdomain, custom_domain, custom_domain_status }) : project.published_url;
-    if (custom_domain === project.custom_domain && custom_domain_status === project.custom_domain_status && published_url === project.published_url) return;
-    await updateProject(trx, orgId, projectId, { custom_domain, custom_domain_status, published_url, updated_at: new Date().toISOString() });
+    const published_url = project.current_deployment_id
+      ? siteUrl(this.config.sites, { subdomain: project.subdomain, custom_domain, custom_domain_status })
+      : project.published_url;
+    if (
+      custom_domain === project.custom_domain &&
+      custom_domain_status === project.custom_domain_status &&
+      published_url === project.published_url
+    )
+      return;
+    await updateProject(trx, orgId, projectId, {
+      custom_domain,
+      custom_domain_status,
+      published_url,
+      updated_at: new Date().toISOString(),
+    });
   }
 }
 

@@ -17,7 +17,12 @@ async function holdBlobs(trx: Executor, postgres: boolean, mode: 'write' | 'swee
 }
 
 /** Stores the bytes of the project's working files that no blob holds yet. */
-export async function storeProjectBlobs(trx: Executor, postgres: boolean, orgId: string, projectId: string): Promise<void> {
+export async function storeProjectBlobs(
+  trx: Executor,
+  postgres: boolean,
+  orgId: string,
+  projectId: string,
+): Promise<void> {
   await holdBlobs(trx, postgres, 'write');
   await trx
     .insertInto('blobs')
@@ -29,14 +34,22 @@ export async function storeProjectBlobs(trx: Executor, postgres: boolean, orgId:
         .where('f.org_id', '=', orgId)
         .where('f.project_id', '=', projectId)
         // Filtered before the content is read: an unchanged file costs an index probe, not its bytes.
-        .where((w) => w.not(w.exists(w.selectFrom('blobs as b').select('b.sha256').whereRef('b.sha256', '=', 'f.sha256')))),
+        .where((w) =>
+          w.not(
+            w.exists(w.selectFrom('blobs as b').select('b.sha256').whereRef('b.sha256', '=', 'f.sha256')),
+          ),
+        ),
     )
     .onConflict((oc) => oc.column('sha256').doNothing())
     .execute();
 }
 
 /** Stores `contents` as blobs (those not stored yet) and returns each one's sha256 by path. */
-export async function storeBlobs(trx: Executor, postgres: boolean, contents: Map<string, Buffer>): Promise<Map<string, string>> {
+export async function storeBlobs(
+  trx: Executor,
+  postgres: boolean,
+  contents: Map<string, Buffer>,
+): Promise<Map<string, string>> {
   await holdBlobs(trx, postgres, 'write');
   const hashes = new Map<string, string>();
   const rows = new Map<string, { sha256: string; content: Buffer; size: number; created_at: string }>();
@@ -49,12 +62,20 @@ export async function storeBlobs(trx: Executor, postgres: boolean, contents: Map
   const known = new Set<string>();
   const all = [...rows.keys()];
   for (let i = 0; i < all.length; i += 500) {
-    const found = await trx.selectFrom('blobs').select('sha256').where('sha256', 'in', all.slice(i, i + 500)).execute();
+    const found = await trx
+      .selectFrom('blobs')
+      .select('sha256')
+      .where('sha256', 'in', all.slice(i, i + 500))
+      .execute();
     for (const row of found) known.add(row.sha256);
   }
   const fresh = [...rows.values()].filter((r) => !known.has(r.sha256));
   for (let i = 0; i < fresh.length; i += 50) {
-    await trx.insertInto('blobs').values(fresh.slice(i, i + 50)).onConflict((oc) => oc.column('sha256').doNothing()).execute();
+    await trx
+      .insertInto('blobs')
+      .values(fresh.slice(i, i + 50))
+      .onConflict((oc) => oc.column('sha256').doNothing())
+      .execute();
   }
   return hashes;
 }
@@ -69,9 +90,30 @@ export async function sweepBlobs(trx: Executor, postgres: boolean, hashes: Itera
       .where('sha256', 'in', all.slice(i, i + 500))
       .where((w) =>
         w.and([
-          w.not(w.exists(w.selectFrom('version_files as v').select(sql.lit(1).as('one')).whereRef('v.sha256', '=', 'blobs.sha256'))),
-          w.not(w.exists(w.selectFrom('deployment_files as d').select(sql.lit(1).as('one')).whereRef('d.sha256', '=', 'blobs.sha256'))),
-          w.not(w.exists(w.selectFrom('template_files as t').select(sql.lit(1).as('one')).whereRef('t.sha256', '=', 'blobs.sha256'))),
+          w.not(
+            w.exists(
+              w
+                .selectFrom('version_files as v')
+                .select(sql.lit(1).as('one'))
+                .whereRef('v.sha256', '=', 'blobs.sha256'),
+            ),
+          ),
+          w.not(
+            w.exists(
+              w
+                .selectFrom('deployment_files as d')
+                .select(sql.lit(1).as('one'))
+                .whereRef('d.sha256', '=', 'blobs.sha256'),
+            ),
+          ),
+          w.not(
+            w.exists(
+              w
+                .selectFrom('template_files as t')
+                .select(sql.lit(1).as('one'))
+                .whereRef('t.sha256', '=', 'blobs.sha256'),
+            ),
+          ),
         ]),
       )
       .execute();
@@ -100,6 +142,12 @@ export async function projectBlobHashes(db: Executor, orgId: string, projectId: 
 }
 
 export async function templateBlobHashes(db: Executor, orgId: string, templateId: string): Promise<string[]> {
-  const rows = await db.selectFrom('template_files').select('sha256').distinct().where('org_id', '=', orgId).where('template_id', '=', templateId).execute();
+  const rows = await db
+    .selectFrom('template_files')
+    .select('sha256')
+    .distinct()
+    .where('org_id', '=', orgId)
+    .where('template_id', '=', templateId)
+    .execute();
   return rows.map((r) => r.sha256);
 }

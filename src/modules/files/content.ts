@@ -3,7 +3,15 @@
 import { createHash } from 'node:crypto';
 import mime from 'mime-types';
 
-const TEXT_TYPES = new Set(['application/json', 'application/javascript', 'text/javascript', 'application/xml', 'image/svg+xml', 'application/manifest+json', 'application/ld+json']);
+const TEXT_TYPES = new Set([
+  'application/json',
+  'application/javascript',
+  'text/javascript',
+  'application/xml',
+  'image/svg+xml',
+  'application/manifest+json',
+  'application/ld+json',
+]);
 
 /** The Content-Type a file is served with, from its extension; text types carry a charset. */
 export function contentTypeFor(path: string): string {

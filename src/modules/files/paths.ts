@@ -26,20 +26,25 @@ export class PathError extends Error {}
  */
 export function normalisePath(raw: string): string {
   if (raw.includes('\0')) throw new PathError('must not contain NUL');
-  if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) throw new PathError('must not contain control characters');
+  if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
+    throw new PathError('must not contain control characters');
   if (raw.includes('\\')) throw new PathError('must use / as the separator, not \\');
   let path = raw.replace(/\/{2,}/g, '/');
   while (path.startsWith('./')) path = path.slice(2);
   if (path.startsWith('/')) throw new PathError('must be relative (no leading /)');
   if (path.endsWith('/')) throw new PathError('must name a file, not a directory (no trailing /)');
   if (path === '') throw new PathError('must not be empty');
-  if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new PathError(`must be at most ${MAX_PATH_BYTES} bytes`);
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES)
+    throw new PathError(`must be at most ${MAX_PATH_BYTES} bytes`);
   for (const [i, segment] of path.split('/').entries()) {
     if (segment === '..' || segment === '.') throw new PathError("must not contain '.' or '..' segments");
-    if (segment.length > MAX_SEGMENT_LENGTH) throw new PathError(`each segment must be at most ${MAX_SEGMENT_LENGTH} characters`);
-    if (!SEGMENT.test(segment)) throw new PathError('may only contain letters, digits, - _ . ~ @ + and / between segments');
+    if (segment.length > MAX_SEGMENT_LENGTH)
+      throw new PathError(`each segment must be at most ${MAX_SEGMENT_LENGTH} characters`);
+    if (!SEGMENT.test(segment))
+      throw new PathError('may only contain letters, digits, - _ . ~ @ + and / between segments');
     const allowedDot = segment === '.well-known' || (i === 0 && segment === INTERNAL_DIR);
-    if (segment.startsWith('.') && !allowedDot) throw new PathError(`segments must not start with '.' (except .well-known, and ${INTERNAL_DIR} first)`);
+    if (segment.startsWith('.') && !allowedDot)
+      throw new PathError(`segments must not start with '.' (except .well-known, and ${INTERNAL_DIR} first)`);
   }
   return path;
 }

@@ -12,21 +12,53 @@ import type { FileMeta, FileWithContent } from './schema.ts';
 
 const META = ['path', 'size', 'content_type', 'sha256', 'updated_at'] as const;
 
-export function toMeta(row: { path: string; size: number | string; content_type: string; sha256: string; updated_at: string | Date }): FileMeta {
-  return { path: row.path, size: num(row.size), content_type: row.content_type, sha256: row.sha256, updated_at: toIso(row.updated_at) };
+export function toMeta(row: {
+  path: string;
+  size: number | string;
+  content_type: string;
+  sha256: string;
+  updated_at: string | Date;
+}): FileMeta {
+  return {
+    path: row.path,
+    size: num(row.size),
+    content_type: row.content_type,
+    sha256: row.sha256,
+    updated_at: toIso(row.updated_at),
+  };
 }
 
 /** The stored row of a file's bytes. */
 export function fileRow(orgId: string, projectId: string, path: string, content: Buffer, updatedAt: string) {
-  return { org_id: orgId, project_id: projectId, path, content, content_type: contentTypeFor(path), size: content.length, sha256: sha256(content), updated_at: updatedAt };
+  return {
+    org_id: orgId,
+    project_id: projectId,
+    path,
+    content,
+    content_type: contentTypeFor(path),
+    size: content.length,
+    sha256: sha256(content),
+    updated_at: updatedAt,
+  };
 }
 
 export async function listFiles(db: Executor, orgId: string, projectId: string): Promise<FileMeta[]> {
-  const rows = await db.selectFrom('project_files').select(META).where('org_id', '=', orgId).where('project_id', '=', projectId).orderBy('path').execute();
+  const rows = await db
+    .selectFrom('project_files')
+    .select(META)
+    .where('org_id', '=', orgId)
+    .where('project_id', '=', projectId)
+    .orderBy('path')
+    .execute();
   return rows.map(toMeta);
 }
 
-export async function getFile(db: Executor, orgId: string, projectId: string, path: string): Promise<FileWithContent | undefined> {
+export async function getFile(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  path: string,
+): Promise<FileWithContent | undefined> {
   const row = await db
     .selectFrom('project_files')
     .select([...META, 'content'])
@@ -41,10 +73,18 @@ export async function getFile(db: Executor, orgId: string, projectId: string, pa
 }
 
 /** How many files the project holds and their bytes, leaving out `except` (the path about to be replaced). */
-export async function projectTotals(db: Executor, orgId: string, projectId: string, except: string): Promise<{ files: number; bytes: number }> {
+export async function projectTotals(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  except: string,
+): Promise<{ files: number; bytes: number }> {
   const row = await db
     .selectFrom('project_files')
-    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.lit(0)).as('bytes')])
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('n'),
+      eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.lit(0)).as('bytes'),
+    ])
     .where('org_id', '=', orgId)
     .where('project_id', '=', projectId)
     .where('path', '!=', except)
@@ -52,8 +92,19 @@ export async function projectTotals(db: Executor, orgId: string, projectId: stri
   return { files: num(row.n), bytes: num(row.bytes) };
 }
 
-export async function fileExists(db: Executor, orgId: string, projectId: string, path: string): Promise<boolean> {
-  const row = await db.selectFrom('project_files').select('path').where('org_id', '=', orgId).where('project_id', '=', projectId).where('path', '=', path).executeTakeFirst();
+export async function fileExists(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  path: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('project_files')
+    .select('path')
+    .where('org_id', '=', orgId)
+    .where('project_id', '=', projectId)
+    .where('path', '=', path)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -62,11 +113,27 @@ export async function insertFile(db: Executor, row: ReturnType<typeof fileRow>):
 }
 
 export async function updateFile(db: Executor, row: ReturnType<typeof fileRow>): Promise<void> {
-  await db.updateTable('project_files').set(row).where('org_id', '=', row.org_id).where('project_id', '=', row.project_id).where('path', '=', row.path).execute();
+  await db
+    .updateTable('project_files')
+    .set(row)
+    .where('org_id', '=', row.org_id)
+    .where('project_id', '=', row.project_id)
+    .where('path', '=', row.path)
+    .execute();
 }
 
-export async function deleteFile(db: Executor, orgId: string, projectId: string, path: string): Promise<boolean> {
-  const result = await db.deleteFrom('project_files').where('org_id', '=', orgId).where('project_id', '=', projectId).where('path', '=', path).executeTakeFirst();
+export async function deleteFile(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  path: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('project_files')
+    .where('org_id', '=', orgId)
+    .where('project_id', '=', projectId)
+    .where('path', '=', path)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -81,15 +148,34 @@ export async function readProjectFiles(db: Executor, orgId: string, projectId: s
     .execute();
   return rows.map((r) => {
     const content = Buffer.from(r.content);
-    return { path: r.path, content: isTextType(r.content_type) && encodingFor(r.content_type, content) === 'utf8' ? content.toString('utf8') : content };
+    return {
+      path: r.path,
+      content:
+        isTextType(r.content_type) && encodingFor(r.content_type, content) === 'utf8'
+          ? content.toString('utf8')
+          : content,
+    };
   });
 }
 
 /** Replaces the project's whole file set with `files` (already checked); files not listed are removed. */
-export async function replaceProjectFiles(trx: Executor, orgId: string, projectId: string, files: Map<string, Buffer>): Promise<void> {
-  await trx.deleteFrom('project_files').where('org_id', '=', orgId).where('project_id', '=', projectId).execute();
+export async function replaceProjectFiles(
+  trx: Executor,
+  orgId: string,
+  projectId: string,
+  files: Map<string, Buffer>,
+): Promise<void> {
+  await trx
+    .deleteFrom('project_files')
+    .where('org_id', '=', orgId)
+    .where('project_id', '=', projectId)
+    .execute();
   const now = new Date().toISOString();
-  await insertInBatches(trx, 'project_files', [...files].map(([path, content]) => fileRow(orgId, projectId, path, content, now)));
+  await insertInBatches(
+    trx,
+    'project_files',
+    [...files].map(([path, content]) => fileRow(orgId, projectId, path, content, now)),
+  );
 }
 
 /** A project's files as a zip archive. */
@@ -107,7 +193,12 @@ export async function zipProjectFiles(db: Executor, orgId: string, projectId: st
 }
 
 /** Copies a template's files into a new project (the project row must exist). */
-export async function copyTemplateToProject(trx: Executor, orgId: string, templateId: string, projectId: string): Promise<void> {
+export async function copyTemplateToProject(
+  trx: Executor,
+  orgId: string,
+  templateId: string,
+  projectId: string,
+): Promise<void> {
   await trx
     .insertInto('project_files')
     .columns(['org_id', 'project_id', 'path', 'content', 'content_type', 'size', 'sha256', 'updated_at'])
@@ -115,7 +206,16 @@ export async function copyTemplateToProject(trx: Executor, orgId: string, templa
       eb
         .selectFrom('template_files as t')
         .innerJoin('blobs as b', 'b.sha256', 't.sha256')
-        .select((s) => [s.val(orgId).as('org_id'), s.val(projectId).as('project_id'), 't.path', 'b.content', 't.content_type', 't.size', 't.sha256', 't.updated_at'])
+        .select((s) => [
+          s.val(orgId).as('org_id'),
+          s.val(projectId).as('project_id'),
+          't.path',
+          'b.content',
+          't.content_type',
+          't.size',
+          't.sha256',
+          't.updated_at',
+        ])
         .where('t.org_id', '=', orgId)
         .where('t.template_id', '=', templateId),
     )
@@ -123,7 +223,13 @@ export async function copyTemplateToProject(trx: Executor, orgId: string, templa
 }
 
 /** Snapshots a project's files into a new template (the template row must exist): its blobs, then their hashes. */
-export async function snapshotProjectToTemplate(trx: Executor, postgres: boolean, orgId: string, projectId: string, templateId: string): Promise<void> {
+export async function snapshotProjectToTemplate(
+  trx: Executor,
+  postgres: boolean,
+  orgId: string,
+  projectId: string,
+  templateId: string,
+): Promise<void> {
   await storeProjectBlobs(trx, postgres, orgId, projectId);
   await trx
     .insertInto('template_files')
@@ -131,15 +237,32 @@ export async function snapshotProjectToTemplate(trx: Executor, postgres: boolean
     .expression((eb) =>
       eb
         .selectFrom('project_files')
-        .select((s) => [s.val(orgId).as('org_id'), s.val(templateId).as('template_id'), 'path', 'content_type', 'size', 'sha256', 'updated_at'])
+        .select((s) => [
+          s.val(orgId).as('org_id'),
+          s.val(templateId).as('template_id'),
+          'path',
+          'content_type',
+          'size',
+          'sha256',
+          'updated_at',
+        ])
         .where('org_id', '=', orgId)
         .where('project_id', '=', projectId),
     )
     .execute();
 }
 
-export async function listTemplateFiles(db: Executor, orgId: string, templateId: string): Promise<FileMeta[]> {
-  const rows = await db.selectFrom('template_files').select(META).where('org_id', '=', orgId).where('template_id', '=', templateId).orderBy('path').execute();
+export async function listTemplateFiles(
+  db: Executor,
+  orgId: string,
+  templateId: string,
+): Promise<FileMeta[]> {
+  const rows = await db
+    .selectFrom('template_files')
+    .select(META)
+    .where('org_id', '=', orgId)
+    .where('template_id', '=', templateId)
+    .orderBy('path')
+    .execute();
   return rows.map(toMeta);
 }
-

@@ -23,23 +23,30 @@ export function validPath(raw: string, field = 'path'): string {
   try {
     return normalisePath(raw);
   } catch (error) {
-    if (error instanceof PathError) throw new InvalidInputError(`${field} '${raw.slice(0, 300)}' ${error.message}`);
+    if (error instanceof PathError)
+      throw new InvalidInputError(`${field} '${raw.slice(0, 300)}' ${error.message}`);
     throw error;
   }
 }
 
 export function checkFileSize(path: string, size: number, limits: FileLimits): void {
   if (size > limits.maxFileBytes) {
-    throw new TooLargeError(`File '${path}' is ${size} bytes; the limit is FILE_MAX_BYTES = ${limits.maxFileBytes} (${mib(limits.maxFileBytes)})`);
+    throw new TooLargeError(
+      `File '${path}' is ${size} bytes; the limit is FILE_MAX_BYTES = ${limits.maxFileBytes} (${mib(limits.maxFileBytes)})`,
+    );
   }
 }
 
 export function checkProjectTotals(files: number, bytes: number, limits: FileLimits): void {
   if (files > limits.maxProjectFiles) {
-    throw invalid(`A project may hold at most PROJECT_MAX_FILES = ${limits.maxProjectFiles} files; this would make ${files}`);
+    throw invalid(
+      `A project may hold at most PROJECT_MAX_FILES = ${limits.maxProjectFiles} files; this would make ${files}`,
+    );
   }
   if (bytes > limits.maxProjectBytes) {
-    throw new TooLargeError(`A project may hold at most PROJECT_MAX_BYTES = ${limits.maxProjectBytes} (${mib(limits.maxProjectBytes)}); this would make ${bytes} bytes`);
+    throw new TooLargeError(
+      `A project may hold at most PROJECT_MAX_BYTES = ${limits.maxProjectBytes} (${mib(limits.maxProjectBytes)}); this would make ${bytes} bytes`,
+    );
   }
 }
 

@@ -16,7 +16,9 @@ export const FileWithContent = Type.Object(
   {
     ...fileFields,
     content: Type.String(),
-    encoding: StringEnum(['utf8', 'base64'] as const, { description: '`utf8` for text files, `base64` for anything else' }),
+    encoding: StringEnum(['utf8', 'base64'] as const, {
+      description: '`utf8` for text files, `base64` for anything else',
+    }),
   },
   { title: 'SiteFile', additionalProperties: false },
 );
@@ -25,15 +27,24 @@ export type FileWithContent = Static<typeof FileWithContent>;
 export const FileList = Type.Object({ files: Type.Array(FileMeta) }, { additionalProperties: false });
 export const FileEnvelope = Type.Object({ file: FileMeta }, { additionalProperties: false });
 export const FileContentEnvelope = Type.Object({ file: FileWithContent }, { additionalProperties: false });
-export const FileDeleted = Type.Object({ deleted: Type.Boolean(), path: Type.String() }, { additionalProperties: false });
+export const FileDeleted = Type.Object(
+  { deleted: Type.Boolean(), path: Type.String() },
+  { additionalProperties: false },
+);
 
 export const ProjectParams = Type.Object({ projectId: Uuid() });
 export const TemplateParams = Type.Object({ templateId: Uuid() });
 // The path's own rules (files/paths.ts) refuse a NUL with the message every bad path gets.
-export const FileParams = Type.Object({ projectId: Uuid(), '*': Type.String({ description: 'The file path (may contain /)', [NUL_ALLOWED]: true }) });
+export const FileParams = Type.Object({
+  projectId: Uuid(),
+  '*': Type.String({ description: 'The file path (may contain /)', [NUL_ALLOWED]: true }),
+});
 
 export const PutFileBody = Body({
-  content: Type.String({ description: 'The file content: text as is, or base64 with `encoding: "base64"`', [NUL_ALLOWED]: true }),
+  content: Type.String({
+    description: 'The file content: text as is, or base64 with `encoding: "base64"`',
+    [NUL_ALLOWED]: true,
+  }),
   encoding: Type.Optional(StringEnum(['utf8', 'base64'] as const, { default: 'utf8' })),
 });
 export type PutFileBody = Static<typeof PutFileBody>;

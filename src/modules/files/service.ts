@@ -72,7 +72,12 @@ export class FilesService {
    * Replaces the text of one element of an HTML page (the builder's in-place edit), read and
    * written under the project's lock so that no change made meanwhile is lost.
    */
-  async editText(orgId: string, projectId: string, edit: { file: string; selector: string; text: string }, change: FileChange = {}): Promise<FileMeta> {
+  async editText(
+    orgId: string,
+    projectId: string,
+    edit: { file: string; selector: string; text: string },
+    change: FileChange = {},
+  ): Promise<FileMeta> {
     const path = validPath(edit.file);
     if (!/\.html?$/i.test(path)) throw invalid(`field 'file': only HTML pages can be edited in place`);
     return this.db.transaction().execute(async (trx) => {
@@ -85,7 +90,14 @@ export class FilesService {
     });
   }
 
-  private async write(trx: Executor, orgId: string, projectId: string, path: string, content: Buffer, change: FileChange) {
+  private async write(
+    trx: Executor,
+    orgId: string,
+    projectId: string,
+    path: string,
+    content: Buffer,
+    change: FileChange,
+  ) {
     checkFileSize(path, content.length, this.limits);
     const others = await repo.projectTotals(trx, orgId, projectId, path);
     checkProjectTotals(others.files + 1, others.bytes + content.length, this.limits);
@@ -123,7 +135,9 @@ export class FilesService {
     if (project.org_client_id) {
       const plan = await findClientPlan(this.db, orgId, project.org_client_id);
       if (plan && !bool(plan.can_export_code)) {
-        throw notAllowed(`Code export is not included in this client's plan '${plan.name}' (can_export_code is false)`);
+        throw notAllowed(
+          `Code export is not included in this client's plan '${plan.name}' (can_export_code is false)`,
+        );
       }
     }
     const zip = await repo.zipProjectFiles(this.db, orgId, project.id);

@@ -17,7 +17,8 @@ function steps(selector: string): { tag: string; index: number }[] {
   const parts = selector.split('>').map((s) => s.trim().toLowerCase());
   const parsed = parts.map((part) => {
     const m = STEP.exec(part);
-    if (!m) throw invalid(`field 'selector': '${selector.slice(0, 200)}' is not a selector the builder makes`);
+    if (!m)
+      throw invalid(`field 'selector': '${selector.slice(0, 200)}' is not a selector the builder makes`);
     return { tag: m[1]!, index: Number(m[2] ?? 1) };
   });
   if (parsed[0]?.tag !== 'html') throw invalid(`field 'selector' must start at html`);
@@ -35,15 +36,32 @@ export function replaceElementText(html: string, selector: string, text: string)
     else element = next;
     if (!element) break;
   }
-  if (!element) throw invalid('That element is no longer in the page (it may have changed since the preview loaded): reload the preview and select it again');
+  if (!element)
+    throw invalid(
+      'That element is no longer in the page (it may have changed since the preview loaded): reload the preview and select it again',
+    );
   const textOnly = element.childNodes.every((n) => n.nodeName === '#text' || n.nodeName === 'br');
-  if (!textOnly) throw invalid('Only an element that holds text alone can be edited in place; use a prompt or the code editor for this one');
+  if (!textOnly)
+    throw invalid(
+      'Only an element that holds text alone can be edited in place; use a prompt or the code editor for this one',
+    );
   const location = element.sourceCodeLocation;
-  if (!location?.startTag || !location.endTag) throw invalid('That element has no end tag in the page’s HTML; edit it in the code editor');
-  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r?\n/g, '<br>');
+  if (!location?.startTag || !location.endTag)
+    throw invalid('That element has no end tag in the page’s HTML; edit it in the code editor');
+  const escaped = text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\r?\n/g, '<br>');
   // A generated site's placeholder (data-sw-todo, "Add your phone number") is no longer one once
   // its text is written: it loses the marker and its highlight.
   const start = html.slice(location.startTag.startOffset, location.startTag.endOffset);
-  const tag = start.includes('data-sw-todo') ? start.replace(/\s+data-sw-todo(?:="[^"]*")?/, '').replace(/\sclass="todo(?: ([^"]*))?"/, (_m, rest?: string) => (rest ? ` class="${rest}"` : '')) : start;
-  return html.slice(0, location.startTag.startOffset) + tag + escaped + html.slice(location.endTag.startOffset);
+  const tag = start.includes('data-sw-todo')
+    ? start
+        .replace(/\s+data-sw-todo(?:="[^"]*")?/, '')
+        .replace(/\sclass="todo(?: ([^"]*))?"/, (_m, rest?: string) => (rest ? ` class="${rest}"` : ''))
+    : start;
+  return (
+    html.slice(0, location.startTag.startOffset) + tag + escaped + html.slice(location.endTag.startOffset)
+  );
 }

@@ -16,21 +16,47 @@ export async function listSubmissions(
     .where('project_id', '=', projectId)
     .$if(form !== undefined, (qb) => qb.where('form', '=', form!));
   const [rows, counted] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return {
-    submissions: rows.map((r) => ({ id: r.id, project_id: r.project_id, form: r.form, fields: JSON.parse(r.fields) as Record<string, string>, page: r.page, created_at: toIso(r.created_at) })),
+    submissions: rows.map((r) => ({
+      id: r.id,
+      project_id: r.project_id,
+      form: r.form,
+      fields: JSON.parse(r.fields) as Record<string, string>,
+      page: r.page,
+      created_at: toIso(r.created_at),
+    })),
     total: num(counted.n),
   };
 }
 
 export async function insertSubmission(db: Executor, orgId: string, s: Submission): Promise<void> {
-  await db.insertInto('form_submissions').values({ ...s, org_id: orgId, fields: JSON.stringify(s.fields) }).execute();
+  await db
+    .insertInto('form_submissions')
+    .values({ ...s, org_id: orgId, fields: JSON.stringify(s.fields) })
+    .execute();
 }
 
 /** Whether a submission of that project was deleted. */
-export async function deleteSubmission(db: Executor, orgId: string, projectId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('form_submissions').where('org_id', '=', orgId).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+export async function deleteSubmission(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  id: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('form_submissions')
+    .where('org_id', '=', orgId)
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -7,7 +7,9 @@ export const Submission = Type.Object(
     id: Uuid(),
     project_id: Uuid(),
     form: Type.String({ description: 'The {formName} of /_forms/{formName}' }),
-    fields: Type.Record(Type.String(), Type.String(), { description: 'The posted fields (the honeypot removed)' }),
+    fields: Type.Record(Type.String(), Type.String(), {
+      description: 'The posted fields (the honeypot removed)',
+    }),
     page: Nullable(Type.String({ description: 'Path of the page the form was sent from, when known' })),
     created_at: DateTime(),
   },

@@ -28,9 +28,17 @@ export class FormsService {
     private readonly limiter: RateLimiter,
   ) {}
 
-  async list(orgId: string, projectId: string, query: ListSubmissionsQuery): Promise<{ submissions: Submission[]; total: number }> {
+  async list(
+    orgId: string,
+    projectId: string,
+    query: ListSubmissionsQuery,
+  ): Promise<{ submissions: Submission[]; total: number }> {
     await requireProject(this.database.db, orgId, projectId);
-    return repo.listSubmissions(this.database.db, orgId, projectId, { limit: query.limit ?? 50, offset: query.offset ?? 0, form: query.form });
+    return repo.listSubmissions(this.database.db, orgId, projectId, {
+      limit: query.limit ?? 50,
+      offset: query.offset ?? 0,
+      form: query.form,
+    });
   }
 
   async delete(orgId: string, projectId: string, id: string): Promise<void> {
@@ -40,23 +48,40 @@ export class FormsService {
   /** Counts a post from `address` to the site; refused past the limit, before its body is read. */
   async admit(site: FormSite, address: string): Promise<void> {
     const rate = await this.limiter.consume(`${site.projectId}:${address}`);
-    if (!rate.allowed) throw new RateLimitedError('Too many submissions from your address; please try again later', rate.resetSeconds);
+    if (!rate.allowed)
+      throw new RateLimitedError(
+        'Too many submissions from your address; please try again later',
+        rate.resetSeconds,
+      );
   }
 
   /**
    * Stores a submission of the posted `entries` (name, value; values that are not text are kept
    * as JSON). A filled-in honeypot is accepted and dropped, so a bot learns nothing.
    */
-  async submit(site: FormSite, form: string, entries: [string, unknown][], page: string | null): Promise<void> {
+  async submit(
+    site: FormSite,
+    form: string,
+    entries: [string, unknown][],
+    page: string | null,
+  ): Promise<void> {
     if (entries.length > MAX_FIELDS) throw invalid(`A form may have at most ${MAX_FIELDS} fields`);
     const fields: Record<string, string> = {};
     for (const [key, value] of entries) {
-      if (key.length > MAX_NAME_LENGTH) throw invalid(`Field names are at most ${MAX_NAME_LENGTH} characters`);
+      if (key.length > MAX_NAME_LENGTH)
+        throw invalid(`Field names are at most ${MAX_NAME_LENGTH} characters`);
       fields[key] = (typeof value === 'string' ? value : JSON.stringify(value)).slice(0, MAX_VALUE_LENGTH);
     }
     if (fields[HONEYPOT]) return;
     delete fields[HONEYPOT];
-    const submission = { id: newId(), project_id: site.projectId, form, fields, page, created_at: new Date().toISOString() };
+    const submission = {
+      id: newId(),
+      project_id: site.projectId,
+      form,
+      fields,
+      page,
+      created_at: new Date().toISOString(),
+    };
     await this.database.db.transaction().execute(async (trx) => {
       await repo.insertSubmission(trx, site.orgId, submission);
       await recordEvent(trx, { orgId: site.orgId, type: 'form.submitted', data: { submission } });

@@ -98,7 +98,13 @@ export class AnswerScanner {
   /** Whether the innermost open object is an entry: {"files": [ HERE ]}. */
   private atEntry(): boolean {
     const s = this.stack;
-    return s.length === 3 && s[0]!.kind === 'object' && LISTS.has(s[0]!.key ?? '') && s[1]!.kind === 'array' && s[2]!.kind === 'object';
+    return (
+      s.length === 3 &&
+      s[0]!.kind === 'object' &&
+      LISTS.has(s[0]!.key ?? '') &&
+      s[1]!.kind === 'array' &&
+      s[2]!.kind === 'object'
+    );
   }
 
   private wantsString(): boolean {

@@ -15,9 +15,12 @@ export interface Edit {
   replace: string;
 }
 
-export type Change = { path: string; content: string } | { path: string; edits: Edit[] } | { path: string; delete: true };
+export type Change =
+  { path: string; content: string } | { path: string; edits: Edit[] } | { path: string; delete: true };
 
-export type Answer = { kind: 'files'; files: SiteFile[]; summary: string } | { kind: 'changes'; changes: Change[]; summary: string };
+export type Answer =
+  | { kind: 'files'; files: SiteFile[]; summary: string }
+  | { kind: 'changes'; changes: Change[]; summary: string };
 
 /** The answer's files or changes and its summary, or a GenerationError naming what is wrong with it. */
 export function parseAnswer(content: string): Answer {
@@ -27,17 +30,30 @@ export function parseAnswer(content: string): Answer {
   } catch {
     throw new GenerationError('The model’s answer was not valid JSON');
   }
-  const body = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { files?: unknown; changes?: unknown; summary?: unknown };
+  const body = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as {
+    files?: unknown;
+    changes?: unknown;
+    summary?: unknown;
+  };
   const rawSummary = body.summary;
-  const summary = typeof rawSummary === 'string' && rawSummary.trim() ? rawSummary.trim().slice(0, 500) : 'Generated the site';
-  if (Array.isArray(body.changes) && body.files === undefined) return { kind: 'changes', changes: parseChanges(body.changes), summary };
+  const summary =
+    typeof rawSummary === 'string' && rawSummary.trim()
+      ? rawSummary.trim().slice(0, 500)
+      : 'Generated the site';
+  if (Array.isArray(body.changes) && body.files === undefined)
+    return { kind: 'changes', changes: parseChanges(body.changes), summary };
   const files = body.files;
-  if (!Array.isArray(files) || files.length === 0) throw new GenerationError('The model’s answer has no "files" array (nor a "changes" array)');
-  if (files.length > ANSWER_LIMITS.maxFiles) throw new GenerationError(`The model returned ${files.length} files; at most ${ANSWER_LIMITS.maxFiles} are accepted`);
+  if (!Array.isArray(files) || files.length === 0)
+    throw new GenerationError('The model’s answer has no "files" array (nor a "changes" array)');
+  if (files.length > ANSWER_LIMITS.maxFiles)
+    throw new GenerationError(
+      `The model returned ${files.length} files; at most ${ANSWER_LIMITS.maxFiles} are accepted`,
+    );
   const out: SiteFile[] = [];
   const seen = new Set<string>();
   for (const file of files as { path?: unknown; content?: unknown }[]) {
-    if (typeof file?.path !== 'string' || typeof file.content !== 'string') throw new GenerationError('Every file in the model’s answer needs a string "path" and "content"');
+    if (typeof file?.path !== 'string' || typeof file.content !== 'string')
+      throw new GenerationError('Every file in the model’s answer needs a string "path" and "content"');
     const path = safePath(file.path, seen);
     out.push({ path, content: file.content });
   }
@@ -47,24 +63,42 @@ export function parseAnswer(content: string): Answer {
 
 function parseChanges(raw: unknown[]): Change[] {
   if (raw.length === 0) throw new GenerationError('The model’s answer has an empty "changes" array');
-  if (raw.length > ANSWER_LIMITS.maxFiles) throw new GenerationError(`The model returned ${raw.length} changes; at most ${ANSWER_LIMITS.maxFiles} are accepted`);
+  if (raw.length > ANSWER_LIMITS.maxFiles)
+    throw new GenerationError(
+      `The model returned ${raw.length} changes; at most ${ANSWER_LIMITS.maxFiles} are accepted`,
+    );
   const seen = new Set<string>();
   const changes: Change[] = [];
   for (const entry of raw as Record<string, unknown>[]) {
-    if (typeof entry?.path !== 'string') throw new GenerationError('Every change in the model’s answer needs a string "path"');
+    if (typeof entry?.path !== 'string')
+      throw new GenerationError('Every change in the model’s answer needs a string "path"');
     const path = safePath(entry.path, seen);
     const kinds = ['content', 'edits', 'delete'].filter((k) => entry[k] !== undefined);
-    if (kinds.length !== 1) throw new GenerationError(`The change to '${path}' must have exactly one of "content", "edits" or "delete": true`);
+    if (kinds.length !== 1)
+      throw new GenerationError(
+        `The change to '${path}' must have exactly one of "content", "edits" or "delete": true`,
+      );
     if (entry.content !== undefined) {
-      if (typeof entry.content !== 'string') throw new GenerationError(`The change to '${path}' has a "content" that is not a string`);
+      if (typeof entry.content !== 'string')
+        throw new GenerationError(`The change to '${path}' has a "content" that is not a string`);
       changes.push({ path, content: entry.content });
     } else if (entry.delete !== undefined) {
-      if (entry.delete !== true) throw new GenerationError(`The change to '${path}' has "delete" other than true`);
+      if (entry.delete !== true)
+        throw new GenerationError(`The change to '${path}' has "delete" other than true`);
       changes.push({ path, delete: true });
     } else {
       const edits = entry.edits;
-      const valid = Array.isArray(edits) && edits.length > 0 && edits.every((e: { search?: unknown; replace?: unknown }) => typeof e?.search === 'string' && typeof e.replace === 'string');
-      if (!valid) throw new GenerationError(`The change to '${path}' needs "edits" as a non-empty array of {"search": string, "replace": string}`);
+      const valid =
+        Array.isArray(edits) &&
+        edits.length > 0 &&
+        edits.every(
+          (e: { search?: unknown; replace?: unknown }) =>
+            typeof e?.search === 'string' && typeof e.replace === 'string',
+        );
+      if (!valid)
+        throw new GenerationError(
+          `The change to '${path}' needs "edits" as a non-empty array of {"search": string, "replace": string}`,
+        );
       changes.push({ path, edits: (edits as Edit[]).map((e) => ({ search: e.search, replace: e.replace })) });
     }
   }
@@ -77,7 +111,10 @@ function safePath(raw: string, seen: Set<string>): string {
   try {
     path = normalisePath(raw);
   } catch (error) {
-    if (error instanceof PathError) throw new GenerationError(`The model returned an unsafe path '${raw.slice(0, 200)}': it ${error.message}`);
+    if (error instanceof PathError)
+      throw new GenerationError(
+        `The model returned an unsafe path '${raw.slice(0, 200)}': it ${error.message}`,
+      );
     throw error;
   }
   if (seen.has(path)) throw new GenerationError(`The model returned '${path}' twice`);
@@ -89,10 +126,16 @@ function checkSizes(files: [path: string, content: string][]): void {
   let total = 0;
   for (const [path, content] of files) {
     const bytes = Buffer.byteLength(content);
-    if (bytes > ANSWER_LIMITS.maxFileBytes) throw new GenerationError(`The model returned '${path}' of ${bytes} bytes; at most ${ANSWER_LIMITS.maxFileBytes} are accepted`);
+    if (bytes > ANSWER_LIMITS.maxFileBytes)
+      throw new GenerationError(
+        `The model returned '${path}' of ${bytes} bytes; at most ${ANSWER_LIMITS.maxFileBytes} are accepted`,
+      );
     total += bytes;
   }
-  if (total > ANSWER_LIMITS.maxTotalBytes) throw new GenerationError(`The model returned ${total} bytes in all; at most ${ANSWER_LIMITS.maxTotalBytes} are accepted`);
+  if (total > ANSWER_LIMITS.maxTotalBytes)
+    throw new GenerationError(
+      `The model returned ${total} bytes in all; at most ${ANSWER_LIMITS.maxTotalBytes} are accepted`,
+    );
 }
 
 /**
@@ -108,16 +151,20 @@ export function applyChanges(base: SiteFile[], changes: Change[]): { files: Site
       if (current === undefined) problems.push(`${change.path}: cannot delete it, the site has no such file`);
       else site.delete(change.path);
     } else if ('content' in change) {
-      if (current !== undefined && typeof current !== 'string') problems.push(`${change.path}: it is a binary file and cannot be written as text`);
+      if (current !== undefined && typeof current !== 'string')
+        problems.push(`${change.path}: it is a binary file and cannot be written as text`);
       else site.set(change.path, change.content);
     } else if (current === undefined) {
-      problems.push(`${change.path}: cannot edit it, the site has no such file (write it whole with "content")`);
+      problems.push(
+        `${change.path}: cannot edit it, the site has no such file (write it whole with "content")`,
+      );
     } else if (typeof current !== 'string') {
       problems.push(`${change.path}: it is a binary file and cannot be edited`);
     } else {
       const edited = applyEdits(change.path, current, change.edits, problems);
       if (edited !== undefined) {
-        if (Buffer.byteLength(edited) > ANSWER_LIMITS.maxFileBytes) problems.push(`${change.path}: the edits make it larger than ${ANSWER_LIMITS.maxFileBytes} bytes`);
+        if (Buffer.byteLength(edited) > ANSWER_LIMITS.maxFileBytes)
+          problems.push(`${change.path}: the edits make it larger than ${ANSWER_LIMITS.maxFileBytes} bytes`);
         else site.set(change.path, edited);
       }
     }
@@ -134,7 +181,10 @@ function applyEdits(path: string, text: string, edits: Edit[], problems: string[
     const again = at === -1 ? -1 : out.indexOf(search, at + 1);
     if (search === '') problems.push(`${path}: an edit has an empty "search"`);
     else if (at === -1) problems.push(`${path}: the search text was not found: ${snippet(search)}`);
-    else if (again !== -1) problems.push(`${path}: the search text occurs ${occurrences(out, search)} times (it must occur exactly once; include more of the surrounding text): ${snippet(search)}`);
+    else if (again !== -1)
+      problems.push(
+        `${path}: the search text occurs ${occurrences(out, search)} times (it must occur exactly once; include more of the surrounding text): ${snippet(search)}`,
+      );
     else {
       // Sliced, not String.replace: a "$&" or "$1" in the new text is literal text.
       out = out.slice(0, at) + replace + out.slice(at + search.length);

@@ -14,17 +14,26 @@ export function checkEndpointUrl(raw: string, allowPrivate: boolean, field = 'ba
   try {
     url = new URL(raw.trim());
   } catch {
-    throw invalid(`field '${field}' must be a URL such as https://api.openai.com/v1 or http://localhost:11434/v1`);
+    throw invalid(
+      `field '${field}' must be a URL such as https://api.openai.com/v1 or http://localhost:11434/v1`,
+    );
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`field '${field}' must be an http or https URL`);
-  if (url.username || url.password) throw invalid(`field '${field}' must not contain credentials (the key has its own field)`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalid(`field '${field}' must be an http or https URL`);
+  if (url.username || url.password)
+    throw invalid(`field '${field}' must not contain credentials (the key has its own field)`);
   if (url.search || url.hash) throw invalid(`field '${field}' must not have a query or a fragment`);
   const text = url.toString().replace(/\/+$/, '');
   if (allowPrivate) return text;
-  if (url.protocol !== 'https:') throw invalid(`field '${field}' must be an https URL (this installation refuses private addresses, so a local endpoint is not possible here)`);
+  if (url.protocol !== 'https:')
+    throw invalid(
+      `field '${field}' must be an https URL (this installation refuses private addresses, so a local endpoint is not possible here)`,
+    );
   const host = bareHost(url);
   if (isLocalName(host) || (isIP(host) !== 0 && isRefusedAddress(host))) {
-    throw invalid(`field '${field}' must not point at a private, loopback or reserved address on this installation (its operator can allow it with AI_ALLOW_PRIVATE_ENDPOINTS=true)`);
+    throw invalid(
+      `field '${field}' must not point at a private, loopback or reserved address on this installation (its operator can allow it with AI_ALLOW_PRIVATE_ENDPOINTS=true)`,
+    );
   }
   return text;
 }
@@ -36,9 +45,11 @@ export function refusingFetch(): typeof fetch {
     connect: (options, callback) => {
       const host = options.hostname.replace(/^\[|\]$/g, '');
       // A literal is never looked up: judged here.
-      if (isIP(host) !== 0 && isRefusedAddress(host)) return callback(new Error(`${host} is a private, loopback or reserved address`), null);
+      if (isIP(host) !== 0 && isRefusedAddress(host))
+        return callback(new Error(`${host} is a private, loopback or reserved address`), null);
       return connector(options, callback);
     },
   });
-  return ((input: Parameters<typeof fetch>[0], init?: RequestInit) => undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
+  return ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+    undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
 }

@@ -10,8 +10,21 @@
 import OpenAI from 'openai';
 import { applyChanges, checkIndex, parseAnswer } from './answer.ts';
 import { AnswerScanner, type StreamedEntry } from './answer-stream.ts';
-import { GenerationError, type GenerateRequest, type GenerateResult, type ProgressStep, type Provider, type SiteFile } from './provider.ts';
-import { checkSiteProblems, formatProblem, problemKey, type Problem, type ValidationCache } from './quality.ts';
+import {
+  GenerationError,
+  type GenerateRequest,
+  type GenerateResult,
+  type ProgressStep,
+  type Provider,
+  type SiteFile,
+} from './provider.ts';
+import {
+  checkSiteProblems,
+  formatProblem,
+  problemKey,
+  type Problem,
+  type ValidationCache,
+} from './quality.ts';
 
 export { ANSWER_LIMITS, parseAnswer } from './answer.ts';
 
@@ -64,7 +77,13 @@ export class OpenAiProvider implements Provider {
 
   constructor(private readonly settings: OpenAiSettings) {
     this.models = settings.models;
-    this.client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl, timeout: settings.timeoutMs, maxRetries: 0, ...(settings.fetch ? { fetch: settings.fetch } : {}) });
+    this.client = new OpenAI({
+      apiKey: settings.apiKey,
+      baseURL: settings.baseUrl,
+      timeout: settings.timeoutMs,
+      maxRetries: 0,
+      ...(settings.fetch ? { fetch: settings.fetch } : {}),
+    });
   }
 
   /** One short call proving that the endpoint, the key and the model work together; throws a GenerationError saying what failed. */
@@ -74,21 +93,36 @@ export class OpenAiProvider implements Provider {
         { model, messages: [{ role: 'user', content: 'Answer with the single word OK.' }] },
         { timeout: Math.min(CHECK_TIMEOUT_MS, this.settings.timeoutMs) },
       );
-      if (!answer.choices?.length) throw new GenerationError(`The endpoint answered, but not as an OpenAI-compatible chat completion`);
+      if (!answer.choices?.length)
+        throw new GenerationError(`The endpoint answered, but not as an OpenAI-compatible chat completion`);
     } catch (error) {
       if (error instanceof GenerationError) throw error;
       throw checkFailure(error, model);
     }
   }
 
-  async generate({ prompt, element, model, files, projectName, signal, onProgress }: GenerateRequest): Promise<GenerateResult> {
+  async generate({
+    prompt,
+    element,
+    model,
+    files,
+    projectName,
+    signal,
+    onProgress,
+  }: GenerateRequest): Promise<GenerateResult> {
     const report = onProgress ?? (() => {});
     const editing = files.length > 0;
     const context = currentFiles(files);
-    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'system', content: editing ? SYSTEM_EDIT : SYSTEM_NEW }];
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+      { role: 'system', content: editing ? SYSTEM_EDIT : SYSTEM_NEW },
+    ];
     if (editing) messages.push({ role: 'user', content: context.message });
     // The site's name when the request gives none (the builtin model does the same).
-    if (!editing && projectName) messages.push({ role: 'user', content: `The project is called ${JSON.stringify(projectName)}: use that as the site's name unless the next request names the business.` });
+    if (!editing && projectName)
+      messages.push({
+        role: 'user',
+        content: `The project is called ${JSON.stringify(projectName)}: use that as the site's name unless the next request names the business.`,
+      });
     if (element) {
       messages.push({
         role: 'user',
@@ -102,26 +136,49 @@ export class OpenAiProvider implements Provider {
     const cache: ValidationCache = new Map();
     let problemsBefore: Map<string, number> | undefined;
     const before = () => (problemsBefore ??= countKeys(editing ? checkSiteProblems(files, cache) : []));
-    const evaluate = (answer: string, base: SiteFile[]) => this.evaluate(answer, base, { unseen: context.unseen, before, cache, report });
+    const evaluate = (answer: string, base: SiteFile[]) =>
+      this.evaluate(answer, base, { unseen: context.unseen, before, cache, report });
 
     report({ message: `Asking ${model}` });
     const first = await this.complete(model, messages, signal, report);
     const outcome = evaluate(first, files);
     if (outcome.problems.length === 0) return { files: outcome.files, summary: outcome.summary };
 
-    report({ message: `Asking ${model} to repair: ${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'}` });
+    report({
+      message: `Asking ${model} to repair: ${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'}`,
+    });
     messages.push({ role: 'assistant', content: first }, { role: 'user', content: repairRequest(outcome) });
     const second = await this.complete(model, messages, signal, report);
     const repaired = evaluate(second, outcome.applied ? outcome.files : files);
     if (repaired.problems.length === 0) return { files: repaired.files, summary: repaired.summary };
-    const shown = repaired.problems.slice(0, FAILURE_LIST).map((p) => (p.length > 300 ? `${p.slice(0, 300)}…` : p));
+    const shown = repaired.problems
+      .slice(0, FAILURE_LIST)
+      .map((p) => (p.length > 300 ? `${p.slice(0, 300)}…` : p));
     const more = repaired.problems.length - shown.length;
-    const what = repaired.applied ? 'The generated site still fails the quality check' : 'The model’s answer still cannot be applied';
-    throw new GenerationError(`${what} after a repair (${repaired.problems.length} problem${repaired.problems.length === 1 ? '' : 's'}): ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`);
+    const what = repaired.applied
+      ? 'The generated site still fails the quality check'
+      : 'The model’s answer still cannot be applied';
+    throw new GenerationError(
+      `${what} after a repair (${repaired.problems.length} problem${repaired.problems.length === 1 ? '' : 's'}): ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`,
+    );
   }
 
   /** The answer applied to `base`, with the problems of the result. */
-  private evaluate(answer: string, base: SiteFile[], { unseen, before, cache, report }: { unseen: SiteFile[]; before: () => Map<string, number>; cache: ValidationCache; report: (step: ProgressStep) => void }): Outcome {
+  private evaluate(
+    answer: string,
+    base: SiteFile[],
+    {
+      unseen,
+      before,
+      cache,
+      report,
+    }: {
+      unseen: SiteFile[];
+      before: () => Map<string, number>;
+      cache: ValidationCache;
+      report: (step: ProgressStep) => void;
+    },
+  ): Outcome {
     const parsed = parseAnswer(answer);
     let files: SiteFile[];
     if (parsed.kind === 'files') {
@@ -131,7 +188,8 @@ export class OpenAiProvider implements Provider {
       files = [...kept, ...parsed.files];
     } else {
       const applied = applyChanges(base, parsed.changes);
-      if (applied.problems.length > 0) return { files: base, summary: parsed.summary, problems: applied.problems, applied: false };
+      if (applied.problems.length > 0)
+        return { files: base, summary: parsed.summary, problems: applied.problems, applied: false };
       files = applied.files;
     }
     checkIndex(files);
@@ -141,7 +199,12 @@ export class OpenAiProvider implements Provider {
   }
 
   /** Streams one chat completion and returns its text once the model has finished it. */
-  private async complete(model: string, messages: OpenAI.Chat.ChatCompletionMessageParam[], signal: AbortSignal, report: (step: ProgressStep) => void): Promise<string> {
+  private async complete(
+    model: string,
+    messages: OpenAI.Chat.ChatCompletionMessageParam[],
+    signal: AbortSignal,
+    report: (step: ProgressStep) => void,
+  ): Promise<string> {
     const scanner = new AnswerScanner();
     const pieces: string[] = [];
     let length = 0;
@@ -158,7 +221,10 @@ export class OpenAiProvider implements Provider {
     };
     const both = AbortSignal.any([signal, idle.signal]);
     try {
-      const stream = await this.client.chat.completions.create({ model, messages, response_format: { type: 'json_object' }, stream: true }, { signal: both });
+      const stream = await this.client.chat.completions.create(
+        { model, messages, response_format: { type: 'json_object' }, stream: true },
+        { signal: both },
+      );
       started = true;
       heard();
       for await (const chunk of stream) {
@@ -176,7 +242,9 @@ export class OpenAiProvider implements Provider {
       }
     } catch (error) {
       if (started && !signal.aborted) {
-        const why = idle.signal.aborted ? `nothing arrived for AI_TIMEOUT (${this.settings.timeoutMs / 1000} s)` : describeFailure(error, this.settings.timeoutMs, signal).message;
+        const why = idle.signal.aborted
+          ? `nothing arrived for AI_TIMEOUT (${this.settings.timeoutMs / 1000} s)`
+          : describeFailure(error, this.settings.timeoutMs, signal).message;
         throw new GenerationError(`The model’s answer broke off after ${length} characters: ${why}`, true);
       }
       throw describeFailure(error, this.settings.timeoutMs, signal);
@@ -185,18 +253,34 @@ export class OpenAiProvider implements Provider {
     }
     // The client ends the stream quietly when it is aborted: that is no answer either.
     if (signal.aborted) throw describeFailure(undefined, this.settings.timeoutMs, signal);
-    if (idle.signal.aborted) throw new GenerationError(`The model’s answer broke off after ${length} characters: nothing arrived for AI_TIMEOUT (${this.settings.timeoutMs / 1000} s)`, true);
+    if (idle.signal.aborted)
+      throw new GenerationError(
+        `The model’s answer broke off after ${length} characters: nothing arrived for AI_TIMEOUT (${this.settings.timeoutMs / 1000} s)`,
+        true,
+      );
     if (refusal) throw new GenerationError(`The model refused: ${refusal.slice(0, 300)}`);
-    if (finish === 'length') throw new GenerationError('The model’s answer was cut off (finish_reason "length"): the site was too large for the model’s output limit');
-    if (finish === null) throw new GenerationError(`The model’s answer broke off after ${length} characters: the stream ended before the model finished`, true);
-    if (finish === 'content_filter') throw new GenerationError('The model’s answer was stopped by its provider’s content filter');
+    if (finish === 'length')
+      throw new GenerationError(
+        'The model’s answer was cut off (finish_reason "length"): the site was too large for the model’s output limit',
+      );
+    if (finish === null)
+      throw new GenerationError(
+        `The model’s answer broke off after ${length} characters: the stream ended before the model finished`,
+        true,
+      );
+    if (finish === 'content_filter')
+      throw new GenerationError('The model’s answer was stopped by its provider’s content filter');
     return pieces.join('');
   }
 }
 
 function reportEntry(entry: StreamedEntry, report: (step: ProgressStep) => void): void {
   if (entry.path === undefined) return;
-  const verb = entry.keys.includes('delete') ? 'Deleting' : entry.keys.includes('edits') ? 'Editing' : 'Writing';
+  const verb = entry.keys.includes('delete')
+    ? 'Deleting'
+    : entry.keys.includes('edits')
+      ? 'Editing'
+      : 'Writing';
   report({ message: `${verb} ${entry.path}`, path: entry.path });
 }
 
@@ -217,10 +301,19 @@ function currentFiles(files: SiteFile[]): { message: string; unseen: SiteFile[] 
       shown.push({ path: f.path, content: f.content });
     }
   }
-  const listing = files.map((f) => `${f.path} (${Buffer.byteLength(f.content)} bytes${typeof f.content === 'string' ? '' : ', binary'})`).join('\n');
+  const listing = files
+    .map(
+      (f) =>
+        `${f.path} (${Buffer.byteLength(f.content)} bytes${typeof f.content === 'string' ? '' : ', binary'})`,
+    )
+    .join('\n');
   const notes = [
-    binary.length ? `Binary files you may reference but not change: ${binary.map((b) => b.path).join(', ')}` : '',
-    unshown.length ? `Text files not shown (too large for this message); they are kept as they are unless you return a new version: ${unshown.map((u) => u.path).join(', ')}` : '',
+    binary.length
+      ? `Binary files you may reference but not change: ${binary.map((b) => b.path).join(', ')}`
+      : '',
+    unshown.length
+      ? `Text files not shown (too large for this message); they are kept as they are unless you return a new version: ${unshown.map((u) => u.path).join(', ')}`
+      : '',
   ].filter(Boolean);
   const message = `The site has ${files.length} files:\n${listing}\n\nThe current text files of the site:\n${JSON.stringify({ files: shown })}${notes.map((n) => `\n${n}`).join('')}`;
   return { message, unseen: [...binary, ...unshown] };
@@ -254,31 +347,53 @@ function newProblems(after: Problem[], before: Map<string, number>): Problem[] {
 }
 
 function checkFailure(error: unknown, model: string): GenerationError {
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return new GenerationError(`The endpoint did not answer within ${CHECK_TIMEOUT_MS / 1000} seconds`);
+  if (error instanceof OpenAI.APIConnectionTimeoutError)
+    return new GenerationError(`The endpoint did not answer within ${CHECK_TIMEOUT_MS / 1000} seconds`);
   if (error instanceof OpenAI.APIConnectionError) {
     // The client says only "Connection error."; the reason (refused, unknown host, a refused address) is in its cause.
     let cause: unknown = error.cause;
     while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
-    return new GenerationError(`Could not reach the endpoint${cause instanceof Error ? ` (${cause.message.slice(0, 200)})` : ''}`);
+    return new GenerationError(
+      `Could not reach the endpoint${cause instanceof Error ? ` (${cause.message.slice(0, 200)})` : ''}`,
+    );
   }
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? 0;
-    const why = status === 401 || status === 403 ? 'the key was refused' : status === 404 ? `no model '${model}' there (or the URL is not an OpenAI-compatible /v1 endpoint)` : status === 429 ? 'too many requests or no credit left' : 'it failed';
-    return new GenerationError(`The endpoint answered ${status}: ${why} (${String(error.message).slice(0, 200)})`);
+    const why =
+      status === 401 || status === 403
+        ? 'the key was refused'
+        : status === 404
+          ? `no model '${model}' there (or the URL is not an OpenAI-compatible /v1 endpoint)`
+          : status === 429
+            ? 'too many requests or no credit left'
+            : 'it failed';
+    return new GenerationError(
+      `The endpoint answered ${status}: ${why} (${String(error.message).slice(0, 200)})`,
+    );
   }
   return new GenerationError(`The check failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 function describeFailure(error: unknown, timeoutMs: number, signal: AbortSignal): GenerationError {
   if (signal.aborted) {
-    return signal.reason instanceof GenerationError ? signal.reason : new GenerationError('The generation was cancelled', true);
+    return signal.reason instanceof GenerationError
+      ? signal.reason
+      : new GenerationError('The generation was cancelled', true);
   }
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return new GenerationError(`The model did not answer within AI_TIMEOUT (${timeoutMs / 1000} s)`, true);
-  if (error instanceof OpenAI.APIConnectionError) return new GenerationError(`Could not reach the model: ${error.message}`, true);
+  if (error instanceof OpenAI.APIConnectionTimeoutError)
+    return new GenerationError(`The model did not answer within AI_TIMEOUT (${timeoutMs / 1000} s)`, true);
+  if (error instanceof OpenAI.APIConnectionError)
+    return new GenerationError(`Could not reach the model: ${error.message}`, true);
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? 0;
     const retryable = status === 429 || status >= 500;
-    return new GenerationError(`The model provider answered ${status}: ${String(error.message).slice(0, 300)}`, retryable);
+    return new GenerationError(
+      `The model provider answered ${status}: ${String(error.message).slice(0, 300)}`,
+      retryable,
+    );
   }
-  return new GenerationError(`The model call failed: ${error instanceof Error ? error.message : String(error)}`, true);
+  return new GenerationError(
+    `The model call failed: ${error instanceof Error ? error.message : String(error)}`,
+    true,
+  );
 }

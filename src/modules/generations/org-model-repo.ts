@@ -18,9 +18,23 @@ export async function findOrgModel(db: Kysely<DB>, orgId: string): Promise<OrgMo
   return db.selectFrom('ai_models').selectAll().where('org_id', '=', orgId).executeTakeFirst();
 }
 
-export async function saveOrgModel(db: Kysely<DB>, row: Omit<OrgModelRow, 'use_by_default' | 'checked_at' | 'created_at' | 'updated_at'> & { use_by_default: boolean; at: string }): Promise<void> {
+export async function saveOrgModel(
+  db: Kysely<DB>,
+  row: Omit<OrgModelRow, 'use_by_default' | 'checked_at' | 'created_at' | 'updated_at'> & {
+    use_by_default: boolean;
+    at: string;
+  },
+): Promise<void> {
   const { at, ...values } = row;
-  const changed = { base_url: values.base_url, model: values.model, api_key_sealed: values.api_key_sealed, api_key_hint: values.api_key_hint, use_by_default: values.use_by_default, checked_at: at, updated_at: at };
+  const changed = {
+    base_url: values.base_url,
+    model: values.model,
+    api_key_sealed: values.api_key_sealed,
+    api_key_hint: values.api_key_hint,
+    use_by_default: values.use_by_default,
+    checked_at: at,
+    updated_at: at,
+  };
   await db
     .insertInto('ai_models')
     .values({ ...values, checked_at: at, created_at: at, updated_at: at })

@@ -74,31 +74,52 @@ export class OrgModelService {
   async get(orgId: string): Promise<OrgModel | undefined> {
     const row = await findOrgModel(this.database.db, orgId);
     if (!row) return undefined;
-    return { base_url: row.base_url, model: row.model, key_hint: row.api_key_hint, use_by_default: bool(row.use_by_default), checked_at: toIso(row.checked_at), usable: this.keyOf(row) !== undefined };
+    return {
+      base_url: row.base_url,
+      model: row.model,
+      key_hint: row.api_key_hint,
+      use_by_default: bool(row.use_by_default),
+      checked_at: toIso(row.checked_at),
+      usable: this.keyOf(row) !== undefined,
+    };
   }
 
   /** Checks the endpoint with one call, then keeps it; throws an InvalidInputError saying what failed. */
   async connect(orgId: string, input: ConnectModelInput, now = new Date()): Promise<OrgModel> {
     const model = input.model.trim();
-    if (!model) throw invalid(`field 'model' is required: the name of the model to call (for example gpt-4o-mini, or llama3.2 on Ollama)`);
-    if (model.length > MAX_MODEL || /[\p{Cc}]/u.test(model)) throw invalid(`field 'model' must be a model name of at most ${MAX_MODEL} characters`);
+    if (!model)
+      throw invalid(
+        `field 'model' is required: the name of the model to call (for example gpt-4o-mini, or llama3.2 on Ollama)`,
+      );
+    if (model.length > MAX_MODEL || /[\p{Cc}]/u.test(model))
+      throw invalid(`field 'model' must be a model name of at most ${MAX_MODEL} characters`);
     if (model === 'builtin') throw invalid(`field 'model': 'builtin' is the templates model, always there`);
     const rawUrl = input.base_url?.trim() || null;
-    const baseUrl = rawUrl && rawUrl.replace(/\/+$/, '') !== OPENAI_URL ? checkEndpointUrl(rawUrl, this.settings.allowPrivateEndpoints) : null;
+    const baseUrl =
+      rawUrl && rawUrl.replace(/\/+$/, '') !== OPENAI_URL
+        ? checkEndpointUrl(rawUrl, this.settings.allowPrivateEndpoints)
+        : null;
     let key = input.api_key?.trim() || null;
-    if (key && (key.length > MAX_KEY || /[\s\p{Cc}]/u.test(key))) throw invalid(`field 'api_key' must be one key without spaces, at most ${MAX_KEY} characters`);
+    if (key && (key.length > MAX_KEY || /[\s\p{Cc}]/u.test(key)))
+      throw invalid(`field 'api_key' must be one key without spaces, at most ${MAX_KEY} characters`);
     const saved = await findOrgModel(this.database.db, orgId);
     // Changing only the model or the default keeps the key already given for the same endpoint.
     if (!key && saved && saved.base_url === baseUrl && saved.api_key_sealed) {
       key = this.keyOf(saved) ?? null;
-      if (!key) throw invalid(`field 'api_key': the saved key cannot be read any more (the secrets key changed); give the key again`);
+      if (!key)
+        throw invalid(
+          `field 'api_key': the saved key cannot be read any more (the secrets key changed); give the key again`,
+        );
     }
-    if (!key && baseUrl === null) throw invalid(`field 'api_key' is required for OpenAI (create one at platform.openai.com)`);
-    if (key && !this.settings.secrets) throw invalid(`field 'api_key' cannot be kept: ${this.settings.secretsMissing}`);
+    if (!key && baseUrl === null)
+      throw invalid(`field 'api_key' is required for OpenAI (create one at platform.openai.com)`);
+    if (key && !this.settings.secrets)
+      throw invalid(`field 'api_key' cannot be kept: ${this.settings.secretsMissing}`);
     try {
       await this.provider(baseUrl, key).check(model);
     } catch (error) {
-      if (error instanceof GenerationError) throw invalid(`the model did not answer the test call: ${error.message}`);
+      if (error instanceof GenerationError)
+        throw invalid(`the model did not answer the test call: ${error.message}`);
       throw error;
     }
     await saveOrgModel(this.database.db, {
@@ -129,7 +150,8 @@ export class OrgModelService {
       models: names,
       defaultModel,
       // The organization's own endpoint answers for its model, even where the operator's has the same name.
-      providerFor: (model: string): Provider | undefined => (model === row.model ? own : this.installation.providerFor(model)),
+      providerFor: (model: string): Provider | undefined =>
+        model === row.model ? own : this.installation.providerFor(model),
     };
   }
 
@@ -143,6 +165,12 @@ export class OrgModelService {
     // One connection pool for every organization's endpoint, refusing private addresses unless allowed.
     if (!this.settings.allowPrivateEndpoints) this.fetch ??= refusingFetch();
     // A keyless endpoint (Ollama) ignores the header; the client wants some key.
-    return new OpenAiProvider({ apiKey: key ?? 'none', baseUrl: baseUrl ?? OPENAI_URL, models: [], timeoutMs: this.settings.timeoutMs, ...(this.fetch ? { fetch: this.fetch } : {}) });
+    return new OpenAiProvider({
+      apiKey: key ?? 'none',
+      baseUrl: baseUrl ?? OPENAI_URL,
+      models: [],
+      timeoutMs: this.settings.timeoutMs,
+      ...(this.fetch ? { fetch: this.fetch } : {}),
+    });
   }
 }

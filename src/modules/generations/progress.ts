@@ -26,10 +26,20 @@ export interface NewEvent {
  * With `leaseToken`, only while that worker still holds the job: a step reported after a cancel
  * or a takeover is dropped. Returns whether it was written.
  */
-export async function appendEvent(trx: Executor, postgres: boolean, event: NewEvent, leaseToken?: string): Promise<boolean> {
-  if (postgres) await sql`select id from generations where id = ${event.generationId} for update`.execute(trx);
+export async function appendEvent(
+  trx: Executor,
+  postgres: boolean,
+  event: NewEvent,
+  leaseToken?: string,
+): Promise<boolean> {
+  if (postgres)
+    await sql`select id from generations where id = ${event.generationId} for update`.execute(trx);
   if (leaseToken !== undefined) {
-    const row = await trx.selectFrom('generations').select('lease_token').where('id', '=', event.generationId).executeTakeFirst();
+    const row = await trx
+      .selectFrom('generations')
+      .select('lease_token')
+      .where('id', '=', event.generationId)
+      .executeTakeFirst();
     if (row?.lease_token !== leaseToken) return false;
   }
   const last = await trx
@@ -55,10 +65,17 @@ export async function appendEvent(trx: Executor, postgres: boolean, event: NewEv
 
 /** Appends one event in a transaction of its own (see appendEvent). */
 export function recordEvent(database: Database, event: NewEvent, leaseToken?: string): Promise<boolean> {
-  return database.db.transaction().execute((trx) => appendEvent(trx, database.engine === 'postgres', event, leaseToken));
+  return database.db
+    .transaction()
+    .execute((trx) => appendEvent(trx, database.engine === 'postgres', event, leaseToken));
 }
 
-export async function eventsAfter(db: Executor, orgId: string, generationId: string, afterSeq: number): Promise<GenerationEvent[]> {
+export async function eventsAfter(
+  db: Executor,
+  orgId: string,
+  generationId: string,
+  afterSeq: number,
+): Promise<GenerationEvent[]> {
   const rows = await db
     .selectFrom('generation_events')
     .select(['seq', 'kind', 'message', 'path', 'created_at'])
@@ -68,5 +85,11 @@ export async function eventsAfter(db: Executor, orgId: string, generationId: str
     .orderBy('seq')
     .limit(500)
     .execute();
-  return rows.map((r) => ({ seq: num(r.seq), kind: r.kind, message: r.message, path: r.path, created_at: toIso(r.created_at) }));
+  return rows.map((r) => ({
+    seq: num(r.seq),
+    kind: r.kind,
+    message: r.message,
+    path: r.path,
+    created_at: toIso(r.created_at),
+  }));
 }

@@ -55,7 +55,10 @@ const RELAXED: RuleConfig = {
 };
 
 let validator: HtmlValidate | undefined;
-const htmlValidate = () => (validator ??= new HtmlValidate(new StaticConfigLoader({ extends: ['html-validate:recommended'], rules: RELAXED })));
+const htmlValidate = () =>
+  (validator ??= new HtmlValidate(
+    new StaticConfigLoader({ extends: ['html-validate:recommended'], rules: RELAXED }),
+  ));
 
 const isHtml = (path: string) => /\.html?$/i.test(path);
 
@@ -70,7 +73,8 @@ export type ValidationCache = Map<string, Problem[]>;
 export function checkSiteProblems(files: SiteFile[], cache?: ValidationCache): Problem[] {
   const paths = new Set(files.map((f) => f.path));
   const problems: Problem[] = [];
-  if (!paths.has('index.html')) problems.push({ path: 'index.html', rule: 'missing', message: 'the site has no index.html' });
+  if (!paths.has('index.html'))
+    problems.push({ path: 'index.html', rule: 'missing', message: 'the site has no index.html' });
   for (const file of files) {
     if (typeof file.content !== 'string') continue;
     if (isHtml(file.path)) problems.push(...checkPage(file.path, file.content, paths, cache));
@@ -98,13 +102,19 @@ function validate(path: string, html: string, cache: ValidationCache | undefined
   if (known) return known;
   const found: Problem[] = [];
   for (const result of htmlValidate().validateStringSync(html, path).results) {
-    for (const m of result.messages) found.push({ path, rule: m.ruleId, message: m.message, line: m.line, column: m.column });
+    for (const m of result.messages)
+      found.push({ path, rule: m.ruleId, message: m.message, line: m.line, column: m.column });
   }
   cache?.set(key, found);
   return found;
 }
 
-function checkPage(path: string, html: string, paths: Set<string>, cache: ValidationCache | undefined): Problem[] {
+function checkPage(
+  path: string,
+  html: string,
+  paths: Set<string>,
+  cache: ValidationCache | undefined,
+): Problem[] {
   const problems = [...validate(path, html, cache)];
   const document = parse(html, { sourceCodeLocationInfo: true });
   let titles = 0;
@@ -117,18 +127,31 @@ function checkPage(path: string, html: string, paths: Set<string>, cache: Valida
     }
     if (element.tagName === 'h1') h1++;
     for (const attr of element.attrs) {
-      const refs = attr.name === 'href' || attr.name === 'src' ? [attr.value] : attr.name === 'srcset' ? srcsetUrls(attr.value) : [];
+      const refs =
+        attr.name === 'href' || attr.name === 'src'
+          ? [attr.value]
+          : attr.name === 'srcset'
+            ? srcsetUrls(attr.value)
+            : [];
       for (const ref of refs) {
         const target = internalTarget(ref, path);
         if (target !== null && !resolves(target, paths)) {
           const at = element.sourceCodeLocation;
-          problems.push({ path, rule: 'link', message: `<${element.tagName} ${attr.name}="${ref.slice(0, 200)}"> points to a file the site does not have`, line: at?.startLine, column: at?.startCol });
+          problems.push({
+            path,
+            rule: 'link',
+            message: `<${element.tagName} ${attr.name}="${ref.slice(0, 200)}"> points to a file the site does not have`,
+            line: at?.startLine,
+            column: at?.startCol,
+          });
         }
       }
     }
   });
-  if (titles === 0 || !titleText.trim()) problems.push({ path, rule: 'title', message: 'the page has no <title> with text' });
-  if (h1 !== 1) problems.push({ path, rule: 'h1', message: `the page has ${h1} <h1> elements; it needs exactly one` });
+  if (titles === 0 || !titleText.trim())
+    problems.push({ path, rule: 'title', message: 'the page has no <title> with text' });
+  if (h1 !== 1)
+    problems.push({ path, rule: 'h1', message: `the page has ${h1} <h1> elements; it needs exactly one` });
   return problems;
 }
 
@@ -139,7 +162,12 @@ function checkStylesheet(path: string, css: string, paths: Set<string>): Problem
     const target = internalTarget(m[2]!.trim(), path);
     if (target !== null && !resolves(target, paths)) {
       const line = withoutComments.slice(0, m.index).split('\n').length;
-      problems.push({ path, rule: 'link', message: `url(${m[2]!.slice(0, 200)}) points to a file the site does not have`, line });
+      problems.push({
+        path,
+        rule: 'link',
+        message: `url(${m[2]!.slice(0, 200)}) points to a file the site does not have`,
+        line,
+      });
     }
   }
   return problems;
@@ -168,7 +196,13 @@ function srcsetUrls(value: string): string[] {
  */
 export function internalTarget(ref: string, fromPath: string): string | null {
   const trimmed = ref.trim();
-  if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return null;
+  if (
+    trimmed === '' ||
+    trimmed.startsWith('#') ||
+    trimmed.startsWith('//') ||
+    /^[a-z][a-z0-9+.-]*:/i.test(trimmed)
+  )
+    return null;
   let resolved: URL;
   try {
     resolved = new URL(trimmed, `http://site.invalid/${fromPath}`);

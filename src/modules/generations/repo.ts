@@ -32,7 +32,12 @@ export async function insertGeneration(db: Executor, row: Insertable<Generations
   await db.insertInto('generations').values(row).execute();
 }
 
-export function findGeneration(db: Executor, orgId: string, projectId: string, id: string): Promise<GenerationRow | undefined> {
+export function findGeneration(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  id: string,
+): Promise<GenerationRow | undefined> {
   return db
     .selectFrom('generations')
     .selectAll()
@@ -42,10 +47,22 @@ export function findGeneration(db: Executor, orgId: string, projectId: string, i
     .executeTakeFirst();
 }
 
-export async function listGenerations(db: Executor, orgId: string, projectId: string, limit: number, offset: number) {
+export async function listGenerations(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  limit: number,
+  offset: number,
+) {
   const base = db.selectFrom('generations').where('org_id', '=', orgId).where('project_id', '=', projectId);
   const [rows, counted] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: num(counted.n) };
@@ -53,7 +70,12 @@ export async function listGenerations(db: Executor, orgId: string, projectId: st
 
 /** The AI messages a client has used on a UTC day (YYYY-MM-DD). */
 export async function messagesUsed(db: Executor, clientId: string, day: string): Promise<number> {
-  const row = await db.selectFrom('ai_usage').select('messages').where('org_client_id', '=', clientId).where('day', '=', day).executeTakeFirst();
+  const row = await db
+    .selectFrom('ai_usage')
+    .select('messages')
+    .where('org_client_id', '=', clientId)
+    .where('day', '=', day)
+    .executeTakeFirst();
   return row ? num(row.messages) : 0;
 }
 
@@ -62,7 +84,11 @@ export async function countMessage(db: Executor, clientId: string, day: string):
   await db
     .insertInto('ai_usage')
     .values({ org_client_id: clientId, day, messages: 1 })
-    .onConflict((oc) => oc.columns(['org_client_id', 'day']).doUpdateSet((eb) => ({ messages: eb('ai_usage.messages', '+', 1) })))
+    .onConflict((oc) =>
+      oc
+        .columns(['org_client_id', 'day'])
+        .doUpdateSet((eb) => ({ messages: eb('ai_usage.messages', '+', 1) })),
+    )
     .execute();
 }
 
@@ -96,7 +122,19 @@ export function leaseDueGenerations(database: Database, limit: number, leaseMs: 
 export function findLeased(db: Executor, ids: string[], token: string) {
   return db
     .selectFrom('generations')
-    .select(['id', 'org_id', 'project_id', 'org_client_id', 'created_at', 'prompt', 'element', 'model', 'attempts', 'author_user_id', 'author_key_id'])
+    .select([
+      'id',
+      'org_id',
+      'project_id',
+      'org_client_id',
+      'created_at',
+      'prompt',
+      'element',
+      'model',
+      'attempts',
+      'author_user_id',
+      'author_key_id',
+    ])
     .where('id', 'in', ids)
     .where('lease_token', '=', token)
     .execute();
@@ -123,11 +161,19 @@ export async function updateLeased(
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function updateGeneration(db: Executor, id: string, changes: Updateable<GenerationsTable>): Promise<void> {
+export async function updateGeneration(
+  db: Executor,
+  id: string,
+  changes: Updateable<GenerationsTable>,
+): Promise<void> {
   await db.updateTable('generations').set(changes).where('id', '=', id).execute();
 }
 
 /** The generation's status now (undefined once deleted with its project). */
-export async function generationStatus(db: Executor, id: string): Promise<GenerationsTable['status'] | undefined> {
-  return (await db.selectFrom('generations').select('status').where('id', '=', id).executeTakeFirst())?.status;
+export async function generationStatus(
+  db: Executor,
+  id: string,
+): Promise<GenerationsTable['status'] | undefined> {
+  return (await db.selectFrom('generations').select('status').where('id', '=', id).executeTakeFirst())
+    ?.status;
 }

@@ -34,24 +34,38 @@ export class GenerationsService {
     return this.models.choiceFor(orgId);
   }
 
-  async create(orgId: string, projectId: string, body: GenerateBody, actor: Actor = {}, now = new Date()): Promise<Generation> {
+  async create(
+    orgId: string,
+    projectId: string,
+    body: GenerateBody,
+    actor: Actor = {},
+    now = new Date(),
+  ): Promise<Generation> {
     const choice = await this.models.choiceFor(orgId);
     const model = body.model ?? choice.defaultModel;
     if (!choice.providerFor(model)) {
       throw invalid(`field 'model': unknown model '${model}'; available: ${choice.models.join(', ')}`);
     }
     const generation = await this.database.db.transaction().execute(async (trx) => {
-      const project = await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
+      const project = await requireProject(trx, orgId, projectId, {
+        lock: this.database.engine === 'postgres',
+      });
       if (project.org_client_id) {
         // SQLite runs one write transaction at a time; on PostgreSQL the client row is locked so
         // that two requests cannot both take the last message of the day.
-        const client = await findClientPlanId(trx, orgId, project.org_client_id, this.database.engine === 'postgres');
+        const client = await findClientPlanId(
+          trx,
+          orgId,
+          project.org_client_id,
+          this.database.engine === 'postgres',
+        );
         if (client?.plan_id) {
           const plan = await findPlan(trx, orgId, client.plan_id);
           if (plan) {
             const midnight = utcMidnight(now);
             const used = await repo.messagesUsed(trx, client.id, midnight.toISOString().slice(0, 10));
-            if (used >= plan.max_ai_messages_daily) throw dailyLimitReached(plan.name, plan.max_ai_messages_daily, midnight, now);
+            if (used >= plan.max_ai_messages_daily)
+              throw dailyLimitReached(plan.name, plan.max_ai_messages_daily, midnight, now);
           }
         }
       }
@@ -80,7 +94,12 @@ export class GenerationsService {
         updated_at: at,
       };
       await repo.insertGeneration(trx, row);
-      await appendEvent(trx, this.database.engine === 'postgres', { generationId: row.id, orgId, kind: 'queued', message: `Queued (${model})` });
+      await appendEvent(trx, this.database.engine === 'postgres', {
+        generationId: row.id,
+        orgId,
+        kind: 'queued',
+        message: `Queued (${model})`,
+      });
       if (project.org_client_id) await repo.countMessage(trx, project.org_client_id, at.slice(0, 10));
       return repo.toGeneration(row);
     });
@@ -109,9 +128,21 @@ export class GenerationsService {
         throw new ConflictError(`The generation has already finished (status '${row.status}')`);
       }
       const now = new Date().toISOString();
-      const changes = { status: 'cancelled' as const, next_attempt_at: null, lease_until: null, lease_token: null, finished_at: now, updated_at: now };
+      const changes = {
+        status: 'cancelled' as const,
+        next_attempt_at: null,
+        lease_until: null,
+        lease_token: null,
+        finished_at: now,
+        updated_at: now,
+      };
       await repo.updateGeneration(trx, id, changes);
-      await appendEvent(trx, postgres, { generationId: id, orgId, kind: 'cancelled', message: 'Stopped: no file was changed' });
+      await appendEvent(trx, postgres, {
+        generationId: id,
+        orgId,
+        kind: 'cancelled',
+        message: 'Stopped: no file was changed',
+      });
       return repo.toGeneration({ ...row, ...changes });
     });
   }
@@ -121,7 +152,14 @@ export class GenerationsService {
    * when `signal` aborts). The scope is checked before the first event; events written by another
    * process are found by polling every `pollMs`, those of this process at once.
    */
-  async *follow(orgId: string, projectId: string, id: string, afterSeq: number, signal: AbortSignal, pollMs = 100): AsyncGenerator<GenerationEvent> {
+  async *follow(
+    orgId: string,
+    projectId: string,
+    id: string,
+    afterSeq: number,
+    signal: AbortSignal,
+    pollMs = 100,
+  ): AsyncGenerator<GenerationEvent> {
     await this.get(orgId, projectId, id);
     let last = afterSeq;
     while (!signal.aborted) {
@@ -151,15 +189,24 @@ export class GenerationsService {
     if (!client || !plan) return null;
     const midnight = utcMidnight(now);
     const used = await repo.messagesUsed(this.database.db, client.id, midnight.toISOString().slice(0, 10));
-    return { plan: plan.name, limit: plan.max_ai_messages_daily, used, renewsAt: new Date(midnight.getTime() + 86_400_000).toISOString() };
+    return {
+      plan: plan.name,
+      limit: plan.max_ai_messages_daily,
+      used,
+      renewsAt: new Date(midnight.getTime() + 86_400_000).toISOString(),
+    };
   }
 
-  async list(orgId: string, projectId: string, limit: number, offset: number): Promise<{ generations: Generation[]; total: number }> {
+  async list(
+    orgId: string,
+    projectId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ generations: Generation[]; total: number }> {
     await requireProject(this.database.db, orgId, projectId);
     const { rows, total } = await repo.listGenerations(this.database.db, orgId, projectId, limit, offset);
     return { generations: rows.map(repo.toGeneration), total };
   }
-
 }
 
 function utcMidnight(now: Date): Date {
@@ -175,7 +222,6 @@ function dailyLimitReached(planName: string, limit: number, midnight: Date, now:
     seconds,
   );
 }
-
 
 /** Resolves after `ms`, when a progress event is recorded in this process, or when `signal` aborts. */
 function nextWake(ms: number, signal: AbortSignal): { promise: Promise<void>; cancel: () => void } {

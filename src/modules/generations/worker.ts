@@ -75,23 +75,50 @@ export class GenerationWorker {
   }
 
   private async claim(limit: number): Promise<Job[]> {
-    const leased = await repo.leaseDueGenerations(this.database, limit, this.settings.timeoutMs + LEASE_MARGIN_MS);
+    const leased = await repo.leaseDueGenerations(
+      this.database,
+      limit,
+      this.settings.timeoutMs + LEASE_MARGIN_MS,
+    );
     if (leased.ids.length === 0) return [];
     const rows = await repo.findLeased(this.database.db, leased.ids, leased.token);
-    return rows.map((r) => ({ id: r.id, orgId: r.org_id, projectId: r.project_id, prompt: r.prompt, element: r.element === null ? undefined : (JSON.parse(r.element) as ElementContext), model: r.model, attempts: r.attempts, token: leased.token, author: { userId: r.author_user_id, keyId: r.author_key_id }, counted: r.org_client_id ? { clientId: r.org_client_id, day: toIso(r.created_at).slice(0, 10) } : null }));
+    return rows.map((r) => ({
+      id: r.id,
+      orgId: r.org_id,
+      projectId: r.project_id,
+      prompt: r.prompt,
+      element: r.element === null ? undefined : (JSON.parse(r.element) as ElementContext),
+      model: r.model,
+      attempts: r.attempts,
+      token: leased.token,
+      author: { userId: r.author_user_id, keyId: r.author_key_id },
+      counted: r.org_client_id ? { clientId: r.org_client_id, day: toIso(r.created_at).slice(0, 10) } : null,
+    }));
   }
 
   private async run(job: Job): Promise<void> {
-    await repo.updateLeased(this.database.db, job.id, job.token, { started_at: new Date().toISOString() }, { onlyIfNotStarted: true });
+    await repo.updateLeased(
+      this.database.db,
+      job.id,
+      job.token,
+      { started_at: new Date().toISOString() },
+      { onlyIfNotStarted: true },
+    );
     // Tries are counted when leased; more than the schedule allows means crashes took the others.
     if (job.attempts > this.settings.retrySchedule.length) {
-      return this.fail(job, 'The generation was interrupted too many times (its worker stopped while running it)');
+      return this.fail(
+        job,
+        'The generation was interrupted too many times (its worker stopped while running it)',
+      );
     }
     const provider = (await this.models.choiceFor(job.orgId)).providerFor(job.model);
     if (!provider) return this.fail(job, `Model '${job.model}' is no longer configured`);
 
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new GenerationError(`The generation took longer than GENERATION_TIMEOUT`, true)), this.settings.timeoutMs);
+    const timer = setTimeout(
+      () => abort.abort(new GenerationError(`The generation took longer than GENERATION_TIMEOUT`, true)),
+      this.settings.timeoutMs,
+    );
     const watch = setInterval(() => {
       void repo.generationStatus(this.database.db, job.id).then(
         (status) => status !== 'running' && status !== 'queued' && abort.abort(new Cancelled()),
@@ -104,10 +131,22 @@ export class GenerationWorker {
       steps = steps.then(() => this.event(job, 'step', step.message, step.path)).catch(() => {});
     };
     try {
-      await this.event(job, 'running', job.attempts > 1 ? `Running again (try ${job.attempts})` : `Running (${job.model})`);
+      await this.event(
+        job,
+        'running',
+        job.attempts > 1 ? `Running again (try ${job.attempts})` : `Running (${job.model})`,
+      );
       const files = await readProjectFiles(this.database.db, job.orgId, job.projectId);
       const project = await requireProject(this.database.db, job.orgId, job.projectId);
-      const result = await provider.generate({ prompt: job.prompt, element: job.element, model: job.model, files, projectName: project.name, signal: abort.signal, onProgress });
+      const result = await provider.generate({
+        prompt: job.prompt,
+        element: job.element,
+        model: job.model,
+        files,
+        projectName: project.name,
+        signal: abort.signal,
+        onProgress,
+      });
       await steps;
       if (abort.signal.aborted) throw abort.signal.reason;
       await this.succeed(job, result.files, result.summary);
@@ -122,10 +161,18 @@ export class GenerationWorker {
 
   /** Records a progress event of the job (nothing once another worker or a cancel took it). */
   private async event(job: Job, kind: 'running' | 'step', message: string, path?: string): Promise<void> {
-    await recordProgress(this.database, { generationId: job.id, orgId: job.orgId, kind, message, path: path ?? null }, job.token);
+    await recordProgress(
+      this.database,
+      { generationId: job.id, orgId: job.orgId, kind, message, path: path ?? null },
+      job.token,
+    );
   }
 
-  private async succeed(job: Job, files: Awaited<ReturnType<typeof readProjectFiles>>, summary: string): Promise<void> {
+  private async succeed(
+    job: Job,
+    files: Awaited<ReturnType<typeof readProjectFiles>>,
+    summary: string,
+  ): Promise<void> {
     const now = new Date().toISOString();
     await this.database.db.transaction().execute(async (trx) => {
       // The project row locked (PostgreSQL) as every write of its files does, so a file written
@@ -133,7 +180,14 @@ export class GenerationWorker {
       await requireProject(trx, job.orgId, job.projectId, { lock: this.database.engine === 'postgres' });
       const checked = checkFileSet(files, this.config.files);
       await replaceProjectFiles(trx, job.orgId, job.projectId, checked);
-      const version = await recordVersion(trx, this.database.engine === 'postgres', { orgId: job.orgId, projectId: job.projectId, source: 'generation', generationId: job.id, summary, actor: job.author });
+      const version = await recordVersion(trx, this.database.engine === 'postgres', {
+        orgId: job.orgId,
+        projectId: job.projectId,
+        source: 'generation',
+        generationId: job.id,
+        summary,
+        actor: job.author,
+      });
       // The site is as it was: the request did nothing, and is not counted.
       if (!version) {
         summary = `${summary} (nothing changed${job.counted ? ', so this message was not counted' : ''})`;
@@ -154,13 +208,19 @@ export class GenerationWorker {
       // Another worker took the job over (this one outlived its lease), or it was cancelled: its
       // result counts, not ours, and the files written above are rolled back.
       if (!stillOurs) throw new LostLease();
-      await appendEvent(trx, this.database.engine === 'postgres', { generationId: job.id, orgId: job.orgId, kind: 'succeeded', message: summary });
+      await appendEvent(trx, this.database.engine === 'postgres', {
+        generationId: job.id,
+        orgId: job.orgId,
+        kind: 'succeeded',
+        message: summary,
+      });
     });
   }
 
   private async failed(job: Job, error: unknown): Promise<void> {
     if (error instanceof LostLease || error instanceof Cancelled) return;
-    if (error instanceof DomainError) return this.fail(job, `The generated site was refused: ${error.message}`);
+    if (error instanceof DomainError)
+      return this.fail(job, `The generated site was refused: ${error.message}`);
     const known = error instanceof GenerationError;
     if (!known) this.logger?.error({ err: error, generationId: job.id }, 'generation failed unexpectedly');
     const message = known ? error.message : 'The generation failed on the service side';
@@ -169,26 +229,58 @@ export class GenerationWorker {
     if (delay === undefined) return this.fail(job, message);
     const now = Date.now();
     const retryAt = new Date(now + delay).toISOString();
-    await this.finish(job, { status: 'queued', error: message, next_attempt_at: retryAt, lease_until: null, lease_token: null, updated_at: new Date(now).toISOString() }, {
-      kind: 'retrying',
-      message: `${message}; trying again at ${retryAt}`,
-    });
+    await this.finish(
+      job,
+      {
+        status: 'queued',
+        error: message,
+        next_attempt_at: retryAt,
+        lease_until: null,
+        lease_token: null,
+        updated_at: new Date(now).toISOString(),
+      },
+      {
+        kind: 'retrying',
+        message: `${message}; trying again at ${retryAt}`,
+      },
+    );
   }
 
   private async fail(job: Job, message: string): Promise<void> {
     const now = new Date().toISOString();
-    await this.finish(job, { status: 'failed', error: message, next_attempt_at: null, lease_until: null, lease_token: null, finished_at: now, updated_at: now }, { kind: 'failed', message });
+    await this.finish(
+      job,
+      {
+        status: 'failed',
+        error: message,
+        next_attempt_at: null,
+        lease_until: null,
+        lease_token: null,
+        finished_at: now,
+        updated_at: now,
+      },
+      { kind: 'failed', message },
+    );
   }
 
   /**
    * Writes the job's new state and its event together, if the job is still this worker's. A failed
    * generation changed nothing: its AI message is given back in the same transaction.
    */
-  private async finish(job: Job, changes: Updateable<GenerationsTable>, event: { kind: 'retrying' | 'failed'; message: string }): Promise<void> {
+  private async finish(
+    job: Job,
+    changes: Updateable<GenerationsTable>,
+    event: { kind: 'retrying' | 'failed'; message: string },
+  ): Promise<void> {
     await this.database.db.transaction().execute(async (trx) => {
       if (await repo.updateLeased(trx, job.id, job.token, changes)) {
-        await appendEvent(trx, this.database.engine === 'postgres', { generationId: job.id, orgId: job.orgId, ...event });
-        if (event.kind === 'failed' && job.counted) await repo.uncountMessage(trx, job.counted.clientId, job.counted.day);
+        await appendEvent(trx, this.database.engine === 'postgres', {
+          generationId: job.id,
+          orgId: job.orgId,
+          ...event,
+        });
+        if (event.kind === 'failed' && job.counted)
+          await repo.uncountMessage(trx, job.counted.clientId, job.counted.day);
       }
     });
   }

@@ -16,18 +16,29 @@ export interface MailLogger {
   info(obj: object, msg?: string): void;
 }
 
-export function createMailer(opts: { smtpUrl: string | undefined; from: string }, logger?: MailLogger): Mailer {
+export function createMailer(
+  opts: { smtpUrl: string | undefined; from: string },
+  logger?: MailLogger,
+): Mailer {
   if (!opts.smtpUrl) {
     return {
       send: async (message) => {
-        logger?.info({ mail: { from: opts.from, ...message } }, `mail to ${message.to} (no SMTP_URL: logged, not sent)`);
+        logger?.info(
+          { mail: { from: opts.from, ...message } },
+          `mail to ${message.to} (no SMTP_URL: logged, not sent)`,
+        );
       },
     };
   }
   const transport = nodemailer.createTransport(opts.smtpUrl);
   return {
     send: async (message) => {
-      await transport.sendMail({ from: opts.from, to: message.to, subject: message.subject, text: message.text });
+      await transport.sendMail({
+        from: opts.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
     },
   };
 }

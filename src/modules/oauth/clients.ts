@@ -48,20 +48,41 @@ function hasSpaceOrControl(uri: string): boolean {
 }
 
 function checkRedirectUris(value: unknown): string[] {
-  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_REDIRECT_URIS) throw new OAuthRequestError('invalid_redirect_uri', `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs`);
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_REDIRECT_URIS)
+    throw new OAuthRequestError(
+      'invalid_redirect_uri',
+      `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs`,
+    );
   return value.map((uri) => {
-    if (typeof uri !== 'string' || uri.length > MAX_URI_LENGTH) throw new OAuthRequestError('invalid_redirect_uri', `each redirect URI must be a string of at most ${MAX_URI_LENGTH} characters`);
-    if (hasSpaceOrControl(uri)) throw new OAuthRequestError('invalid_redirect_uri', 'a redirect URI must not contain spaces or control characters');
-    if (/[\u0080-\uffff]/.test(uri)) throw new OAuthRequestError('invalid_redirect_uri', 'a redirect URI must be ASCII: percent-encode other characters (RFC 3986)');
+    if (typeof uri !== 'string' || uri.length > MAX_URI_LENGTH)
+      throw new OAuthRequestError(
+        'invalid_redirect_uri',
+        `each redirect URI must be a string of at most ${MAX_URI_LENGTH} characters`,
+      );
+    if (hasSpaceOrControl(uri))
+      throw new OAuthRequestError(
+        'invalid_redirect_uri',
+        'a redirect URI must not contain spaces or control characters',
+      );
+    if (/[\u0080-\uffff]/.test(uri))
+      throw new OAuthRequestError(
+        'invalid_redirect_uri',
+        'a redirect URI must be ASCII: percent-encode other characters (RFC 3986)',
+      );
     let url: URL;
     try {
       url = new URL(uri);
     } catch {
       throw new OAuthRequestError('invalid_redirect_uri', `'${uri.slice(0, 200)}' is not a URL`);
     }
-    if (url.hash) throw new OAuthRequestError('invalid_redirect_uri', 'a redirect URI must not have a fragment');
+    if (url.hash)
+      throw new OAuthRequestError('invalid_redirect_uri', 'a redirect URI must not have a fragment');
     const loopbackHttp = url.protocol === 'http:' && LOOPBACK.has(url.hostname);
-    if (url.protocol !== 'https:' && !loopbackHttp) throw new OAuthRequestError('invalid_redirect_uri', 'redirect URIs must be https, or http on a loopback address');
+    if (url.protocol !== 'https:' && !loopbackHttp)
+      throw new OAuthRequestError(
+        'invalid_redirect_uri',
+        'redirect URIs must be https, or http on a loopback address',
+      );
     return uri;
   });
 }
@@ -82,7 +103,8 @@ function clientName(metadata: Record<string, unknown>, code: string, fallback: s
 /** The client's home page, shown on the consent page as text; refused when longer than a URI may be. */
 function clientUri(metadata: Record<string, unknown>, code: string): string | null {
   const uri = metadataText(metadata, 'client_uri', code);
-  if (uri !== undefined && uri.length > MAX_URI_LENGTH) throw new OAuthRequestError(code, `client_uri must be at most ${MAX_URI_LENGTH} characters`);
+  if (uri !== undefined && uri.length > MAX_URI_LENGTH)
+    throw new OAuthRequestError(code, `client_uri must be at most ${MAX_URI_LENGTH} characters`);
   return uri ?? null;
 }
 
@@ -98,7 +120,13 @@ export function redirectAllowed(client: OAuthClient, uri: string): boolean {
   }
   return client.redirectUris.some((registered) => {
     const r = new URL(registered);
-    return isLoopback(registered) && r.protocol === asked.protocol && r.hostname === asked.hostname && r.pathname === asked.pathname && r.search === asked.search;
+    return (
+      isLoopback(registered) &&
+      r.protocol === asked.protocol &&
+      r.hostname === asked.hostname &&
+      r.pathname === asked.pathname &&
+      r.search === asked.search
+    );
   });
 }
 
@@ -133,15 +161,42 @@ export class OAuthClients {
     const name = clientName(metadata, 'invalid_client_metadata', 'An unnamed application');
     const uri = clientUri(metadata, 'invalid_client_metadata');
     const method = metadata.token_endpoint_auth_method ?? 'none';
-    if (method !== 'none') throw new OAuthRequestError('invalid_client_metadata', 'only public clients are supported: token_endpoint_auth_method must be "none" (PKCE protects the code)');
-    const client: OAuthClient = { clientId: `swc_${newToken()}`, kind: 'dcr', name, redirectUris, clientUri: uri };
+    if (method !== 'none')
+      throw new OAuthRequestError(
+        'invalid_client_metadata',
+        'only public clients are supported: token_endpoint_auth_method must be "none" (PKCE protects the code)',
+      );
+    const client: OAuthClient = {
+      clientId: `swc_${newToken()}`,
+      kind: 'dcr',
+      name,
+      redirectUris,
+      clientUri: uri,
+    };
     const now = new Date();
     await this.deleteUnused(now);
     await this.database.db
       .insertInto('oauth_clients')
-      .values({ client_id: client.clientId, kind: 'dcr', name, redirect_uris: JSON.stringify(redirectUris), client_uri: client.clientUri, created_at: now.toISOString(), fetched_at: null })
+      .values({
+        client_id: client.clientId,
+        kind: 'dcr',
+        name,
+        redirect_uris: JSON.stringify(redirectUris),
+        client_uri: client.clientUri,
+        created_at: now.toISOString(),
+        fetched_at: null,
+      })
       .execute();
-    return { ...client, raw: { client_name: name, redirect_uris: redirectUris, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] } };
+    return {
+      ...client,
+      raw: {
+        client_name: name,
+        redirect_uris: redirectUris,
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+    };
   }
 
   /**
@@ -157,23 +212,43 @@ export class OAuthClients {
       .select('c.client_id')
       .where('c.kind', '=', 'dcr')
       .where('c.created_at', '<', cutoff)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('oauth_grants as g').select('g.id').whereRef('g.client_id', '=', 'c.client_id'))))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(selectFrom('oauth_grants as g').select('g.id').whereRef('g.client_id', '=', 'c.client_id')),
+        ),
+      )
       .limit(EXPIRED_PER_REGISTRATION);
     await db.deleteFrom('oauth_clients').where('client_id', 'in', unused).execute();
   }
 
   /** The client a client_id names: registered, or a metadata document URL (fetched when not cached). */
   async find(clientId: string): Promise<OAuthClient | undefined> {
-    const row = await this.database.db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
-    const fresh = row && (row.kind === 'dcr' || Date.now() - new Date(String(row.fetched_at)).getTime() < CIMD_TTL_MS);
-    if (row && fresh) return { clientId: row.client_id, kind: row.kind, name: row.name, redirectUris: JSON.parse(row.redirect_uris) as string[], clientUri: row.client_uri };
+    const row = await this.database.db
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+    const fresh =
+      row && (row.kind === 'dcr' || Date.now() - new Date(String(row.fetched_at)).getTime() < CIMD_TTL_MS);
+    if (row && fresh)
+      return {
+        clientId: row.client_id,
+        kind: row.kind,
+        name: row.name,
+        redirectUris: JSON.parse(row.redirect_uris) as string[],
+        clientUri: row.client_uri,
+      };
     if (!clientId.startsWith('https://')) return undefined;
     return this.fetchDocument(clientId);
   }
 
   private async fetchDocument(clientId: string): Promise<OAuthClient> {
     const url = new URL(clientId);
-    if (url.hash || url.pathname === '/') throw new OAuthRequestError('invalid_client', 'a client id metadata URL must be https with a path and no fragment');
+    if (url.hash || url.pathname === '/')
+      throw new OAuthRequestError(
+        'invalid_client',
+        'a client id metadata URL must be https with a path and no fragment',
+      );
     const body = await this.download(url);
     let document: unknown;
     try {
@@ -181,14 +256,29 @@ export class OAuthClients {
     } catch {
       throw new OAuthRequestError('invalid_client', 'the client metadata document is not JSON');
     }
-    if (!isPlainObject(document)) throw new OAuthRequestError('invalid_client', 'the client metadata document is not a JSON object');
-    if (document.client_id !== clientId) throw new OAuthRequestError('invalid_client', 'the client metadata document names another client_id');
+    if (!isPlainObject(document))
+      throw new OAuthRequestError('invalid_client', 'the client metadata document is not a JSON object');
+    if (document.client_id !== clientId)
+      throw new OAuthRequestError('invalid_client', 'the client metadata document names another client_id');
     const redirectUris = checkRedirectUris(document.redirect_uris);
     const name = clientName(document, 'invalid_client', url.host);
-    const row = { client_id: clientId, kind: 'cimd' as const, name, redirect_uris: JSON.stringify(redirectUris), client_uri: clientUri(document, 'invalid_client'), created_at: new Date().toISOString(), fetched_at: new Date().toISOString() };
+    const row = {
+      client_id: clientId,
+      kind: 'cimd' as const,
+      name,
+      redirect_uris: JSON.stringify(redirectUris),
+      client_uri: clientUri(document, 'invalid_client'),
+      created_at: new Date().toISOString(),
+      fetched_at: new Date().toISOString(),
+    };
     // Refreshed in place: the client's grants stay.
-    const updated = await this.database.db.updateTable('oauth_clients').set({ name, redirect_uris: row.redirect_uris, client_uri: row.client_uri, fetched_at: row.fetched_at }).where('client_id', '=', clientId).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) await this.database.db.insertInto('oauth_clients').values(row).execute();
+    const updated = await this.database.db
+      .updateTable('oauth_clients')
+      .set({ name, redirect_uris: row.redirect_uris, client_uri: row.client_uri, fetched_at: row.fetched_at })
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0)
+      await this.database.db.insertInto('oauth_clients').values(row).execute();
     return { clientId, kind: 'cimd', name, redirectUris, clientUri: row.client_uri };
   }
 
@@ -210,22 +300,33 @@ export class OAuthClients {
         } else resolve(text);
       };
       const refuse = (message: string) => settle(new OAuthRequestError('invalid_client', message));
-      const deadline = setTimeout(() => refuse(`the client metadata document did not arrive within ${FETCH_DEADLINE_MS / 1000} s`), FETCH_DEADLINE_MS);
-      const req = request(url, { agent: this.agents.https, headers: { accept: 'application/json' } }, (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          return refuse(`the client's metadata document answered ${res.statusCode}`);
-        }
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-          if (text.length > MAX_DOCUMENT) refuse('the client metadata document is larger than 64 KB');
-        });
-        res.on('end', () => settle(undefined, text));
-        res.on('error', (error) => refuse(`the client metadata document could not be fetched: ${error.message}`));
-      });
-      req.on('error', (error) => refuse(`the client metadata document could not be fetched: ${error.message}`));
+      const deadline = setTimeout(
+        () => refuse(`the client metadata document did not arrive within ${FETCH_DEADLINE_MS / 1000} s`),
+        FETCH_DEADLINE_MS,
+      );
+      const req = request(
+        url,
+        { agent: this.agents.https, headers: { accept: 'application/json' } },
+        (res) => {
+          if (res.statusCode !== 200) {
+            res.resume();
+            return refuse(`the client's metadata document answered ${res.statusCode}`);
+          }
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+            if (text.length > MAX_DOCUMENT) refuse('the client metadata document is larger than 64 KB');
+          });
+          res.on('end', () => settle(undefined, text));
+          res.on('error', (error) =>
+            refuse(`the client metadata document could not be fetched: ${error.message}`),
+          );
+        },
+      );
+      req.on('error', (error) =>
+        refuse(`the client metadata document could not be fetched: ${error.message}`),
+      );
       req.end();
     });
   }

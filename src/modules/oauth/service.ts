@@ -77,9 +77,27 @@ export class OAuthService {
       db
         .selectFrom('oauth_tokens as t')
         .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
-        .leftJoin('memberships as m', (join) => join.onRef('m.user_id', '=', 'g.user_id').onRef('m.org_id', '=', 'g.org_id'))
-        .leftJoin('clients as c', (join) => join.onRef('c.id', '=', 'g.org_client_id').onRef('c.org_id', '=', 'g.org_id').onRef('c.user_id', '=', 'g.user_id'))
-        .select(['t.expires_at', 'g.id as grant_id', 'g.user_id', 'g.org_id', 'g.org_client_id', 'g.client_id', 'g.resource', 'g.revoked_at', 'm.user_id as member', 'c.status as client_status'])
+        .leftJoin('memberships as m', (join) =>
+          join.onRef('m.user_id', '=', 'g.user_id').onRef('m.org_id', '=', 'g.org_id'),
+        )
+        .leftJoin('clients as c', (join) =>
+          join
+            .onRef('c.id', '=', 'g.org_client_id')
+            .onRef('c.org_id', '=', 'g.org_id')
+            .onRef('c.user_id', '=', 'g.user_id'),
+        )
+        .select([
+          't.expires_at',
+          'g.id as grant_id',
+          'g.user_id',
+          'g.org_id',
+          'g.org_client_id',
+          'g.client_id',
+          'g.resource',
+          'g.revoked_at',
+          'm.user_id as member',
+          'c.status as client_status',
+        ])
         .where('t.token_hash', '=', p('hash'))
         .where('t.kind', '=', 'access'),
     );
@@ -93,15 +111,35 @@ export class OAuthService {
   async checkAuthorization(q: Record<string, string | undefined>): Promise<AuthorizationRequest> {
     const client = q.client_id ? await this.clients.find(q.client_id) : undefined;
     if (!client) throw new OAuthRequestError('invalid_client', 'Unknown client_id');
-    if (!q.redirect_uri || !redirectAllowed(client, q.redirect_uri)) throw new OAuthRequestError('invalid_request', 'redirect_uri is not one this client registered');
-    const redirectable = (code: string, message: string) => Object.assign(new OAuthRequestError(code, message), { redirectUri: q.redirect_uri, state: q.state });
-    if (q.response_type !== 'code') throw redirectable('unsupported_response_type', 'response_type must be code');
-    if (!q.code_challenge || q.code_challenge_method !== 'S256' || !/^[A-Za-z0-9_-]{43,128}$/.test(q.code_challenge)) throw redirectable('invalid_request', 'PKCE is required: code_challenge with code_challenge_method=S256');
+    if (!q.redirect_uri || !redirectAllowed(client, q.redirect_uri))
+      throw new OAuthRequestError('invalid_request', 'redirect_uri is not one this client registered');
+    const redirectable = (code: string, message: string) =>
+      Object.assign(new OAuthRequestError(code, message), { redirectUri: q.redirect_uri, state: q.state });
+    if (q.response_type !== 'code')
+      throw redirectable('unsupported_response_type', 'response_type must be code');
+    if (
+      !q.code_challenge ||
+      q.code_challenge_method !== 'S256' ||
+      !/^[A-Za-z0-9_-]{43,128}$/.test(q.code_challenge)
+    )
+      throw redirectable(
+        'invalid_request',
+        'PKCE is required: code_challenge with code_challenge_method=S256',
+      );
     if (!q.resource) throw redirectable('invalid_target', 'resource is required (RFC 8707)');
-    if (!this.resources.includes(q.resource)) throw redirectable('invalid_target', `resource must be ${this.resources.join(' or ')}`);
+    if (!this.resources.includes(q.resource))
+      throw redirectable('invalid_target', `resource must be ${this.resources.join(' or ')}`);
     const scope = q.scope?.trim() || SCOPE;
-    if (scope.split(/\s+/).some((s) => s !== SCOPE)) throw redirectable('invalid_scope', `the only scope is ${SCOPE}`);
-    return { client, redirectUri: q.redirect_uri, state: q.state, codeChallenge: q.code_challenge, resource: q.resource, scope: SCOPE };
+    if (scope.split(/\s+/).some((s) => s !== SCOPE))
+      throw redirectable('invalid_scope', `the only scope is ${SCOPE}`);
+    return {
+      client,
+      redirectUri: q.redirect_uri,
+      state: q.state,
+      codeChallenge: q.code_challenge,
+      resource: q.resource,
+      scope: SCOPE,
+    };
   }
 
   /**
@@ -109,69 +147,166 @@ export class OAuthService {
    * redirect. The grant counts (and shows under "Connected apps") only once the application
    * redeems the code; pending ones whose code expired unused are deleted here.
    */
-  async approve(request: AuthorizationRequest, who: { userId: string; orgId: string; orgClientId: string | null }): Promise<string> {
+  async approve(
+    request: AuthorizationRequest,
+    who: { userId: string; orgId: string; orgClientId: string | null },
+  ): Promise<string> {
     const code = newToken();
     const now = new Date();
     await this.db.transaction().execute(async (trx) => {
       const grantId = newId();
       // A registration unused for a day may have been cleaned away since the page was shown.
-      const client = await trx.selectFrom('oauth_clients').select('client_id').where('client_id', '=', request.client.clientId).executeTakeFirst();
-      if (!client) throw new OAuthRequestError('invalid_client', 'Unknown client_id: the application must register again');
+      const client = await trx
+        .selectFrom('oauth_clients')
+        .select('client_id')
+        .where('client_id', '=', request.client.clientId)
+        .executeTakeFirst();
+      if (!client)
+        throw new OAuthRequestError(
+          'invalid_client',
+          'Unknown client_id: the application must register again',
+        );
       const stale = new Date(now.getTime() - CODE_TTL_MS).toISOString();
-      await trx.deleteFrom('oauth_grants').where('confirmed_at', 'is', null).where('created_at', '<', stale).execute();
+      await trx
+        .deleteFrom('oauth_grants')
+        .where('confirmed_at', 'is', null)
+        .where('created_at', '<', stale)
+        .execute();
       await trx
         .insertInto('oauth_grants')
-        .values({ id: grantId, client_id: request.client.clientId, user_id: who.userId, org_id: who.orgId, org_client_id: who.orgClientId, scope: request.scope, resource: request.resource, created_at: now.toISOString(), confirmed_at: null, revoked_at: null })
+        .values({
+          id: grantId,
+          client_id: request.client.clientId,
+          user_id: who.userId,
+          org_id: who.orgId,
+          org_client_id: who.orgClientId,
+          scope: request.scope,
+          resource: request.resource,
+          created_at: now.toISOString(),
+          confirmed_at: null,
+          revoked_at: null,
+        })
         .execute();
       await trx
         .insertInto('oauth_codes')
-        .values({ code_hash: hashToken(code), grant_id: grantId, redirect_uri: request.redirectUri, code_challenge: request.codeChallenge, expires_at: new Date(now.getTime() + CODE_TTL_MS).toISOString(), used_at: null })
+        .values({
+          code_hash: hashToken(code),
+          grant_id: grantId,
+          redirect_uri: request.redirectUri,
+          code_challenge: request.codeChallenge,
+          expires_at: new Date(now.getTime() + CODE_TTL_MS).toISOString(),
+          used_at: null,
+        })
         .execute();
     });
     return code;
   }
 
-  async exchangeCode(p: { code?: string; client_id?: string; redirect_uri?: string; code_verifier?: string; resource?: string }) {
-    if (!p.code || !p.client_id || !p.redirect_uri || !p.code_verifier) throw new OAuthRequestError('invalid_request', 'code, client_id, redirect_uri and code_verifier are required');
+  async exchangeCode(p: {
+    code?: string;
+    client_id?: string;
+    redirect_uri?: string;
+    code_verifier?: string;
+    resource?: string;
+  }) {
+    if (!p.code || !p.client_id || !p.redirect_uri || !p.code_verifier)
+      throw new OAuthRequestError(
+        'invalid_request',
+        'code, client_id, redirect_uri and code_verifier are required',
+      );
     const row = await this.db
       .selectFrom('oauth_codes as c')
       .innerJoin('oauth_grants as g', 'g.id', 'c.grant_id')
-      .select(['c.code_hash', 'c.redirect_uri', 'c.code_challenge', 'c.expires_at', 'c.used_at', 'g.id as grant_id', 'g.client_id', 'g.resource', 'g.revoked_at'])
+      .select([
+        'c.code_hash',
+        'c.redirect_uri',
+        'c.code_challenge',
+        'c.expires_at',
+        'c.used_at',
+        'g.id as grant_id',
+        'g.client_id',
+        'g.resource',
+        'g.revoked_at',
+      ])
       .where('c.code_hash', '=', hashToken(p.code))
       .executeTakeFirst();
-    if (!row || row.client_id !== p.client_id || row.revoked_at !== null || new Date(String(row.expires_at)).getTime() <= Date.now()) throw new OAuthRequestError('invalid_grant', 'The code is not valid');
+    if (
+      !row ||
+      row.client_id !== p.client_id ||
+      row.revoked_at !== null ||
+      new Date(String(row.expires_at)).getTime() <= Date.now()
+    )
+      throw new OAuthRequestError('invalid_grant', 'The code is not valid');
     if (row.used_at !== null) {
       // A code used twice: whoever holds it may have stolen it, so the grant ends.
       await this.revokeGrant(row.grant_id);
       throw new OAuthRequestError('invalid_grant', 'The code was already used; the grant is revoked');
     }
-    if (row.redirect_uri !== p.redirect_uri) throw new OAuthRequestError('invalid_grant', 'redirect_uri does not match the authorization request');
-    if (p.resource !== undefined && p.resource !== row.resource) throw new OAuthRequestError('invalid_target', 'resource does not match the authorization request');
+    if (row.redirect_uri !== p.redirect_uri)
+      throw new OAuthRequestError('invalid_grant', 'redirect_uri does not match the authorization request');
+    if (p.resource !== undefined && p.resource !== row.resource)
+      throw new OAuthRequestError('invalid_target', 'resource does not match the authorization request');
     const challenge = createHash('sha256').update(p.code_verifier).digest('base64url');
-    if (challenge !== row.code_challenge) throw new OAuthRequestError('invalid_grant', 'code_verifier does not match the code_challenge');
+    if (challenge !== row.code_challenge)
+      throw new OAuthRequestError('invalid_grant', 'code_verifier does not match the code_challenge');
     const now = new Date().toISOString();
-    const used = await this.db.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', row.code_hash).where('used_at', 'is', null).executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) throw new OAuthRequestError('invalid_grant', 'The code was already used');
-    await this.db.updateTable('oauth_grants').set({ confirmed_at: now }).where('id', '=', row.grant_id).where('confirmed_at', 'is', null).execute();
+    const used = await this.db
+      .updateTable('oauth_codes')
+      .set({ used_at: now })
+      .where('code_hash', '=', row.code_hash)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1)
+      throw new OAuthRequestError('invalid_grant', 'The code was already used');
+    await this.db
+      .updateTable('oauth_grants')
+      .set({ confirmed_at: now })
+      .where('id', '=', row.grant_id)
+      .where('confirmed_at', 'is', null)
+      .execute();
     return this.issue(row.grant_id, row.resource);
   }
 
   async refresh(p: { refresh_token?: string; client_id?: string; resource?: string }) {
-    if (!p.refresh_token || !p.client_id) throw new OAuthRequestError('invalid_request', 'refresh_token and client_id are required');
+    if (!p.refresh_token || !p.client_id)
+      throw new OAuthRequestError('invalid_request', 'refresh_token and client_id are required');
     const row = await this.db
       .selectFrom('oauth_tokens as t')
       .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
-      .select(['t.token_hash', 't.used_at', 't.expires_at', 'g.id as grant_id', 'g.client_id', 'g.resource', 'g.revoked_at'])
+      .select([
+        't.token_hash',
+        't.used_at',
+        't.expires_at',
+        'g.id as grant_id',
+        'g.client_id',
+        'g.resource',
+        'g.revoked_at',
+      ])
       .where('t.token_hash', '=', hashToken(p.refresh_token))
       .where('t.kind', '=', 'refresh')
       .executeTakeFirst();
-    if (!row || row.client_id !== p.client_id || row.revoked_at !== null || new Date(String(row.expires_at)).getTime() <= Date.now()) throw new OAuthRequestError('invalid_grant', 'The refresh token is not valid');
-    if (p.resource !== undefined && p.resource !== row.resource) throw new OAuthRequestError('invalid_target', 'resource does not match the grant');
-    const used = await this.db.updateTable('oauth_tokens').set({ used_at: new Date().toISOString() }).where('token_hash', '=', row.token_hash).where('used_at', 'is', null).executeTakeFirst();
+    if (
+      !row ||
+      row.client_id !== p.client_id ||
+      row.revoked_at !== null ||
+      new Date(String(row.expires_at)).getTime() <= Date.now()
+    )
+      throw new OAuthRequestError('invalid_grant', 'The refresh token is not valid');
+    if (p.resource !== undefined && p.resource !== row.resource)
+      throw new OAuthRequestError('invalid_target', 'resource does not match the grant');
+    const used = await this.db
+      .updateTable('oauth_tokens')
+      .set({ used_at: new Date().toISOString() })
+      .where('token_hash', '=', row.token_hash)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
     if (row.used_at !== null || Number(used.numUpdatedRows) !== 1) {
       // An old refresh token came back: it leaked, so the whole grant ends (OAuth 2.1 4.3.1).
       await this.revokeGrant(row.grant_id);
-      throw new OAuthRequestError('invalid_grant', 'The refresh token was already used; the grant is revoked');
+      throw new OAuthRequestError(
+        'invalid_grant',
+        'The refresh token was already used; the grant is revoked',
+      );
     }
     return this.issue(row.grant_id, row.resource);
   }
@@ -183,11 +318,32 @@ export class OAuthService {
     await this.db
       .insertInto('oauth_tokens')
       .values([
-        { token_hash: hashToken(access), grant_id: grantId, kind: 'access', expires_at: new Date(now + ACCESS_TTL_S * 1000).toISOString(), created_at: new Date(now).toISOString(), used_at: null },
-        { token_hash: hashToken(refresh), grant_id: grantId, kind: 'refresh', expires_at: new Date(now + REFRESH_TTL_MS).toISOString(), created_at: new Date(now).toISOString(), used_at: null },
+        {
+          token_hash: hashToken(access),
+          grant_id: grantId,
+          kind: 'access',
+          expires_at: new Date(now + ACCESS_TTL_S * 1000).toISOString(),
+          created_at: new Date(now).toISOString(),
+          used_at: null,
+        },
+        {
+          token_hash: hashToken(refresh),
+          grant_id: grantId,
+          kind: 'refresh',
+          expires_at: new Date(now + REFRESH_TTL_MS).toISOString(),
+          created_at: new Date(now).toISOString(),
+          used_at: null,
+        },
       ])
       .execute();
-    return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, refresh_token: refresh, scope: SCOPE, resource };
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TTL_S,
+      refresh_token: refresh,
+      scope: SCOPE,
+      resource,
+    };
   }
 
   /** RFC 7009: an access or refresh token ends its grant; unknown tokens are no error. */
@@ -203,7 +359,12 @@ export class OAuthService {
   }
 
   async revokeGrant(grantId: string): Promise<void> {
-    await this.db.updateTable('oauth_grants').set({ revoked_at: new Date().toISOString() }).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
+    await this.db
+      .updateTable('oauth_grants')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('id', '=', grantId)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 
   /**
@@ -219,12 +380,21 @@ export class OAuthService {
     if (!row || row.revoked_at !== null || row.resource !== resource) return undefined;
     const expiresAt = new Date(String(row.expires_at)).getTime();
     if (expiresAt <= Date.now()) return undefined;
-    const allowed = row.org_client_id ? row.client_status !== null && row.client_status !== 'suspended' && row.client_status !== 'churned' : row.member !== null;
+    const allowed = row.org_client_id
+      ? row.client_status !== null && row.client_status !== 'suspended' && row.client_status !== 'churned'
+      : row.member !== null;
     if (!allowed) {
       await this.revokeGrant(row.grant_id);
       return undefined;
     }
-    return { grantId: row.grant_id, userId: row.user_id, orgId: row.org_id, orgClientId: row.org_client_id, clientId: row.client_id, expiresAt: Math.floor(expiresAt / 1000) };
+    return {
+      grantId: row.grant_id,
+      userId: row.user_id,
+      orgId: row.org_id,
+      orgClientId: row.org_client_id,
+      clientId: row.client_id,
+      expiresAt: Math.floor(expiresAt / 1000),
+    };
   }
 
   /** Whether the user has a grant in force for this application (its errors may then go back to it). */
@@ -246,7 +416,14 @@ export class OAuthService {
       .selectFrom('oauth_grants as g')
       .innerJoin('oauth_clients as c', 'c.client_id', 'g.client_id')
       .innerJoin('organizations as o', 'o.id', 'g.org_id')
-      .select(['g.id', 'c.name as client_name', 'g.client_id', 'g.org_id', 'o.name as org_name', 'g.created_at'])
+      .select([
+        'g.id',
+        'c.name as client_name',
+        'g.client_id',
+        'g.org_id',
+        'o.name as org_name',
+        'g.created_at',
+      ])
       .where('g.user_id', '=', userId)
       .where('g.revoked_at', 'is', null)
       .where('g.confirmed_at', 'is not', null)
@@ -258,7 +435,13 @@ export class OAuthService {
 
   /** Revokes one of the user's own grants; false when it is not theirs (or already revoked). */
   async revokeOwnGrant(userId: string, grantId: string): Promise<boolean> {
-    const result = await this.db.updateTable('oauth_grants').set({ revoked_at: new Date().toISOString() }).where('id', '=', grantId).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('oauth_grants')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('id', '=', grantId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 }

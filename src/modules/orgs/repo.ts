@@ -26,7 +26,12 @@ export function findOrg(db: Executor, idOrName: string): Promise<OrgRow | undefi
 }
 
 export function listOrgs(db: Executor): Promise<OrgRow[]> {
-  return db.selectFrom('organizations').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return db
+    .selectFrom('organizations')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 export async function insertOrg(db: Executor, row: Insertable<OrganizationsTable>): Promise<void> {
@@ -38,12 +43,23 @@ export async function insertApiKey(db: Executor, row: Insertable<ApiKeysTable>):
 }
 
 export function listApiKeys(db: Executor, orgId: string): Promise<ApiKeyRow[]> {
-  return db.selectFrom('api_keys').selectAll().where('org_id', '=', orgId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 /** Revokes the key unless it already is (the first revocation time stays); returns it as it is now. */
 export async function revokeApiKey(db: Executor, keyId: string): Promise<ApiKeyRow | undefined> {
-  await db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: nowIso() })
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .execute();
   return db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
 }
 
@@ -65,7 +81,11 @@ export function prepareFindActiveKey(database: Database) {
 }
 
 export async function countMembers(db: Executor, orgId: string): Promise<number> {
-  const row = await db.selectFrom('memberships').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('memberships')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

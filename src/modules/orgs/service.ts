@@ -55,9 +55,11 @@ export class OrgService {
     const trimmed = name.trim();
     if (!trimmed) throw invalid('organization name must not be empty');
     // `--org` takes an id or a name: a name shaped like an id would be ambiguous.
-    if (isUuid(trimmed)) throw invalid('organization name must not be a UUID (--org takes either an id or a name)');
+    if (isUuid(trimmed))
+      throw invalid('organization name must not be a UUID (--org takes either an id or a name)');
     const existing = await repo.findOrgByName(this.db, trimmed);
-    if (existing) throw new ConflictError(`an organization named "${trimmed}" already exists (${existing.id})`);
+    if (existing)
+      throw new ConflictError(`an organization named "${trimmed}" already exists (${existing.id})`);
     const org = { id: newId(), name: trimmed, created_at: nowIso() };
     await repo.insertOrg(this.db, org);
     return org;
@@ -85,7 +87,8 @@ export class OrgService {
     if (trimmed.length > 200) throw invalid('organization name must have at most 200 characters');
     if (isUuid(trimmed)) throw invalid('organization name must not be a UUID');
     const existing = await repo.findOrgByName(this.db, trimmed);
-    if (existing && existing.id !== orgId) throw new ConflictError(`an organization named "${trimmed}" already exists`);
+    if (existing && existing.id !== orgId)
+      throw new ConflictError(`an organization named "${trimmed}" already exists`);
     await repo.renameOrg(this.db, orgId, trimmed);
     const org = await this.findOrg(orgId);
     if (!org) throw invalid('no such organization');
@@ -99,7 +102,11 @@ export class OrgService {
     return this.revokeKey(keyId);
   }
 
-  async createKey(orgId: string, permissions: Permission[], name: string | null): Promise<ApiKeyInfo & { key: string }> {
+  async createKey(
+    orgId: string,
+    permissions: Permission[],
+    name: string | null,
+  ): Promise<ApiKeyInfo & { key: string }> {
     const key = generateApiKey();
     const row = {
       id: newId(),

@@ -28,25 +28,43 @@ export function toPlan(row: PlanRow): Plan {
 }
 
 export async function findPlan(db: Executor, orgId: string, id: string): Promise<Plan | undefined> {
-  const row = await db.selectFrom('plans').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('plans')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row && toPlan(row);
 }
 
 /** GET /plans, by `sort_order`, then creation: a page, or every record in keyset pages. */
 export function planList(database: Database): OrgList<PlanRow> {
-  return new OrgList<PlanRow>(database, 'plans', { columns: ['sort_order', 'created_at', 'id'], direction: 'asc' });
+  return new OrgList<PlanRow>(database, 'plans', {
+    columns: ['sort_order', 'created_at', 'id'],
+    direction: 'asc',
+  });
 }
 
 export async function insertPlan(db: Executor, row: Insertable<PlansTable>): Promise<void> {
   await db.insertInto('plans').values(row).execute();
 }
 
-export async function updatePlan(db: Executor, orgId: string, id: string, changes: Updateable<PlansTable>): Promise<void> {
+export async function updatePlan(
+  db: Executor,
+  orgId: string,
+  id: string,
+  changes: Updateable<PlansTable>,
+): Promise<void> {
   await db.updateTable('plans').set(changes).where('org_id', '=', orgId).where('id', '=', id).execute();
 }
 
 /** Clears the default flag on every other plan of the organization. */
-export async function unsetOtherDefaults(db: Executor, orgId: string, keepId: string, now: string): Promise<void> {
+export async function unsetOtherDefaults(
+  db: Executor,
+  orgId: string,
+  keepId: string,
+  now: string,
+): Promise<void> {
   await db
     .updateTable('plans')
     .set({ is_default: false, updated_at: now })

@@ -25,7 +25,11 @@ export type Plan = Static<typeof Plan>;
 
 export const PlanParams = Type.Object({ planId: Uuid() });
 
-const Name = Type.String({ minLength: 1, maxLength: 200, description: 'Leading and trailing spaces are trimmed; must not be blank' });
+const Name = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'Leading and trailing spaces are trimmed; must not be blank',
+});
 const Description = Nullable(Type.String({ maxLength: 2000 }));
 const Price = Type.Number({ minimum: 0, maximum: 1e9 });
 const Count = Type.Integer({ minimum: 0, maximum: 1_000_000 });
@@ -51,7 +55,9 @@ export const UpdatePlanBody = Body({
   max_ai_messages_daily: Type.Optional(Count),
   can_export_code: Type.Optional(Type.Boolean()),
   can_use_custom_domain: Type.Optional(Type.Boolean()),
-  is_default: Type.Optional(Type.Boolean({ description: 'true makes this the only default plan of the organization' })),
+  is_default: Type.Optional(
+    Type.Boolean({ description: 'true makes this the only default plan of the organization' }),
+  ),
   is_active: Type.Optional(Type.Boolean({ description: 'Inactive plans cannot be attached to clients' })),
   sort_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
 });

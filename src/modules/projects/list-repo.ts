@@ -13,7 +13,14 @@ export interface ProjectFilter {
   status?: string | undefined;
 }
 
-type Args = { orgId: string; clientId?: string; pattern?: string; status?: string; limit: number; offset: number };
+type Args = {
+  orgId: string;
+  clientId?: string;
+  pattern?: string;
+  status?: string;
+  limit: number;
+  offset: number;
+};
 type Variant = { page: PreparedQuery<Args, ProjectRow>; count: PreparedQuery<Args, { n: number | string }> };
 
 /** `q` as a LIKE pattern on name_lower: folded like the column (in JS), with %, _ and \ literal. */
@@ -26,16 +33,26 @@ export class ProjectListQuery {
 
   constructor(private readonly database: Database) {}
 
-  async run(orgId: string, filter: ProjectFilter, limit: number, offset: number): Promise<{ rows: ProjectRow[]; total: number }> {
+  async run(
+    orgId: string,
+    filter: ProjectFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: ProjectRow[]; total: number }> {
     const args: Args = { orgId, limit, offset };
     if (filter.clientId !== undefined) args.clientId = filter.clientId;
     // An empty q matches every name: no filter at all.
     if (filter.q) args.pattern = likePattern(filter.q);
     if (filter.status !== undefined) args.status = filter.status;
-    const variant = this.variant(args.clientId !== undefined, args.pattern !== undefined, args.status !== undefined);
+    const variant = this.variant(
+      args.clientId !== undefined,
+      args.pattern !== undefined,
+      args.status !== undefined,
+    );
     const rows = await variant.page.all(args);
     // A short page that is not past the end already tells the total; no count needed.
-    if (rows.length < limit && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
+    if (rows.length < limit && (rows.length > 0 || offset === 0))
+      return { rows, total: offset + rows.length };
     const counted = await variant.count.first(args);
     return { rows, total: counted ? num(counted.n) : 0 };
   }

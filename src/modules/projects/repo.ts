@@ -38,7 +38,12 @@ export function toProject(row: ProjectRow): Project {
 }
 
 export function findProject(db: Executor, orgId: string, id: string): Promise<ProjectRow | undefined> {
-  return db.selectFrom('projects').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('projects')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /**
@@ -48,7 +53,12 @@ export function findProject(db: Executor, orgId: string, id: string): Promise<Pr
  * With `lock` (PostgreSQL) the row stays locked until the transaction ends, so checks on the
  * project's contents (file limits, publishing) see no concurrent change.
  */
-export async function requireProject(db: Executor, orgId: string, id: string, opts: { lock?: boolean } = {}): Promise<ProjectRow> {
+export async function requireProject(
+  db: Executor,
+  orgId: string,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<ProjectRow> {
   const row = await db
     .selectFrom('projects')
     .selectAll()
@@ -60,7 +70,9 @@ export async function requireProject(db: Executor, orgId: string, id: string, op
 }
 
 /** requireProject for GET /projects/{id}, the hot read: one prepared statement, no query building per request. */
-export function prepareRequireProject(database: Database): (orgId: string, id: string) => Promise<ProjectRow> {
+export function prepareRequireProject(
+  database: Database,
+): (orgId: string, id: string) => Promise<ProjectRow> {
   const find = prepareQuery<{ orgId: string; id: string }, ProjectRow>(database, (p) =>
     database.db.selectFrom('projects').selectAll().where('org_id', '=', p('orgId')).where('id', '=', p('id')),
   );
@@ -86,7 +98,11 @@ export async function countClientProjects(db: Executor, orgId: string, clientId:
 }
 
 export async function subdomainTaken(db: Executor, subdomain: string): Promise<boolean> {
-  const row = await db.selectFrom('projects').select('id').where('subdomain', '=', subdomain).executeTakeFirst();
+  const row = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('subdomain', '=', subdomain)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -94,7 +110,12 @@ export async function insertProject(db: Executor, row: NewProjectRow): Promise<v
   await db.insertInto('projects').values(row).execute();
 }
 
-export async function updateProject(db: Executor, orgId: string, id: string, changes: Updateable<ProjectsTable>): Promise<void> {
+export async function updateProject(
+  db: Executor,
+  orgId: string,
+  id: string,
+  changes: Updateable<ProjectsTable>,
+): Promise<void> {
   await db.updateTable('projects').set(changes).where('org_id', '=', orgId).where('id', '=', id).execute();
 }
 
@@ -104,6 +125,10 @@ export async function updateProject(db: Executor, orgId: string, id: string, cha
  * set to null.
  */
 export async function deleteProject(db: Executor, orgId: string, id: string): Promise<void> {
-  const result = await db.deleteFrom('projects').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('projects')
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw projectNotFound();
 }

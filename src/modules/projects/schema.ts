@@ -22,10 +22,16 @@ export const Project = Type.Object(
     tags: Type.Array(Type.String()),
     starred: Type.Boolean(),
     is_public: Type.Boolean(),
-    subdomain: Nullable(Type.String({ description: 'Unique across the service; derived from the name at creation and kept on rename' })),
+    subdomain: Nullable(
+      Type.String({
+        description: 'Unique across the service; derived from the name at creation and kept on rename',
+      }),
+    ),
     custom_domain: Nullable(Type.String()),
     custom_domain_status: Nullable(Type.String()),
-    published_url: Nullable(Type.String({ description: 'Live website address; null until the project is published' })),
+    published_url: Nullable(
+      Type.String({ description: 'Live website address; null until the project is published' }),
+    ),
     last_published_at: Nullable(DateTime()),
     preview_image_url: Nullable(Type.String()),
     created_at: DateTime(),
@@ -44,7 +50,12 @@ export const ListProjectsQuery = Type.Object(
   {
     ...pagingParams(DEFAULT_LIMIT),
     client_id: Type.Optional(Uuid({ description: "Only this client's projects" })),
-    q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the name; % and _ match themselves' })),
+    q: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'Case-insensitive substring of the name; % and _ match themselves',
+      }),
+    ),
     status: Type.Optional(StringEnum(PROJECT_STATUSES)),
   },
   // A misspelt filter must not silently return everything.
@@ -52,11 +63,19 @@ export const ListProjectsQuery = Type.Object(
 );
 export type ListProjectsQuery = Static<typeof ListProjectsQuery>;
 
-const Name = Type.String({ minLength: 1, maxLength: 200, description: 'Leading and trailing spaces are trimmed; must not be blank' });
+const Name = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'Leading and trailing spaces are trimmed; must not be blank',
+});
 const Description = Nullable(Type.String({ maxLength: 2000 }));
 
 export const CreateProjectBody = Body({
-  client_email: Type.String({ format: 'email', maxLength: 254, description: 'A client of the organization, matched case-insensitively' }),
+  client_email: Type.String({
+    format: 'email',
+    maxLength: 254,
+    description: 'A client of the organization, matched case-insensitively',
+  }),
   name: Name,
   description: Type.Optional(Description),
   template_id: Type.Optional(Uuid({ description: 'A template of the organization the project starts from' })),

@@ -44,7 +44,12 @@ export class ProjectsService {
     return `${this.publicUrl}/app/projects/${id}`;
   }
 
-  async list(orgId: string, filter: ProjectFilter, limit: number, offset: number): Promise<{ projects: Project[]; total: number }> {
+  async list(
+    orgId: string,
+    filter: ProjectFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ projects: Project[]; total: number }> {
     const { rows, total } = await this.listQuery.run(orgId, filter, limit, offset);
     return { projects: rows.map(repo.toProject), total };
   }
@@ -67,14 +72,29 @@ export class ProjectsService {
     }
   }
 
-  private async insert(trx: Executor, orgId: string, body: CreateProjectBody, name: string, suffixed: boolean): Promise<Project> {
+  private async insert(
+    trx: Executor,
+    orgId: string,
+    body: CreateProjectBody,
+    name: string,
+    suffixed: boolean,
+  ): Promise<Project> {
     // SQLite runs one write transaction at a time; PostgreSQL needs the client row locked.
-    const client = await findClientByEmailForProject(trx, orgId, body.client_email, this.database.engine === 'postgres');
-    if (!client) throw new NotFoundError(`field 'client_email': no client with email '${body.client_email}' in this organization`);
+    const client = await findClientByEmailForProject(
+      trx,
+      orgId,
+      body.client_email,
+      this.database.engine === 'postgres',
+    );
+    if (!client)
+      throw new NotFoundError(
+        `field 'client_email': no client with email '${body.client_email}' in this organization`,
+      );
     let template: { id: string; name: string } | undefined;
     if (body.template_id !== undefined) {
       template = await findTemplate(trx, orgId, body.template_id);
-      if (!template) throw new NotFoundError(`field 'template_id': no template ${body.template_id} in this organization`);
+      if (!template)
+        throw new NotFoundError(`field 'template_id': no template ${body.template_id} in this organization`);
     }
     await checkSiteLimit(trx, orgId, client);
     const now = nowIso();
@@ -105,7 +125,12 @@ export class ProjectsService {
     await repo.insertProject(trx, row);
     if (template) {
       await copyTemplateToProject(trx, orgId, template.id, row.id);
-      await recordVersion(trx, this.database.engine === 'postgres', { orgId, projectId: row.id, source: 'template', summary: `Started from the template '${template.name}'` });
+      await recordVersion(trx, this.database.engine === 'postgres', {
+        orgId,
+        projectId: row.id,
+        source: 'template',
+        summary: `Started from the template '${template.name}'`,
+      });
     }
     const project = repo.toProject(row as repo.ProjectRow);
     await recordEvent(trx, { orgId, type: 'project.created', data: { project } });
@@ -116,8 +141,16 @@ export class ProjectsService {
     // A bad value is a 400 even for a project that does not exist (400 before 404).
     const name = body.name === undefined ? undefined : nonBlank('name', body.name);
     return this.db.transaction().execute(async (trx) => {
-      const current = await repo.requireProject(trx, orgId, id, { lock: this.database.engine === 'postgres' });
-      const changes: { name?: string; name_lower?: string; description?: string | null; status?: string; tags?: string } = {};
+      const current = await repo.requireProject(trx, orgId, id, {
+        lock: this.database.engine === 'postgres',
+      });
+      const changes: {
+        name?: string;
+        name_lower?: string;
+        description?: string | null;
+        status?: string;
+        tags?: string;
+      } = {};
       if (name !== undefined) {
         changes.name = name;
         changes.name_lower = name.toLowerCase();
@@ -126,7 +159,9 @@ export class ProjectsService {
       if (body.status !== undefined) changes.status = body.status;
       if (body.tags !== undefined) changes.tags = JSON.stringify(normalizeTags(body.tags));
       // The subdomain stays on rename: it is the published site's address.
-      const changed = (Object.keys(changes) as (keyof typeof changes)[]).filter((k) => changes[k] !== current[k]);
+      const changed = (Object.keys(changes) as (keyof typeof changes)[]).filter(
+        (k) => changes[k] !== current[k],
+      );
       if (changed.length === 0) return repo.toProject(current);
       const updated_at = nowIso();
       await repo.updateProject(trx, orgId, id, { ...changes, updated_at });
@@ -161,8 +196,13 @@ async function checkSiteLimit(trx: Executor, orgId: string, client: ClientRow): 
   if (!plan) return;
   const count = await repo.countClientProjects(trx, orgId, client.id);
   if (count >= plan.max_sites) {
-    const error = notAllowed(`Plan limit reached: this client's plan '${plan.name}' allows max_sites = ${plan.max_sites} and the client has ${count} project(s)`);
-    throw forPeople(error, `The plan allows ${plan.max_sites} website${plan.max_sites === 1 ? '' : 's'}, and there ${count === 1 ? 'is' : 'are'} already ${count}.`);
+    const error = notAllowed(
+      `Plan limit reached: this client's plan '${plan.name}' allows max_sites = ${plan.max_sites} and the client has ${count} project(s)`,
+    );
+    throw forPeople(
+      error,
+      `The plan allows ${plan.max_sites} website${plan.max_sites === 1 ? '' : 's'}, and there ${count === 1 ? 'is' : 'are'} already ${count}.`,
+    );
   }
 }
 

@@ -9,8 +9,30 @@ const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Labels the service itself may serve (or that would mislead visitors), never given to a site. */
 const RESERVED = new Set([
-  'www', 'api', 'app', 'admin', 'dashboard', 'auth', 'login', 'oauth', 'mcp', 'build', 'embed', 'docs',
-  'status', 'preview', 'help', 'support', 'mail', 'smtp', 'ftp', 'cdn', 'static', 'assets', 'blog', 'billing',
+  'www',
+  'api',
+  'app',
+  'admin',
+  'dashboard',
+  'auth',
+  'login',
+  'oauth',
+  'mcp',
+  'build',
+  'embed',
+  'docs',
+  'status',
+  'preview',
+  'help',
+  'support',
+  'mail',
+  'smtp',
+  'ftp',
+  'cdn',
+  'static',
+  'assets',
+  'blog',
+  'billing',
 ]);
 
 function cut(slug: string, max: number): string {

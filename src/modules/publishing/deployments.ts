@@ -18,7 +18,12 @@ export class DeploymentsService {
     private readonly config: Config,
   ) {}
 
-  async list(orgId: string, projectId: string, limit: number, offset: number): Promise<{ deployments: Deployment[]; total: number }> {
+  async list(
+    orgId: string,
+    projectId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ deployments: Deployment[]; total: number }> {
     const project = await requireProject(this.database.db, orgId, projectId);
     const { rows, total } = await repo.listDeployments(this.database.db, orgId, projectId, limit, offset);
     return {
@@ -38,14 +43,25 @@ export class DeploymentsService {
   /** Serves deployment `deploymentId` again from the next request on, with a project.published event. */
   async promote(orgId: string, projectId: string, deploymentId: string): Promise<Published> {
     const published = await this.database.db.transaction().execute(async (trx): Promise<Published> => {
-      const current = await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
+      const current = await requireProject(trx, orgId, projectId, {
+        lock: this.database.engine === 'postgres',
+      });
       if (!(await repo.findDeployment(trx, orgId, projectId, deploymentId))) throw notFound('Deployment');
       const now = new Date().toISOString();
       const url = siteUrl(this.config.sites, current);
-      const changes = { current_deployment_id: deploymentId, published_url: url, last_published_at: now, updated_at: now };
+      const changes = {
+        current_deployment_id: deploymentId,
+        published_url: url,
+        last_published_at: now,
+        updated_at: now,
+      };
       await repo.setLive(trx, orgId, projectId, changes);
       const project = toProject({ ...current, ...changes });
-      await recordEvent(trx, { orgId, type: 'project.published', data: { project, deployment_id: deploymentId } });
+      await recordEvent(trx, {
+        orgId,
+        type: 'project.published',
+        data: { project, deployment_id: deploymentId },
+      });
       return { url, deployId: deploymentId, status: 'ready', project };
     });
     signalWork('sites');

@@ -34,13 +34,19 @@ export class PreviewLinks {
   async current(projectId: string): Promise<PreviewLink> {
     const expires = this.expiry();
     const signature = await this.signer.sign(projectId, expires);
-    return { url: `${previewOrigin(this.sites)}/${projectId}/${expires}/${signature}/`, expiresAt: new Date(expires * 1000).toISOString() };
+    return {
+      url: `${previewOrigin(this.sites)}/${projectId}/${expires}/${signature}/`,
+      expiresAt: new Date(expires * 1000).toISOString(),
+    };
   }
 
   /** One version's files, as they were when it was made. */
   async version(versionId: string): Promise<PreviewLink> {
     const expires = this.expiry();
     const signature = await this.signer.sign(versionSubject(versionId), expires);
-    return { url: `${previewOrigin(this.sites)}/v/${versionId}/${expires}/${signature}/`, expiresAt: new Date(expires * 1000).toISOString() };
+    return {
+      url: `${previewOrigin(this.sites)}/v/${versionId}/${expires}/${signature}/`,
+      expiresAt: new Date(expires * 1000).toISOString(),
+    };
   }
 }

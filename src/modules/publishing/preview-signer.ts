@@ -17,12 +17,17 @@ export class PreviewSigner {
 
   private key(): Promise<string> {
     // A random secret created by whichever instance asks first; the others read the same one.
-    this.secret ??= this.configured ? Promise.resolve(this.configured) : serviceSecret(this.database.db, SECRET_NAME, randomBytes(32).toString('base64url'));
+    this.secret ??= this.configured
+      ? Promise.resolve(this.configured)
+      : serviceSecret(this.database.db, SECRET_NAME, randomBytes(32).toString('base64url'));
     return this.secret;
   }
 
   async sign(projectId: string, expiresAt: number): Promise<string> {
-    return createHmac('sha256', await this.key()).update(`${projectId}.${expiresAt}`).digest('base64url').slice(0, 32);
+    return createHmac('sha256', await this.key())
+      .update(`${projectId}.${expiresAt}`)
+      .digest('base64url')
+      .slice(0, 32);
   }
 
   /** True when `signature` is this service's for the project and the link has not expired. */

@@ -20,10 +20,24 @@ export async function insertDeployment(
   const total = [...files.values()].reduce((sum, content) => sum + content.length, 0);
   await trx
     .insertInto('deployments')
-    .values({ id, org_id: deployment.orgId, project_id: deployment.projectId, version_id: deployment.versionId, file_count: files.size, total_bytes: total, created_at: new Date().toISOString() })
+    .values({
+      id,
+      org_id: deployment.orgId,
+      project_id: deployment.projectId,
+      version_id: deployment.versionId,
+      file_count: files.size,
+      total_bytes: total,
+      created_at: new Date().toISOString(),
+    })
     .execute();
   const hashes = await storeBlobs(trx, postgres, files);
-  const rows = [...files].map(([path, content]) => ({ deployment_id: id, path, content_type: contentTypeFor(path), size: content.length, sha256: hashes.get(path)! }));
+  const rows = [...files].map(([path, content]) => ({
+    deployment_id: id,
+    path,
+    content_type: contentTypeFor(path),
+    size: content.length,
+    sha256: hashes.get(path)!,
+  }));
   await insertInBatches(trx, 'deployment_files', rows);
   return id;
 }
@@ -32,9 +46,19 @@ export async function setLive(
   trx: Executor,
   orgId: string,
   projectId: string,
-  changes: { current_deployment_id: string | null; published_url: string | null; last_published_at?: string; updated_at: string },
+  changes: {
+    current_deployment_id: string | null;
+    published_url: string | null;
+    last_published_at?: string;
+    updated_at: string;
+  },
 ): Promise<void> {
-  await trx.updateTable('projects').set(changes).where('org_id', '=', orgId).where('id', '=', projectId).execute();
+  await trx
+    .updateTable('projects')
+    .set(changes)
+    .where('org_id', '=', orgId)
+    .where('id', '=', projectId)
+    .execute();
 }
 
 /** A site as the edge needs it: the project, and the deployment it serves (null: not published). */
@@ -55,7 +79,10 @@ export function prepareSiteReads(database: Database) {
   const { db } = database;
   return {
     bySubdomain: prepareQuery<{ label: string }, SiteRow>(database, (p) =>
-      db.selectFrom('projects').select(['org_id', 'id', 'current_deployment_id']).where('subdomain', '=', p('label')),
+      db
+        .selectFrom('projects')
+        .select(['org_id', 'id', 'current_deployment_id'])
+        .where('subdomain', '=', p('label')),
     ),
     byActiveDomain: prepareQuery<{ domain: string }, SiteRow>(database, (p) =>
       db
@@ -74,7 +101,11 @@ export function prepareSiteReads(database: Database) {
         .where('f.path', '=', p('path')),
     ),
     currentFile: prepareQuery<{ projectId: string; path: string }, ServedFileRow>(database, (p) =>
-      db.selectFrom('project_files').select(['content', 'content_type', 'sha256']).where('project_id', '=', p('projectId')).where('path', '=', p('path')),
+      db
+        .selectFrom('project_files')
+        .select(['content', 'content_type', 'sha256'])
+        .where('project_id', '=', p('projectId'))
+        .where('path', '=', p('path')),
     ),
     versionFile: prepareQuery<{ versionId: string; path: string }, ServedFileRow>(database, (p) =>
       db
@@ -89,11 +120,25 @@ export function prepareSiteReads(database: Database) {
 
 /** Whether a subdomain label belongs to a published site. */
 export async function isPublishedSubdomain(db: Executor, label: string): Promise<boolean> {
-  return Boolean(await db.selectFrom('projects').select('id').where('subdomain', '=', label).where('current_deployment_id', 'is not', null).executeTakeFirst());
+  return Boolean(
+    await db
+      .selectFrom('projects')
+      .select('id')
+      .where('subdomain', '=', label)
+      .where('current_deployment_id', 'is not', null)
+      .executeTakeFirst(),
+  );
 }
 
 export async function isActiveDomain(db: Executor, domain: string): Promise<boolean> {
-  return Boolean(await db.selectFrom('project_domains').select('id').where('domain', '=', domain).where('status', '=', 'active').executeTakeFirst());
+  return Boolean(
+    await db
+      .selectFrom('project_domains')
+      .select('id')
+      .where('domain', '=', domain)
+      .where('status', '=', 'active')
+      .executeTakeFirst(),
+  );
 }
 
 /** The service-wide secret `name`: `candidate` when this call creates it, else the one stored first. */
@@ -103,15 +148,32 @@ export async function serviceSecret(db: Executor, name: string, candidate: strin
     .values({ name, value: candidate, created_at: new Date().toISOString() })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-  const row = await db.selectFrom('service_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('service_secrets')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
   return row.value;
 }
 
-export async function listDeployments(db: Executor, orgId: string, projectId: string, limit: number, offset: number) {
+export async function listDeployments(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  limit: number,
+  offset: number,
+) {
   const rows = await db
     .selectFrom('deployments as d')
     .leftJoin('versions as v', 'v.id', 'd.version_id')
-    .select(['d.id', 'd.version_id', 'v.number as version_number', 'd.file_count', 'd.total_bytes', 'd.created_at'])
+    .select([
+      'd.id',
+      'd.version_id',
+      'v.number as version_number',
+      'd.file_count',
+      'd.total_bytes',
+      'd.created_at',
+    ])
     .where('d.org_id', '=', orgId)
     .where('d.project_id', '=', projectId)
     .orderBy('d.created_at', 'desc')
@@ -129,5 +191,11 @@ export async function listDeployments(db: Executor, orgId: string, projectId: st
 }
 
 export function findDeployment(db: Executor, orgId: string, projectId: string, id: string) {
-  return db.selectFrom('deployments').select('id').where('org_id', '=', orgId).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('deployments')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

@@ -9,7 +9,8 @@ export const PublishBody = Type.Optional(
   Body({
     builtFiles: Type.Optional(
       Type.Record(Type.String(), Type.String({ [NUL_ALLOWED]: true }), {
-        description: 'Path -> UTF-8 content. When given, exactly these files are published; otherwise the project’s current files.',
+        description:
+          'Path -> UTF-8 content. When given, exactly these files are published; otherwise the project’s current files.',
       }),
     ),
   }),
@@ -32,7 +33,10 @@ export const Preview = Type.Object(
     published_url: Nullable(Type.String()),
     has_published: Type.Boolean({ description: 'Whether the site is live now' }),
     embed_preview_path: Type.String({ description: 'Where the embeddable builder mounts the preview pane' }),
-    preview_url: Type.String({ description: 'A signed link to the current, unpublished files; anyone holding it can open it until it expires' }),
+    preview_url: Type.String({
+      description:
+        'A signed link to the current, unpublished files; anyone holding it can open it until it expires',
+    }),
     preview_expires_at: DateTime(),
   },
   { additionalProperties: false },
@@ -42,7 +46,12 @@ export type Preview = Static<typeof Preview>;
 export const Deployment = Type.Object(
   {
     id: Uuid(),
-    version_id: Nullable(Uuid({ description: 'The version it published; null when published from `builtFiles` (or before versions existed)' })),
+    version_id: Nullable(
+      Uuid({
+        description:
+          'The version it published; null when published from `builtFiles` (or before versions existed)',
+      }),
+    ),
     version_number: Nullable(Type.Integer({ minimum: 1 })),
     file_count: Type.Integer({ minimum: 0 }),
     size: Type.Integer({ minimum: 0, description: 'Bytes of all its files' }),
@@ -53,6 +62,9 @@ export const Deployment = Type.Object(
 );
 export type Deployment = Static<typeof Deployment>;
 
-export const DeploymentList = Type.Object({ deployments: Type.Array(Deployment), total: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+export const DeploymentList = Type.Object(
+  { deployments: Type.Array(Deployment), total: Type.Integer({ minimum: 0 }) },
+  { additionalProperties: false },
+);
 export const DeploymentParams = Type.Object({ projectId: Uuid(), deploymentId: Uuid() });
 export const ListDeploymentsQuery = Type.Object({ ...pagingParams(20) }, { additionalProperties: false });

@@ -27,28 +27,54 @@ export class PublishingService {
   /** Publishes `builtFiles` when given, else the project's current files. */
   async publish(orgId: string, projectId: string, builtFiles?: Record<string, string>): Promise<Published> {
     const published = await this.database.db.transaction().execute(async (trx): Promise<Published> => {
-      const current = await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
+      const current = await requireProject(trx, orgId, projectId, {
+        lock: this.database.engine === 'postgres',
+      });
       const postgres = this.database.engine === 'postgres';
       const files: SiteFile[] = builtFiles
         ? Object.entries(builtFiles).map(([path, content]) => ({ path, content }))
         : await readProjectFiles(trx, orgId, projectId);
       // Published from the project's files: the deployment names their version (recorded now if
       // the files somehow differ from the latest one). builtFiles are a build's output, no version.
-      const versionId = builtFiles ? null : ((await recordVersion(trx, postgres, { orgId, projectId, source: 'files_api' })) ?? (await latestVersion(trx, orgId, projectId)))?.id ?? null;
+      const versionId = builtFiles
+        ? null
+        : ((
+            (await recordVersion(trx, postgres, { orgId, projectId, source: 'files_api' })) ??
+            (await latestVersion(trx, orgId, projectId))
+          )?.id ?? null);
       if (files.length === 0) {
-        const error = invalid('Nothing to publish: the project has no files (send builtFiles, or write files first)');
-        throw forPeople(error, 'Nothing to publish yet: the website has no pages. Describe it in the chat first, or write its files in the Code tab.');
+        const error = invalid(
+          'Nothing to publish: the project has no files (send builtFiles, or write files first)',
+        );
+        throw forPeople(
+          error,
+          'Nothing to publish yet: the website has no pages. Describe it in the chat first, or write its files in the Code tab.',
+        );
       }
       const checked = checkFileSet(files, this.config.files, 'builtFiles path');
       for (const [path, content] of checked) if (isUnserved(path, content)) checked.delete(path);
       if (!checked.has('index.html')) throw invalid('Nothing to publish: the files have no index.html');
-      const deployId = await repo.insertDeployment(trx, postgres, { orgId, projectId, versionId, files: checked });
+      const deployId = await repo.insertDeployment(trx, postgres, {
+        orgId,
+        projectId,
+        versionId,
+        files: checked,
+      });
       const now = new Date().toISOString();
       const url = siteUrl(this.config.sites, current);
-      const changes = { current_deployment_id: deployId, published_url: url, last_published_at: now, updated_at: now };
+      const changes = {
+        current_deployment_id: deployId,
+        published_url: url,
+        last_published_at: now,
+        updated_at: now,
+      };
       await repo.setLive(trx, orgId, projectId, changes);
       const project = toProject({ ...current, ...changes });
-      await recordEvent(trx, { orgId, type: 'project.published', data: { project, deployment_id: deployId } });
+      await recordEvent(trx, {
+        orgId,
+        type: 'project.published',
+        data: { project, deployment_id: deployId },
+      });
       return { url, deployId, status: 'ready', project };
     });
     signalWork('sites');
@@ -58,9 +84,15 @@ export class PublishingService {
   /** Takes the site offline; `last_published_at` keeps the time of the last publish. */
   async unpublish(orgId: string, projectId: string): Promise<Project> {
     const project = await this.database.db.transaction().execute(async (trx) => {
-      const current = await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
+      const current = await requireProject(trx, orgId, projectId, {
+        lock: this.database.engine === 'postgres',
+      });
       if (current.current_deployment_id === null && current.published_url === null) return toProject(current);
-      const changes = { current_deployment_id: null, published_url: null, updated_at: new Date().toISOString() };
+      const changes = {
+        current_deployment_id: null,
+        published_url: null,
+        updated_at: new Date().toISOString(),
+      };
       await repo.setLive(trx, orgId, projectId, changes);
       return toProject({ ...current, ...changes });
     });

@@ -28,7 +28,9 @@ const toTarget = (row: repo.SiteRow | undefined): SiteTarget | undefined =>
 function toFile(path: string, row: repo.ServedFileRow | undefined): ServedFile | null {
   if (!row) return null;
   const content = Buffer.from(row.content);
-  return isUnserved(path, content) ? null : { content, contentType: row.content_type, etag: `"${row.sha256.slice(0, 32)}"` };
+  return isUnserved(path, content)
+    ? null
+    : { content, contentType: row.content_type, etag: `"${row.sha256.slice(0, 32)}"` };
 }
 
 export class SitesService {
@@ -87,7 +89,8 @@ export class SitesService {
    */
   async allowsCertificate(rawDomain: string): Promise<boolean> {
     const domain = rawDomain.toLowerCase().replace(/\.$/, '');
-    if (domain.endsWith(this.suffix)) return repo.isPublishedSubdomain(this.database.db, domain.slice(0, -this.suffix.length));
+    if (domain.endsWith(this.suffix))
+      return repo.isPublishedSubdomain(this.database.db, domain.slice(0, -this.suffix.length));
     return domain !== '' && repo.isActiveDomain(this.database.db, domain);
   }
 }

@@ -6,6 +6,7 @@ export function siteUrl(
   sites: Pick<SitesSettings, 'domain' | 'scheme'>,
   project: { subdomain: string | null; custom_domain: string | null; custom_domain_status: string | null },
 ): string {
-  if (project.custom_domain && project.custom_domain_status === 'active') return `https://${project.custom_domain}/`;
+  if (project.custom_domain && project.custom_domain_status === 'active')
+    return `https://${project.custom_domain}/`;
   return `${sites.scheme}://${project.subdomain}.${sites.domain}/`;
 }

@@ -24,19 +24,38 @@ export function toTemplate(row: TemplateRow): Template {
 }
 
 export function findTemplate(db: Executor, orgId: string, id: string): Promise<TemplateRow | undefined> {
-  return db.selectFrom('templates').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('templates')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** GET /templates, newest first: a page, or every record in keyset pages. */
 export function templateList(database: Database): OrgList<TemplateRow> {
-  return new OrgList<TemplateRow>(database, 'templates', { columns: ['created_at', 'id'], direction: 'desc' });
+  return new OrgList<TemplateRow>(database, 'templates', {
+    columns: ['created_at', 'id'],
+    direction: 'desc',
+  });
 }
 
 /** The public templates (is_public), newest first: what a client's own account may see. */
-export async function publicTemplatePage(db: Executor, orgId: string, limit: number, offset: number): Promise<{ rows: TemplateRow[]; total: number }> {
+export async function publicTemplatePage(
+  db: Executor,
+  orgId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: TemplateRow[]; total: number }> {
   const ofOrg = db.selectFrom('templates').where('org_id', '=', orgId).where('is_public', '=', true);
   const [rows, counted] = await Promise.all([
-    ofOrg.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    ofOrg
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
     ofOrg.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),
   ]);
   return { rows, total: counted ? num(counted.n) : 0 };
@@ -46,12 +65,21 @@ export async function insertTemplate(db: Executor, row: Insertable<TemplatesTabl
   await db.insertInto('templates').values(row).execute();
 }
 
-export async function updateTemplate(db: Executor, orgId: string, id: string, changes: Updateable<TemplatesTable>): Promise<void> {
+export async function updateTemplate(
+  db: Executor,
+  orgId: string,
+  id: string,
+  changes: Updateable<TemplatesTable>,
+): Promise<void> {
   await db.updateTable('templates').set(changes).where('org_id', '=', orgId).where('id', '=', id).execute();
 }
 
 /** Projects made from the template keep its name and files: projects.template_id has no foreign key. */
 export async function deleteTemplate(db: Executor, orgId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('templates').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('templates')
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

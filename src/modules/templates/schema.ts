@@ -11,7 +11,9 @@ export const Template = Type.Object(
     description: Nullable(Type.String()),
     category: Type.String(),
     thumbnail_url: Nullable(Type.String()),
-    is_public: Type.Boolean({ description: 'Public within the organization: every client can start from it' }),
+    is_public: Type.Boolean({
+      description: 'Public within the organization: every client can start from it',
+    }),
     is_featured: Type.Boolean(),
     created_at: DateTime(),
   },
@@ -21,17 +23,30 @@ export type Template = Static<typeof Template>;
 
 export const TemplateParams = Type.Object({ templateId: Uuid() });
 
-const Name = Type.String({ minLength: 1, maxLength: 200, description: 'Leading and trailing spaces are trimmed; must not be blank' });
+const Name = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'Leading and trailing spaces are trimmed; must not be blank',
+});
 const Description = Nullable(Type.String({ maxLength: 2000 }));
 const Category = Type.String({ minLength: 1, maxLength: 100 });
 // Thumbnails are shown in dashboards: only web addresses, never javascript: or data: URLs.
-const ThumbnailUrl = Nullable(Type.String({ format: 'uri', pattern: '^https?://[^/?#\\s]+', maxLength: 2048, description: 'An http(s) URL; null removes it' }));
+const ThumbnailUrl = Nullable(
+  Type.String({
+    format: 'uri',
+    pattern: '^https?://[^/?#\\s]+',
+    maxLength: 2048,
+    description: 'An http(s) URL; null removes it',
+  }),
+);
 
 export const CreateTemplateBody = Body({
   name: Name,
   description: Type.Optional(Description),
   category: Type.Optional({ ...Category, default: DEFAULT_CATEGORY }),
-  source_project_id: Type.Optional(Uuid({ description: 'A project of the organization whose files the template snapshots' })),
+  source_project_id: Type.Optional(
+    Uuid({ description: 'A project of the organization whose files the template snapshots' }),
+  ),
   is_public: Type.Optional(Type.Boolean({ default: false })),
 });
 export type CreateTemplateBody = Static<typeof CreateTemplateBody>;

@@ -13,7 +13,12 @@ import { snapshotProjectToTemplate } from '../files/repo.ts';
 import { sweepBlobs, templateBlobHashes } from '../files/blobs.ts';
 import { nonBlank } from '../common/text.ts';
 import * as repo from './repo.ts';
-import { DEFAULT_CATEGORY, type CreateTemplateBody, type Template, type UpdateTemplateBody } from './schema.ts';
+import {
+  DEFAULT_CATEGORY,
+  type CreateTemplateBody,
+  type Template,
+  type UpdateTemplateBody,
+} from './schema.ts';
 
 export class TemplatesService {
   private readonly listQuery: ReturnType<typeof repo.templateList>;
@@ -66,10 +71,19 @@ export class TemplatesService {
     // In one transaction, so the project cannot vanish between the check and the insert.
     return this.db.transaction().execute(async (trx) => {
       if (row.source_project_id && !(await findProject(trx, orgId, row.source_project_id))) {
-        throw new NotFoundError(`field 'source_project_id': no project ${row.source_project_id} in this organization`);
+        throw new NotFoundError(
+          `field 'source_project_id': no project ${row.source_project_id} in this organization`,
+        );
       }
       await repo.insertTemplate(trx, row);
-      if (row.source_project_id) await snapshotProjectToTemplate(trx, this.database.engine === 'postgres', orgId, row.source_project_id, row.id);
+      if (row.source_project_id)
+        await snapshotProjectToTemplate(
+          trx,
+          this.database.engine === 'postgres',
+          orgId,
+          row.source_project_id,
+          row.id,
+        );
       return repo.toTemplate(row);
     });
   }

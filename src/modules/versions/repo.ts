@@ -12,7 +12,11 @@ import { storeProjectBlobs } from '../files/blobs.ts';
 import { encodingFor } from '../files/content.ts';
 import type { Actor, Version, VersionFile } from './schema.ts';
 
-export type VersionRow = Selectable<VersionsTable> & { user_name?: string | null; user_email?: string | null; key_name?: string | null };
+export type VersionRow = Selectable<VersionsTable> & {
+  user_name?: string | null;
+  user_email?: string | null;
+  key_name?: string | null;
+};
 
 export function toVersion(row: VersionRow): Version {
   const author = row.author_user_id
@@ -50,7 +54,11 @@ export interface NewVersion {
  * transaction, which must hold the project's write lock. Returns undefined when the files are
  * exactly those of the latest version and `always` is not set: nothing changed.
  */
-export async function recordVersion(trx: Executor, postgres: boolean, v: NewVersion): Promise<VersionRow | undefined> {
+export async function recordVersion(
+  trx: Executor,
+  postgres: boolean,
+  v: NewVersion,
+): Promise<VersionRow | undefined> {
   const files = await trx
     .selectFrom('project_files')
     .select(['path', 'sha256', 'size'])
@@ -107,8 +115,20 @@ function versionsWithAuthors(db: Executor) {
     .select(['u.name as user_name', 'u.email as user_email', 'k.name as key_name']);
 }
 
-export async function listVersions(db: Executor, orgId: string, projectId: string, limit: number, offset: number): Promise<{ rows: VersionRow[]; total: number }> {
-  const rows = await versionsWithAuthors(db).where('v.org_id', '=', orgId).where('v.project_id', '=', projectId).orderBy('v.number', 'desc').limit(limit).offset(offset).execute();
+export async function listVersions(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: VersionRow[]; total: number }> {
+  const rows = await versionsWithAuthors(db)
+    .where('v.org_id', '=', orgId)
+    .where('v.project_id', '=', projectId)
+    .orderBy('v.number', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
   const count = await db
     .selectFrom('versions')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -118,16 +138,39 @@ export async function listVersions(db: Executor, orgId: string, projectId: strin
   return { rows, total: num(count.n) };
 }
 
-export function findVersion(db: Executor, orgId: string, projectId: string, id: string): Promise<VersionRow | undefined> {
-  return versionsWithAuthors(db).where('v.org_id', '=', orgId).where('v.project_id', '=', projectId).where('v.id', '=', id).executeTakeFirst();
+export function findVersion(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  id: string,
+): Promise<VersionRow | undefined> {
+  return versionsWithAuthors(db)
+    .where('v.org_id', '=', orgId)
+    .where('v.project_id', '=', projectId)
+    .where('v.id', '=', id)
+    .executeTakeFirst();
 }
 
-export async function latestVersion(db: Executor, orgId: string, projectId: string): Promise<VersionRow | undefined> {
-  return versionsWithAuthors(db).where('v.org_id', '=', orgId).where('v.project_id', '=', projectId).orderBy('v.number', 'desc').limit(1).executeTakeFirst();
+export async function latestVersion(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+): Promise<VersionRow | undefined> {
+  return versionsWithAuthors(db)
+    .where('v.org_id', '=', orgId)
+    .where('v.project_id', '=', projectId)
+    .orderBy('v.number', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export async function versionFiles(db: Executor, versionId: string): Promise<VersionFile[]> {
-  const rows = await db.selectFrom('version_files').select(['path', 'size', 'content_type', 'sha256']).where('version_id', '=', versionId).orderBy('path').execute();
+  const rows = await db
+    .selectFrom('version_files')
+    .select(['path', 'size', 'content_type', 'sha256'])
+    .where('version_id', '=', versionId)
+    .orderBy('path')
+    .execute();
   return rows.map((r) => ({ ...r, size: num(r.size) }));
 }
 
@@ -142,12 +185,28 @@ export async function versionFile(db: Executor, versionId: string, path: string)
   if (!row) return undefined;
   const content = Buffer.from(row.content);
   const encoding = encodingFor(row.content_type, content);
-  return { path: row.path, size: num(row.size), content_type: row.content_type, sha256: row.sha256, content: content.toString(encoding), encoding };
+  return {
+    path: row.path,
+    size: num(row.size),
+    content_type: row.content_type,
+    sha256: row.sha256,
+    content: content.toString(encoding),
+    encoding,
+  };
 }
 
 /** Makes the project's working files those of version `versionId` (the caller holds the project's lock). */
-export async function checkOutVersion(trx: Executor, orgId: string, projectId: string, versionId: string): Promise<void> {
-  await trx.deleteFrom('project_files').where('org_id', '=', orgId).where('project_id', '=', projectId).execute();
+export async function checkOutVersion(
+  trx: Executor,
+  orgId: string,
+  projectId: string,
+  versionId: string,
+): Promise<void> {
+  await trx
+    .deleteFrom('project_files')
+    .where('org_id', '=', orgId)
+    .where('project_id', '=', projectId)
+    .execute();
   const now = new Date().toISOString();
   await trx
     .insertInto('project_files')
@@ -156,7 +215,16 @@ export async function checkOutVersion(trx: Executor, orgId: string, projectId: s
       eb
         .selectFrom('version_files as f')
         .innerJoin('blobs as b', 'b.sha256', 'f.sha256')
-        .select((s) => [s.val(orgId).as('org_id'), s.val(projectId).as('project_id'), 'f.path', 'b.content', 'f.content_type', 'f.size', 'f.sha256', s.val(now).as('updated_at')])
+        .select((s) => [
+          s.val(orgId).as('org_id'),
+          s.val(projectId).as('project_id'),
+          'f.path',
+          'b.content',
+          'f.content_type',
+          'f.size',
+          'f.sha256',
+          s.val(now).as('updated_at'),
+        ])
         .where('f.version_id', '=', versionId),
     )
     .execute();

@@ -20,7 +20,12 @@ export class VersionsService {
     return this.database.db;
   }
 
-  async list(orgId: string, projectId: string, limit: number, offset: number): Promise<{ versions: Version[]; total: number }> {
+  async list(
+    orgId: string,
+    projectId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ versions: Version[]; total: number }> {
     await requireProject(this.db, orgId, projectId);
     const { rows, total } = await repo.listVersions(this.db, orgId, projectId, limit, offset);
     return { versions: rows.map(repo.toVersion), total };
@@ -29,7 +34,12 @@ export class VersionsService {
   async get(orgId: string, projectId: string, versionId: string): Promise<VersionDetail> {
     const row = await this.find(orgId, projectId, versionId);
     const link = await this.previewLinks.version(row.id);
-    return { ...repo.toVersion(row), files: await repo.versionFiles(this.db, row.id), preview_url: link.url, preview_expires_at: link.expiresAt };
+    return {
+      ...repo.toVersion(row),
+      files: await repo.versionFiles(this.db, row.id),
+      preview_url: link.url,
+      preview_expires_at: link.expiresAt,
+    };
   }
 
   /** The project's newest version, if it has any files yet. */

@@ -38,7 +38,11 @@ async function withAttempts(db: Executor, rows: DeliveryRow[]): Promise<WebhookD
   const attempts = await db
     .selectFrom('webhook_attempts')
     .selectAll()
-    .where('delivery_id', 'in', rows.map((r) => r.id))
+    .where(
+      'delivery_id',
+      'in',
+      rows.map((r) => r.id),
+    )
     .orderBy('attempted_at')
     .orderBy('id')
     .execute();
@@ -53,14 +57,30 @@ export async function listDeliveries(
   webhookId: string,
   q: { limit: number; offset: number; status?: DeliveryStatus | undefined },
 ): Promise<{ deliveries: WebhookDelivery[]; total: number }> {
-  let base = db.selectFrom('webhook_deliveries').where('org_id', '=', orgId).where('webhook_id', '=', webhookId);
+  let base = db
+    .selectFrom('webhook_deliveries')
+    .where('org_id', '=', orgId)
+    .where('webhook_id', '=', webhookId);
   if (q.status) base = base.where('status', '=', q.status);
-  const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
-  const { total } = await base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
+  const rows = await base
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+  const { total } = await base
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .executeTakeFirstOrThrow();
   return { deliveries: await withAttempts(db, rows), total: num(total) };
 }
 
-export async function findDelivery(db: Executor, orgId: string, webhookId: string, id: string): Promise<WebhookDelivery | undefined> {
+export async function findDelivery(
+  db: Executor,
+  orgId: string,
+  webhookId: string,
+  id: string,
+): Promise<WebhookDelivery | undefined> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -88,7 +108,13 @@ export async function scheduleNow(db: Executor, orgId: string, webhookId: string
 export async function dropPending(db: Executor, orgId: string, webhookId: string): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
-    .set({ status: 'dropped', next_attempt_at: null, lease_until: null, lease_token: null, updated_at: new Date().toISOString() })
+    .set({
+      status: 'dropped',
+      next_attempt_at: null,
+      lease_until: null,
+      lease_token: null,
+      updated_at: new Date().toISOString(),
+    })
     .where('org_id', '=', orgId)
     .where('webhook_id', '=', webhookId)
     .where('status', '=', 'pending')

@@ -28,9 +28,17 @@ export class DeliveriesService {
     return webhook;
   }
 
-  async list(orgId: string, webhookId: string, query: DeliveriesQuery): Promise<{ deliveries: WebhookDelivery[]; total: number }> {
+  async list(
+    orgId: string,
+    webhookId: string,
+    query: DeliveriesQuery,
+  ): Promise<{ deliveries: WebhookDelivery[]; total: number }> {
     await this.requireWebhook(orgId, webhookId);
-    return deliveries.listDeliveries(this.db, orgId, webhookId, { limit: query.limit ?? 50, offset: query.offset ?? 0, status: query.status });
+    return deliveries.listDeliveries(this.db, orgId, webhookId, {
+      limit: query.limit ?? 50,
+      offset: query.offset ?? 0,
+      status: query.status,
+    });
   }
 
   /**
@@ -51,14 +59,17 @@ export class DeliveriesService {
    * returns the attempt. The ping is one attempt with no retries and does not count towards the
    * endpoint's failure record; it shows in the delivery log like any delivery.
    */
-  async test(orgId: string, webhookId: string): Promise<{ attempt: WebhookAttempt; delivery: WebhookDelivery }> {
+  async test(
+    orgId: string,
+    webhookId: string,
+  ): Promise<{ attempt: WebhookAttempt; delivery: WebhookDelivery }> {
     const webhook = await this.requireWebhook(orgId, webhookId);
     const { timeoutMs } = this.config.webhooks;
     // Leased to this request as a dispatcher would lease it, so no dispatcher sends it meanwhile.
     const lease = newLease(deliveryLeaseMs(timeoutMs));
-    const event = await this.db.transaction().execute((trx) =>
-      recordTestEvent(trx, orgId, webhookId, { webhook: repo.toWebhook(webhook) }, lease),
-    );
+    const event = await this.db
+      .transaction()
+      .execute((trx) => recordTestEvent(trx, orgId, webhookId, { webhook: repo.toWebhook(webhook) }, lease));
     const job: DeliveryJob = {
       deliveryId: event.deliveryIds[0]!,
       webhookId,

@@ -21,7 +21,12 @@ export function toWebhook(row: WebhookRow): Webhook {
 }
 
 export function findWebhook(db: Executor, orgId: string, id: string): Promise<WebhookRow | undefined> {
-  return db.selectFrom('webhooks').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** GET /webhooks, newest first: a page, or every record in keyset pages. */
@@ -33,11 +38,20 @@ export async function insertWebhook(db: Executor, row: Insertable<WebhooksTable>
   await db.insertInto('webhooks').values(row).execute();
 }
 
-export async function updateWebhook(db: Executor, orgId: string, id: string, changes: Updateable<WebhooksTable>): Promise<void> {
+export async function updateWebhook(
+  db: Executor,
+  orgId: string,
+  id: string,
+  changes: Updateable<WebhooksTable>,
+): Promise<void> {
   await db.updateTable('webhooks').set(changes).where('org_id', '=', orgId).where('id', '=', id).execute();
 }
 
 export async function deleteWebhook(db: Executor, orgId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('webhooks').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('webhooks')
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -9,7 +9,11 @@ const EventList = Type.Array(StringEnum(EVENT_TYPES), {
   maxItems: 50,
   description: 'Subscribed event kinds; duplicates are collapsed',
 });
-const Url = Type.String({ format: 'uri', maxLength: 2048, description: 'HTTPS endpoint that receives signed deliveries' });
+const Url = Type.String({
+  format: 'uri',
+  maxLength: 2048,
+  description: 'HTTPS endpoint that receives signed deliveries',
+});
 
 export const Webhook = Type.Object(
   {
@@ -18,7 +22,10 @@ export const Webhook = Type.Object(
     events: Type.Array(StringEnum(EVENT_TYPES)),
     is_active: Type.Boolean(),
     disabled_reason: Nullable(
-      Type.String({ description: 'Why the service switched the endpoint off (a 410 Gone, or failing for days); null otherwise' }),
+      Type.String({
+        description:
+          'Why the service switched the endpoint off (a 410 Gone, or failing for days); null otherwise',
+      }),
     ),
     created_at: DateTime(),
   },
@@ -29,7 +36,9 @@ export type Webhook = Static<typeof Webhook>;
 export const WebhookWithSecret = Type.Object(
   {
     ...Webhook.properties,
-    secret: Type.String({ description: 'Standard Webhooks signing secret (whsec_...). Returned only here, never again.' }),
+    secret: Type.String({
+      description: 'Standard Webhooks signing secret (whsec_...). Returned only here, never again.',
+    }),
   },
   { title: 'WebhookWithSecret', additionalProperties: false },
 );
@@ -43,7 +52,10 @@ export const UpdateWebhookBody = Body({
   url: Type.Optional(Url),
   events: Type.Optional(EventList),
   is_active: Type.Optional(
-    Type.Boolean({ description: 'false holds deliveries to this endpoint; true sends the held ones still within their retry schedule' }),
+    Type.Boolean({
+      description:
+        'false holds deliveries to this endpoint; true sends the held ones still within their retry schedule',
+    }),
   ),
 });
 export type UpdateWebhookBody = Static<typeof UpdateWebhookBody>;

@@ -2,7 +2,14 @@
 // gets the result or `{"error"}` with the status the REST API would give; a plain form post (no
 // script) is sent back to the builder with a notice, and a refusal becomes the error page.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ConflictError, DomainError, NotAllowedError, NotFoundError, RateLimitedError, TooLargeError } from '../../modules/common/errors.ts';
+import {
+  ConflictError,
+  DomainError,
+  NotAllowedError,
+  NotFoundError,
+  RateLimitedError,
+  TooLargeError,
+} from '../../modules/common/errors.ts';
 import { peopleWords, redirectWith } from '../page.ts';
 
 export function wantsJson(request: FastifyRequest): boolean {
@@ -25,11 +32,21 @@ export type Tone = 'ok' | 'warning';
  * Runs a builder action and answers it either way; `back` is the builder tab to return to. A
  * warning's tone travels with the JSON, or in the address a plain form post returns to.
  */
-export async function answer(request: FastifyRequest, reply: FastifyReply, back: string, run: () => Promise<{ notice: string; tone?: Tone; data?: unknown }>): Promise<FastifyReply> {
+export async function answer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  back: string,
+  run: () => Promise<{ notice: string; tone?: Tone; data?: unknown }>,
+): Promise<FastifyReply> {
   try {
     const { notice, tone = 'ok', data } = await run();
-    if (wantsJson(request)) return reply.header('cache-control', 'no-store').send({ notice, tone, ...(data as object) });
-    return redirectWith(reply, tone === 'ok' ? back : `${back}${back.includes('?') ? '&' : '?'}tone=${tone}`, notice);
+    if (wantsJson(request))
+      return reply.header('cache-control', 'no-store').send({ notice, tone, ...(data as object) });
+    return redirectWith(
+      reply,
+      tone === 'ok' ? back : `${back}${back.includes('?') ? '&' : '?'}tone=${tone}`,
+      notice,
+    );
   } catch (error) {
     if (!(error instanceof DomainError) || !wantsJson(request)) throw error;
     if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));

@@ -13,8 +13,14 @@ export interface Placeholders {
   examples: { page: string; text: string }[];
 }
 
-export async function placeholdersOf(services: Services, orgId: string, projectId: string): Promise<Placeholders> {
-  const pages = (await services.files.list(orgId, projectId)).filter((f) => /\.html?$/i.test(f.path) && !isInternalPath(f.path) && f.path !== '404.html');
+export async function placeholdersOf(
+  services: Services,
+  orgId: string,
+  projectId: string,
+): Promise<Placeholders> {
+  const pages = (await services.files.list(orgId, projectId)).filter(
+    (f) => /\.html?$/i.test(f.path) && !isInternalPath(f.path) && f.path !== '404.html',
+  );
   const out: Placeholders = { count: 0, examples: [] };
   for (const page of pages) {
     const file = await services.files.get(orgId, projectId, page.path);
@@ -22,7 +28,8 @@ export async function placeholdersOf(services: Services, orgId: string, projectI
     for (const m of file.content.matchAll(PLACEHOLDER)) {
       out.count++;
       const text = unescapeHtml(m[1]!).trim();
-      if (out.examples.length < 8 && !out.examples.some((e) => e.text === text)) out.examples.push({ page: page.path, text });
+      if (out.examples.length < 8 && !out.examples.some((e) => e.text === text))
+        out.examples.push({ page: page.path, text });
     }
   }
   return out;

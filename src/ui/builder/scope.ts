@@ -20,7 +20,11 @@ export interface BuilderScope {
   asClient: boolean;
 }
 
-export async function builderScope(request: FastifyRequest, services: Services, rawId: string): Promise<BuilderScope> {
+export async function builderScope(
+  request: FastifyRequest,
+  services: Services,
+  rawId: string,
+): Promise<BuilderScope> {
   const who = requireSignedIn(request);
   const id = idFromUrl(rawId, 'Project');
   const actor = { userId: who.user.id };
@@ -30,7 +34,8 @@ export async function builderScope(request: FastifyRequest, services: Services, 
   }
   if (who.client) {
     const project = await unlessMissing(services.projects.get(who.client.orgId, id));
-    if (project && project.org_client_id === who.client.id) return { orgId: who.client.orgId, orgName: who.client.orgName, project, actor, asClient: true };
+    if (project && project.org_client_id === who.client.id)
+      return { orgId: who.client.orgId, orgName: who.client.orgName, project, actor, asClient: true };
   }
   throw notFound('Project');
 }

@@ -24,24 +24,33 @@ export interface WorkspaceQuery {
 export async function loadWorkspace(services: Services, scope: BuilderScope, query: WorkspaceQuery) {
   const { orgId, project } = scope;
   const id = project.id;
-  const [generations, allowance, preview, files, versions, deployments, domains, plan, placeholders] = await Promise.all([
-    services.generations.list(orgId, id, 30, 0),
-    services.generations.dailyAllowance(orgId, id),
-    services.publishing.previewLink(orgId, id),
-    services.files.list(orgId, id).then((all) => all.filter((f) => !isInternalPath(f.path))),
-    services.versions.list(orgId, id, 50, 0),
-    services.deployments.list(orgId, id, 20, 0),
-    services.domains.list(orgId, id),
-    clientPlan(services, orgId, project.org_client_id),
-    placeholdersOf(services, orgId, id),
-  ]);
-  const running = generations.generations.find((g) => g.status === 'queued' || g.status === 'running') ?? null;
+  const [generations, allowance, preview, files, versions, deployments, domains, plan, placeholders] =
+    await Promise.all([
+      services.generations.list(orgId, id, 30, 0),
+      services.generations.dailyAllowance(orgId, id),
+      services.publishing.previewLink(orgId, id),
+      services.files.list(orgId, id).then((all) => all.filter((f) => !isInternalPath(f.path))),
+      services.versions.list(orgId, id, 50, 0),
+      services.deployments.list(orgId, id, 20, 0),
+      services.domains.list(orgId, id),
+      clientPlan(services, orgId, project.org_client_id),
+      placeholdersOf(services, orgId, id),
+    ]);
+  const running =
+    generations.generations.find((g) => g.status === 'queued' || g.status === 'running') ?? null;
   const tab: Tab = (TABS as readonly string[]).includes(query.tab ?? '') ? (query.tab as Tab) : 'chat';
   const pages = files.filter((f) => /\.html?$/i.test(f.path) && !f.path.startsWith('.')).map((f) => f.path);
-  const openPath = files.some((f) => f.path === query.file) ? query.file! : (pages.find((p) => p === 'index.html') ?? files[0]?.path);
+  const openPath = files.some((f) => f.path === query.file)
+    ? query.file!
+    : (pages.find((p) => p === 'index.html') ?? files[0]?.path);
   const openMeta = files.find((f) => f.path === openPath);
-  const open = openMeta && TEXT_TYPES.test(openMeta.content_type) ? await unlessMissing(services.files.get(orgId, id, openMeta.path)) : undefined;
-  const shownVersion = query.version ? await unlessMissing(services.versions.get(orgId, id, query.version)) : undefined;
+  const open =
+    openMeta && TEXT_TYPES.test(openMeta.content_type)
+      ? await unlessMissing(services.files.get(orgId, id, openMeta.path))
+      : undefined;
+  const shownVersion = query.version
+    ? await unlessMissing(services.versions.get(orgId, id, query.version))
+    : undefined;
   return {
     tab,
     tone: query.tone === 'warning' ? 'warning' : 'ok',
@@ -54,7 +63,10 @@ export async function loadWorkspace(services: Services, scope: BuilderScope, que
     files,
     pages,
     openPath: openPath ?? null,
-    open: open && open.encoding === 'utf8' ? { path: open.path, content: open.content, type: open.content_type } : null,
+    open:
+      open && open.encoding === 'utf8'
+        ? { path: open.path, content: open.content, type: open.content_type }
+        : null,
     versions: versions.versions,
     versionTotal: versions.total,
     deployments: deployments.deployments,

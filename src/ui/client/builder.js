@@ -11,9 +11,12 @@ const projectId = workspace.dataset.project;
 
 initPreview({ projectId });
 // The preview pane alone (/embed/projects/{id}/preview) has no chat and no code panel.
-if (document.getElementById('prompt-form')) initChat({ projectId, onFinished: () => refresh(projectId), onSent: () => refresh(projectId) });
+if (document.getElementById('prompt-form'))
+  initChat({ projectId, onFinished: () => refresh(projectId), onSent: () => refresh(projectId) });
 addCopyButtons();
-const code = document.getElementById('code-form') ? initCode({ projectId, onChange: () => refresh(projectId) }) : { show: async () => {} };
+const code = document.getElementById('code-form')
+  ? initCode({ projectId, onChange: () => refresh(projectId) })
+  : { show: async () => {} };
 
 // Tabs switch without a reload; the address keeps the tab, so a reload or a shared link opens it.
 function showTab(name) {
@@ -38,7 +41,8 @@ if (current?.dataset.tab === 'code') void code.show();
 
 // Publish, restore, roll back and domains: posted in place, then the page is read again so every
 // panel shows the new state (these change several of them at once).
-const RELOADING = 'form[data-action="publish"], form[data-action="restore"], form[data-action="promote"], form[data-action^="domain-"]';
+const RELOADING =
+  'form[data-action="publish"], form[data-action="restore"], form[data-action="promote"], form[data-action^="domain-"]';
 document.addEventListener('submit', async (event) => {
   const form = event.target instanceof Element ? event.target.closest(RELOADING) : null;
   if (!form) return;
@@ -51,7 +55,10 @@ document.addEventListener('submit', async (event) => {
     try {
       const answer = await post(form.action, fieldsOf(form));
       const tab = document.querySelector('.tab[aria-current]')?.dataset.tab ?? 'chat';
-      sessionStorage.setItem('sitewright-notice', JSON.stringify({ notice: answer.notice, tone: answer.tone ?? 'ok' }));
+      sessionStorage.setItem(
+        'sitewright-notice',
+        JSON.stringify({ notice: answer.notice, tone: answer.tone ?? 'ok' }),
+      );
       location.assign(`?tab=${tab === 'versions' && form.dataset.action === 'restore' ? 'versions' : tab}`);
     } catch (error) {
       button.disabled = false;

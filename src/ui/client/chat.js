@@ -29,7 +29,10 @@ export function scrollChat(movePage = true) {
   if (!panel || panel.hidden) return;
   const box = scroller();
   if (box === panel) panel.scrollTop = panel.scrollHeight;
-  else if (movePage) (($('progress') && !$('progress').hidden ? $('progress') : null) ?? $('history').lastElementChild)?.scrollIntoView({ block: 'nearest' });
+  else if (movePage)
+    (
+      ($('progress') && !$('progress').hidden ? $('progress') : null) ?? $('history').lastElementChild
+    )?.scrollIntoView({ block: 'nearest' });
 }
 
 /** The first sentence of a message (up to 200 characters). */
@@ -50,7 +53,9 @@ function showAllowance(allowance) {
   line.classList.toggle('spent', left === 0);
   const when = `${allowance.renews_at.slice(0, 16).replace('T', ' ')} UTC`;
   $('allowance-renewal').textContent =
-    left === 0 ? `The daily limit is reached: prompts are refused until it renews at ${when}. Your agency can raise it with another plan.` : `Renews at ${when}.`;
+    left === 0
+      ? `The daily limit is reached: prompts are refused until it renews at ${when}. Your agency can raise it with another plan.`
+      : `Renews at ${when}.`;
 }
 
 export function initChat({ projectId, onFinished, onSent }) {
@@ -100,7 +105,8 @@ function addTurn(generation) {
   item.dataset.generation = generation.id;
   const text = document.createElement('p');
   text.className = 'turn-prompt';
-  text.textContent = generation.prompt.length > 600 ? `${generation.prompt.slice(0, 600)}…` : generation.prompt;
+  text.textContent =
+    generation.prompt.length > 600 ? `${generation.prompt.slice(0, 600)}…` : generation.prompt;
   const meta = document.createElement('p');
   meta.className = 'turn-meta';
   meta.innerHTML = '<span class="badge"></span> <time></time>';
@@ -118,9 +124,14 @@ function setStatus(item, status, summary, error) {
   const badge = item.querySelector('.badge');
   badge.className = `badge ${status}`;
   badge.textContent = status;
-  for (const [cls, value] of [['turn-summary', summary], ['turn-error', error]]) {
+  for (const [cls, value] of [
+    ['turn-summary', summary],
+    ['turn-error', error],
+  ]) {
     if (!value) continue;
-    const line = item.querySelector(`.${cls}`) ?? item.appendChild(Object.assign(document.createElement('p'), { className: cls }));
+    const line =
+      item.querySelector(`.${cls}`) ??
+      item.appendChild(Object.assign(document.createElement('p'), { className: cls }));
     line.textContent = value;
   }
 }
@@ -153,7 +164,8 @@ function follow(projectId, generationId, onFinished) {
   const show = (event) => {
     const data = JSON.parse(event.data);
     const line = document.createElement('li');
-    line.textContent = data.path && !data.message.includes(data.path) ? `${data.message} (${data.path})` : data.message;
+    line.textContent =
+      data.path && !data.message.includes(data.path) ? `${data.message} (${data.path})` : data.message;
     if (data.kind === 'failed') line.className = 'failed';
     const following = atEnd();
     steps.append(line);
@@ -169,7 +181,12 @@ function follow(projectId, generationId, onFinished) {
       stream = null;
       const data = JSON.parse(event.data);
       const following = atEnd();
-      setStatus(item, kind, kind === 'succeeded' ? data.message : undefined, kind === 'failed' ? data.message : undefined);
+      setStatus(
+        item,
+        kind,
+        kind === 'succeeded' ? data.message : undefined,
+        kind === 'failed' ? data.message : undefined,
+      );
       keepSteps(item, steps);
       if (kind === 'succeeded') {
         // The site exists now: the next prompt changes it.
@@ -179,7 +196,14 @@ function follow(projectId, generationId, onFinished) {
       panel.hidden = true;
       $('prompt-form').querySelector('button[type=submit]').disabled = false;
       // The status line says it in a sentence (the whole error stays with the message in the log).
-      say(kind === 'succeeded' ? data.message : kind === 'cancelled' ? 'Stopped. No file was changed.' : `The generation failed: ${firstSentence(data.message)}`, kind === 'failed' ? 'error' : 'ok');
+      say(
+        kind === 'succeeded'
+          ? data.message
+          : kind === 'cancelled'
+            ? 'Stopped. No file was changed.'
+            : `The generation failed: ${firstSentence(data.message)}`,
+        kind === 'failed' ? 'error' : 'ok',
+      );
       // After the status line, whose height moves the log.
       if (following) scrollChat();
       onFinished(kind);

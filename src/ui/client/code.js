@@ -50,7 +50,11 @@ export function initCode({ projectId, onChange }) {
       void upload(projectId, [...(event.dataTransfer?.files ?? [])], onChange);
     });
   }
-  $('upload').addEventListener('change', (event) => void upload(projectId, [...event.target.files], onChange).then(() => (event.target.value = '')));
+  $('upload').addEventListener(
+    'change',
+    (event) =>
+      void upload(projectId, [...event.target.files], onChange).then(() => (event.target.value = '')),
+  );
   return { show: () => ensureEditor(save) };
 }
 
@@ -64,11 +68,15 @@ async function ensureEditor(save) {
 }
 
 async function open(projectId, path) {
-  const response = await fetch(`/app/projects/${projectId}/file?path=${encodeURIComponent(path)}`, { headers: { accept: 'application/json' } });
+  const response = await fetch(`/app/projects/${projectId}/file?path=${encodeURIComponent(path)}`, {
+    headers: { accept: 'application/json' },
+  });
   if (!response.ok) return say(`Could not open ${path}`, 'error');
   const { file } = await response.json();
-  for (const link of $('tree').querySelectorAll('a[data-file]')) link.toggleAttribute('aria-current', link.dataset.file === path);
-  if (file.encoding !== 'utf8') return say(`${path} is a binary file (${file.content_type}); it cannot be edited here.`);
+  for (const link of $('tree').querySelectorAll('a[data-file]'))
+    link.toggleAttribute('aria-current', link.dataset.file === path);
+  if (file.encoding !== 'utf8')
+    return say(`${path} is a binary file (${file.content_type}); it cannot be edited here.`);
   const pathInput = $('code-path');
   if (pathInput.type !== 'hidden') {
     // The "new file" form becomes the editor of this file.
@@ -91,7 +99,10 @@ function addToTree(projectId, path) {
   if (tree.querySelector(`a[data-file="${CSS.escape(path)}"]`)) return;
   tree.querySelector('li.muted')?.remove();
   const item = document.createElement('li');
-  const link = Object.assign(document.createElement('a'), { href: `?tab=code&file=${encodeURIComponent(path)}`, textContent: path });
+  const link = Object.assign(document.createElement('a'), {
+    href: `?tab=code&file=${encodeURIComponent(path)}`,
+    textContent: path,
+  });
   link.dataset.file = path;
   item.append(link);
   tree.append(item);
@@ -109,7 +120,11 @@ async function upload(projectId, files, onChange) {
   for (const file of files) {
     const path = file.type.startsWith('image/') ? `images/${file.name}` : file.name;
     try {
-      const answer = await post(`/app/projects/${projectId}/files`, { path, content: await base64Of(file), encoding: 'base64' });
+      const answer = await post(`/app/projects/${projectId}/files`, {
+        path,
+        content: await base64Of(file),
+        encoding: 'base64',
+      });
       addToTree(projectId, answer.file.path);
       say(answer.notice);
     } catch (error) {

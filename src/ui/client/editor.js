@@ -61,7 +61,10 @@ export function createEditor(textarea, path, onSave) {
     open(newPath, content) {
       view.dispatch({
         changes: { from: 0, to: view.state.doc.length, insert: content },
-        effects: [language.reconfigure(languageFor(newPath)), label.reconfigure(EditorView.contentAttributes.of({ 'aria-label': `Code of ${newPath}` }))],
+        effects: [
+          language.reconfigure(languageFor(newPath)),
+          label.reconfigure(EditorView.contentAttributes.of({ 'aria-label': `Code of ${newPath}` })),
+        ],
       });
     },
     focus: () => view.focus(),

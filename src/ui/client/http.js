@@ -5,7 +5,11 @@ const workspace = () => document.getElementById('workspace');
 export async function post(path, fields) {
   const response = await fetch(path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': workspace().dataset.csrf },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-csrf-token': workspace().dataset.csrf,
+    },
     body: JSON.stringify(fields),
     credentials: 'same-origin',
   });
@@ -26,7 +30,8 @@ export async function post(path, fields) {
 /** The fields of a form as a plain object (the CSRF token travels in a header instead). */
 export function fieldsOf(form) {
   const fields = {};
-  for (const [name, value] of new FormData(form)) if (name !== '_csrf' && typeof value === 'string') fields[name] = value;
+  for (const [name, value] of new FormData(form))
+    if (name !== '_csrf' && typeof value === 'string') fields[name] = value;
   return fields;
 }
 

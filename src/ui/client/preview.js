@@ -36,7 +36,8 @@ function connect(projectId, event) {
   const nonce = randomNonce();
   channel = { port, nonce };
   port.onmessage = (message) => {
-    if (channel?.nonce === nonce && message.data?.sitewright === 1 && message.data.nonce === nonce) void heard(projectId, message.data);
+    if (channel?.nonce === nonce && message.data?.sitewright === 1 && message.data.nonce === nonce)
+      void heard(projectId, message.data);
   };
   port.postMessage({ sitewright: 1, type: 'connect', nonce });
 }
@@ -56,10 +57,15 @@ async function heard(projectId, data) {
     editing = null;
   } else if (data.type === 'text') {
     const edit = editing;
-    if (!edit || data.file !== edit.file || data.selector !== edit.selector || typeof data.text !== 'string') return;
+    if (!edit || data.file !== edit.file || data.selector !== edit.selector || typeof data.text !== 'string')
+      return;
     editing = null;
     try {
-      const answer = await post(`/app/projects/${projectId}/text`, { file: edit.file, selector: edit.selector, text: data.text });
+      const answer = await post(`/app/projects/${projectId}/text`, {
+        file: edit.file,
+        selector: edit.selector,
+        text: data.text,
+      });
       say(answer.notice);
       await refresh(projectId);
     } catch (error) {
@@ -88,7 +94,8 @@ export function initPreview({ projectId }) {
   for (const button of document.querySelectorAll('.width')) {
     button.addEventListener('click', () => {
       $('frame-wrap').dataset.width = button.dataset.width;
-      for (const other of document.querySelectorAll('.width')) other.setAttribute('aria-pressed', String(other === button));
+      for (const other of document.querySelectorAll('.width'))
+        other.setAttribute('aria-pressed', String(other === button));
     });
   }
   $('page-picker')?.addEventListener('change', (event) => load(pageUrl(event.target.value)));
@@ -112,7 +119,10 @@ export function initPreview({ projectId }) {
 
   // A new version (made here, by another person, or through the API) reloads the preview.
   setInterval(() => refresh(projectId), 2500);
-  document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && refresh(projectId));
+  document.addEventListener(
+    'visibilitychange',
+    () => document.visibilityState === 'visible' && refresh(projectId),
+  );
   workspace.dataset.lastSeen = workspace.dataset.version;
 }
 
@@ -157,7 +167,9 @@ function showSelection(data) {
   if (!$('selection')) return; // the preview pane alone: the outline shows it (Enter edits its text)
   $('selection').hidden = false;
   $('selection-tag').textContent = `<${data.tag}>`;
-  $('selection-text').textContent = data.text ? `“${data.text.slice(0, 80)}${data.text.length > 80 ? '…' : ''}”` : '';
+  $('selection-text').textContent = data.text
+    ? `“${data.text.slice(0, 80)}${data.text.length > 80 ? '…' : ''}”`
+    : '';
   $('edit-text').hidden = !selection.editable;
   $('element-file').value = data.file;
   $('element-selector').value = data.selector;
@@ -181,7 +193,9 @@ export function clearSelection() {
 export async function refresh(projectId) {
   const workspace = $('workspace');
   try {
-    const response = await fetch(`/app/projects/${projectId}/state`, { headers: { accept: 'application/json' } });
+    const response = await fetch(`/app/projects/${projectId}/state`, {
+      headers: { accept: 'application/json' },
+    });
     if (!response.ok) return;
     const state = await response.json();
     document.dispatchEvent(new CustomEvent('sitewright:state', { detail: state }));

@@ -11,16 +11,31 @@ import { checkbox, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { requireSeat, type OrgSeat } from '../session.ts';
 
-const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1).replace(/^Field '(\w+)'/i, (_, f: string) => `The ${f.replace('_', ' ')}`);
+const sentence = (message: string) =>
+  message.charAt(0).toUpperCase() +
+  message.slice(1).replace(/^Field '(\w+)'/i, (_, f: string) => `The ${f.replace('_', ' ')}`);
 
 export function aiModelRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { aiModels, generations } = deps.services;
 
-  const page = async (request: FastifyRequest, reply: FastifyReply, seat: OrgSeat, extra: { form?: Form; error?: string } = {}) => {
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    seat: OrgSeat,
+    extra: { form?: Form; error?: string } = {},
+  ) => {
     const connected = await aiModels.get(seat.orgId);
     const installation = (await generations.modelsFor(null)).models.filter((m) => m !== 'builtin');
     const setup = (request.query as { setup?: string }).setup === '1';
-    const form = extra.form ?? (connected ? { base_url: connected.base_url ?? '', model: connected.model, use_by_default: connected.use_by_default ? 'on' : '' } : { use_by_default: 'on' });
+    const form =
+      extra.form ??
+      (connected
+        ? {
+            base_url: connected.base_url ?? '',
+            model: connected.model,
+            use_by_default: connected.use_by_default ? 'on' : '',
+          }
+        : { use_by_default: 'on' });
     return render(
       request,
       reply,
@@ -55,8 +70,14 @@ export function aiModelRoutes(deps: RouteDeps): FastifyPluginAsync {
           model: text(form, 'model'),
           use_by_default: checkbox(form, 'use_by_default'),
         });
-        const then = model.use_by_default ? 'New generations use it; the builder offers the templates too.' : 'The builder offers it beside the templates.';
-        return redirectWith(reply, '/settings/ai-model', `Connected: ${model.model} answered the test call. ${then}`);
+        const then = model.use_by_default
+          ? 'New generations use it; the builder offers the templates too.'
+          : 'The builder offers it beside the templates.';
+        return redirectWith(
+          reply,
+          '/settings/ai-model',
+          `Connected: ${model.model} answered the test call. ${then}`,
+        );
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
         // The key is never sent back into the page.
@@ -68,7 +89,13 @@ export function aiModelRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.post('/settings/ai-model/disconnect', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
       const removed = await aiModels.disconnect(seat.orgId);
-      return redirectWith(reply, '/settings/ai-model', removed ? 'Disconnected. New generations use the builtin templates (offline).' : 'No AI model was connected.');
+      return redirectWith(
+        reply,
+        '/settings/ai-model',
+        removed
+          ? 'Disconnected. New generations use the builtin templates (offline).'
+          : 'No AI model was connected.',
+      );
     });
   };
 }

@@ -15,7 +15,10 @@ export function analyticsRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.get<{ Querystring: { days?: string; project?: string } }>('/analytics', async (request, reply) => {
       const seat = requireSeat(request);
       const days = DAY_CHOICES.includes(Number(request.query.days)) ? Number(request.query.days) : 30;
-      const projectId = request.query.project && isUuid(request.query.project) ? request.query.project.toLowerCase() : undefined;
+      const projectId =
+        request.query.project && isUuid(request.query.project)
+          ? request.query.project.toLowerCase()
+          : undefined;
       // Another organization's project is a 404 page, as everywhere.
       const project = projectId ? await projects.get(seat.orgId, projectId) : null;
       const [report, projectPage] = await Promise.all([
@@ -30,9 +33,18 @@ export function analyticsRoutes(deps: RouteDeps): FastifyPluginAsync {
         projects: projectPage.projects,
         report,
         chart: lineChart(report.dailyViews, `Page views per day, last ${days} days`),
-        pages: barChart(report.topPages.map((p) => ({ label: p.path, value: p.views })), 'Top pages'),
-        referrers: barChart(report.topReferrers.map((r) => ({ label: r.referrer, value: r.views })), 'Top referrers'),
-        devices: barChart(report.deviceBreakdown.map((d) => ({ label: d.device, value: d.views })), 'Devices'),
+        pages: barChart(
+          report.topPages.map((p) => ({ label: p.path, value: p.views })),
+          'Top pages',
+        ),
+        referrers: barChart(
+          report.topReferrers.map((r) => ({ label: r.referrer, value: r.views })),
+          'Top referrers',
+        ),
+        devices: barChart(
+          report.deviceBreakdown.map((d) => ({ label: d.device, value: d.views })),
+          'Devices',
+        ),
       });
     });
   };

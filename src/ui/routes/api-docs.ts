@@ -13,7 +13,11 @@ export function apiDocsRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.get('/docs/api', async (request, reply) => {
       requireSeat(request);
       reference ??= apiReference(deps.openApiDocument());
-      return render(request, reply, 'api-reference', { title: 'API reference', reference, base: `${deps.config.publicUrl}/api/v1` });
+      return render(request, reply, 'api-reference', {
+        title: 'API reference',
+        reference,
+        base: `${deps.config.publicUrl}/api/v1`,
+      });
     });
   };
 }

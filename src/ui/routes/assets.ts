@@ -7,7 +7,11 @@ import { gzipSync } from 'node:zlib';
 import type { FastifyPluginAsync } from 'fastify';
 import { UI_DIR } from '../dir.ts';
 
-const TYPES: Record<string, string> = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8', svg: 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  svg: 'image/svg+xml',
+};
 const BUNDLES_DIR = `${UI_DIR}../../dist/bundles/`;
 
 interface Asset {
@@ -24,7 +28,12 @@ for (const dir of [`${UI_DIR}assets/`, BUNDLES_DIR]) {
     const body = readFileSync(`${dir}${name}`);
     const ext = name.split('.').pop() ?? '';
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
-    assets.set(name, { body, gzipped: gzipSync(body, { level: 9 }), type: TYPES[ext] ?? 'application/octet-stream', url: `/assets/${name}?v=${hash}` });
+    assets.set(name, {
+      body,
+      gzipped: gzipSync(body, { level: 9 }),
+      type: TYPES[ext] ?? 'application/octet-stream',
+      url: `/assets/${name}?v=${hash}`,
+    });
   }
 }
 
@@ -44,7 +53,10 @@ export function assetRoutes(): FastifyPluginAsync {
       const asset = assets.get(request.params.name);
       if (!asset) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
       const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-      reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').header('vary', 'Accept-Encoding');
+      reply
+        .type(asset.type)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('vary', 'Accept-Encoding');
       if (gzip) reply.header('content-encoding', 'gzip');
       return reply.send(gzip ? asset.gzipped : asset.body);
     });

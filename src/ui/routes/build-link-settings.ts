@@ -14,14 +14,22 @@ import { requireSeat } from '../session.ts';
 
 export function buildLinkSettingsRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { buildLinks, templates } = deps.services;
-  const page = async (request: FastifyRequest, reply: FastifyReply, prompt: string, templateId: string | undefined, signUpError?: string) => {
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    prompt: string,
+    templateId: string | undefined,
+    signUpError?: string,
+  ) => {
     const seat = requireSeat(request);
     const all = await templates.list(seat.orgId, MAX_LIMIT, 0);
     const publicTemplates = all.records.filter((t) => t.is_public);
     const template = publicTemplates.find((t) => t.id === templateId);
     let url: string;
     if (prompt) {
-      url = (await buildLinks.create(seat.orgId, { prompt, ...(template ? { template_id: template.id } : {}) })).url;
+      url = (
+        await buildLinks.create(seat.orgId, { prompt, ...(template ? { template_id: template.id } : {}) })
+      ).url;
     } else {
       const query = new URLSearchParams({ org: seat.orgId });
       if (template) query.set('template', template.id);
@@ -29,18 +37,24 @@ export function buildLinkSettingsRoutes(deps: RouteDeps): FastifyPluginAsync {
     }
     const label = `Build your website with ${seat.orgName}`;
     const snippet = `<a href="${escapeHtml(url)}" style="display:inline-block;padding:12px 22px;border-radius:8px;background:#3b4fd8;color:#ffffff;font:600 16px/1.2 system-ui,-apple-system,'Segoe UI',sans-serif;text-decoration:none">${escapeHtml(label)}</a>`;
-    return render(request, reply, 'build-link', {
-      title: 'Build link',
-      url,
-      snippet,
-      label,
-      prompt,
-      templateId: template?.id ?? '',
-      templates: publicTemplates,
-      signUps: await buildLinks.allowsSignUp(seat.orgId),
-      manage: canManage(seat.role),
-      error: signUpError,
-    }, signUpError ? 400 : 200);
+    return render(
+      request,
+      reply,
+      'build-link',
+      {
+        title: 'Build link',
+        url,
+        snippet,
+        label,
+        prompt,
+        templateId: template?.id ?? '',
+        templates: publicTemplates,
+        signUps: await buildLinks.allowsSignUp(seat.orgId),
+        manage: canManage(seat.role),
+        error: signUpError,
+      },
+      signUpError ? 400 : 200,
+    );
   };
 
   return async (app) => {
@@ -49,7 +63,12 @@ export function buildLinkSettingsRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.get('/settings/build-link', async (request, reply) => page(request, reply, '', undefined));
     app.post<{ Body: Form }>('/settings/build-link', async (request, reply) => {
       const form = request.body ?? {};
-      return page(request, reply, text(form, 'prompt').slice(0, MAX_BUILD_PROMPT).trim(), optional(form, 'template'));
+      return page(
+        request,
+        reply,
+        text(form, 'prompt').slice(0, MAX_BUILD_PROMPT).trim(),
+        optional(form, 'template'),
+      );
     });
 
     app.post<{ Body: Form }>('/settings/build-link/sign-ups', async (request, reply) => {
@@ -61,7 +80,13 @@ export function buildLinkSettingsRoutes(deps: RouteDeps): FastifyPluginAsync {
         if (!(error instanceof InvalidInputError)) throw error;
         return page(request, reply, '', undefined, error.message);
       }
-      return redirectWith(reply, '/settings/build-link', allowed ? 'Visitors of the build link can now sign up as new clients.' : 'Only signed-in clients and members can use the build link now.');
+      return redirectWith(
+        reply,
+        '/settings/build-link',
+        allowed
+          ? 'Visitors of the build link can now sign up as new clients.'
+          : 'Only signed-in clients and members can use the build link now.',
+      );
     });
   };
 }

@@ -10,7 +10,12 @@ import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import type { BuildRequest } from '../../modules/build-links/schema.ts';
 import type { RouteDeps } from '../plugin.ts';
 import { checked, optional, text, type Form } from '../forms.ts';
-import { DomainError, InvalidInputError, NotAllowedError, RateLimitedError } from '../../modules/common/errors.ts';
+import {
+  DomainError,
+  InvalidInputError,
+  NotAllowedError,
+  RateLimitedError,
+} from '../../modules/common/errors.ts';
 import { CreateClientBody } from '../../modules/clients/schema.ts';
 import { peopleWords, render } from '../page.ts';
 import { NoOrganization, setSessionCookie } from '../session.ts';
@@ -37,29 +42,72 @@ function fromForm(form: Form): BuildQuery {
 export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { accounts, buildLinks, clients, orgs } = deps.services;
   const builder = (projectId: string) => `/app/projects/${projectId}`;
-  const orgName = async (orgId: string | null) => (orgId ? ((await orgs.findOrg(orgId))?.name ?? null) : null);
+  const orgName = async (orgId: string | null) =>
+    orgId ? ((await orgs.findOrg(orgId))?.name ?? null) : null;
 
   /** Starts the build for a client; a refusal (a plan limit) is a page in the person's words. */
-  const startFor = async (request: FastifyRequest, reply: FastifyReply, orgId: string, clientId: string, build: BuildRequest, userId: string) => {
+  const startFor = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    orgId: string,
+    clientId: string,
+    build: BuildRequest,
+    userId: string,
+  ) => {
     try {
       const { project } = await buildLinks.start(orgId, clientId, build, { userId });
       return reply.redirect(builder(project.id), 303);
     } catch (error) {
-      if (!(error instanceof NotAllowedError || error instanceof RateLimitedError) || !error.plain) throw error;
+      if (!(error instanceof NotAllowedError || error instanceof RateLimitedError) || !error.plain)
+        throw error;
       if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
-      return render(request, reply, 'error', { title: 'Your website cannot be built yet', message: peopleWords(request, error) }, error instanceof RateLimitedError ? 429 : 403);
+      return render(
+        request,
+        reply,
+        'error',
+        { title: 'Your website cannot be built yet', message: peopleWords(request, error) },
+        error instanceof RateLimitedError ? 429 : 403,
+      );
     }
   };
 
-  const visitorPage = async (request: FastifyRequest, reply: FastifyReply, q: BuildQuery, build: BuildRequest, extra: { form?: Record<string, string>; error?: string; status?: number } = {}) => {
+  const visitorPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    q: BuildQuery,
+    build: BuildRequest,
+    extra: { form?: Record<string, string>; error?: string; status?: number } = {},
+  ) => {
     const signUps = build.orgId ? await buildLinks.allowsSignUp(build.orgId) : false;
-    const data = { title: 'Build your website', prompt: build.prompt, agency: await orgName(build.orgId), signUps, fields: carried(q), form: extra.form ?? {}, error: extra.error };
+    const data = {
+      title: 'Build your website',
+      prompt: build.prompt,
+      agency: await orgName(build.orgId),
+      signUps,
+      fields: carried(q),
+      form: extra.form ?? {},
+      error: extra.error,
+    };
     return render(request, reply, 'build-visitor', data, extra.status ?? 200);
   };
 
-  const choosePage = async (request: FastifyRequest, reply: FastifyReply, orgId: string, q: BuildQuery, build: BuildRequest, extra: { form?: Form; error?: string } = {}) => {
+  const choosePage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    orgId: string,
+    q: BuildQuery,
+    build: BuildRequest,
+    extra: { form?: Form; error?: string } = {},
+  ) => {
     const list = await clients.search(orgId, {}, MAX_LIMIT, 0);
-    const data = { title: 'Who is this website for?', prompt: build.prompt, fields: carried(q), clients: list.clients, form: extra.form ?? {}, error: extra.error };
+    const data = {
+      title: 'Who is this website for?',
+      prompt: build.prompt,
+      fields: carried(q),
+      clients: list.clients,
+      form: extra.form ?? {},
+      error: extra.error,
+    };
     return render(request, reply, 'build-choose', data, extra.error ? 400 : 200);
   };
 
@@ -80,7 +128,12 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
     if (who.client && !who.org) {
       await buildLinks.check(who.client.orgId, build);
       if (confirmed) return startFor(request, reply, who.client.orgId, who.client.id, build, who.user.id);
-      return render(request, reply, 'build-confirm', { title: 'Build this website?', prompt: build.prompt, fields: carried(q), agency: who.client.orgName });
+      return render(request, reply, 'build-confirm', {
+        title: 'Build this website?',
+        prompt: build.prompt,
+        fields: carried(q),
+        agency: who.client.orgName,
+      });
     }
     if (!who.org) throw new NoOrganization();
     await buildLinks.check(who.org.id, build);
@@ -88,10 +141,14 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
   };
 
   return async (app) => {
-    app.get<{ Querystring: BuildQuery }>('/build', async (request, reply) => visit(request, reply, request.query, false));
+    app.get<{ Querystring: BuildQuery }>('/build', async (request, reply) =>
+      visit(request, reply, request.query, false),
+    );
     // The page's own forms post here (the prompt form, a client's confirmation): a long prompt
     // does not fit in a URL, and only a form of ours starts a build.
-    app.post<{ Body: Form }>('/build', async (request, reply) => visit(request, reply, fromForm(request.body ?? {}), true));
+    app.post<{ Body: Form }>('/build', async (request, reply) =>
+      visit(request, reply, fromForm(request.body ?? {}), true),
+    );
 
     // An agency member chose the client (or a new one): the same start as a client's own.
     app.post<{ Body: Form }>('/build/start', async (request, reply) => {
@@ -104,9 +161,18 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
       const chosen = optional(form, 'client_id');
       let clientId: string;
       try {
-        clientId = chosen && chosen !== 'new'
-          ? (await clients.get(who.org.id, idFromUrl(chosen, 'Client'))).id
-          : (await clients.create(who.org.id, checked(CreateClientBody, { email: text(form, 'new_email').trim(), name: optional(form, 'new_name') ?? null }))).id;
+        clientId =
+          chosen && chosen !== 'new'
+            ? (await clients.get(who.org.id, idFromUrl(chosen, 'Client'))).id
+            : (
+                await clients.create(
+                  who.org.id,
+                  checked(CreateClientBody, {
+                    email: text(form, 'new_email').trim(),
+                    name: optional(form, 'new_name') ?? null,
+                  }),
+                )
+              ).id;
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
         return choosePage(request, reply, who.org.id, q, build, { form, error: error.message });
@@ -126,7 +192,11 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
         token = (await accounts.signIn(email, text(form, 'password'), request.ip)).token;
       } catch (error) {
         if (!(error instanceof InvalidInputError || error instanceof NotAllowedError)) throw error;
-        return visitorPage(request, reply, q, build, { form: { email, signin: '1' }, error: error.message, status: error instanceof NotAllowedError ? 403 : 400 });
+        return visitorPage(request, reply, q, build, {
+          form: { email, signin: '1' },
+          error: error.message,
+          status: error instanceof NotAllowedError ? 403 : 400,
+        });
       }
       setSessionCookie(reply, token, deps.cookies);
       request.signedIn = (await accounts.resolveSession(token)) ?? null;
@@ -139,20 +209,39 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
       const q = fromForm(form);
       const build = await understood(q);
       if (!build.orgId) throw new NoOrganization();
-      const input = { email: text(form, 'email'), password: text(form, 'password'), name: optional(form, 'name') ?? null };
+      const input = {
+        email: text(form, 'email'),
+        password: text(form, 'password'),
+        name: optional(form, 'name') ?? null,
+      };
       try {
         const { email } = await buildLinks.signUp(build.orgId, input, build, request.ip);
-        return render(request, reply, 'sign-up-sent', { title: 'Check your email', email, build: true, agency: await orgName(build.orgId) });
+        return render(request, reply, 'sign-up-sent', {
+          title: 'Check your email',
+          email,
+          build: true,
+          agency: await orgName(build.orgId),
+        });
       } catch (error) {
         if (!(error instanceof DomainError) || error instanceof RateLimitedError) throw error;
         const status = error instanceof NotAllowedError ? 403 : 400;
-        return visitorPage(request, reply, q, build, { form: { email: input.email, name: input.name ?? '' }, error: error.message, status });
+        return visitorPage(request, reply, q, build, {
+          form: { email: input.email, name: input.name ?? '' },
+          error: error.message,
+          status,
+        });
       }
     });
   };
 
   async function askForPrompt(request: FastifyRequest, reply: FastifyReply, q: BuildQuery) {
     const agency = q.org && /^[0-9a-f-]{36}$/i.test(q.org) ? await orgName(q.org) : null;
-    return render(request, reply, 'build-prompt', { title: 'Build your website', agency, org: agency ? q.org : '', template: q.template ?? '', model: q.model ?? '' });
+    return render(request, reply, 'build-prompt', {
+      title: 'Build your website',
+      agency,
+      org: agency ? q.org : '',
+      template: q.template ?? '',
+      model: q.model ?? '',
+    });
   }
 }

@@ -27,39 +27,68 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
       const form = request.body ?? {};
       return answer(request, reply, back(project.id, 'chat'), async () => {
         const element = optional(form, 'element_selector')
-          ? { file: text(form, 'element_file'), selector: text(form, 'element_selector'), html: text(form, 'element_html') }
+          ? {
+              file: text(form, 'element_file'),
+              selector: text(form, 'element_selector'),
+              html: text(form, 'element_html'),
+            }
           : undefined;
         const model = optional(form, 'model');
-        const body = checked(GenerateBody, { prompt: text(form, 'prompt'), ...(model ? { model } : {}), ...(element ? { element } : {}) });
+        const body = checked(GenerateBody, {
+          prompt: text(form, 'prompt'),
+          ...(model ? { model } : {}),
+          ...(element ? { element } : {}),
+        });
         const generation = await generations.create(orgId, project.id, body, actor);
         return { notice: 'Building… this page shows the progress.', data: { generation } };
       });
     });
 
-    app.post<{ Params: P & { gid: string } }>('/app/projects/:id/generations/:gid/cancel', async (request, reply) => {
-      const { orgId, project } = await builderScope(request, services, request.params.id);
-      const gid = idFromUrl(request.params.gid, 'Generation');
-      return answer(request, reply, back(project.id, 'chat'), async () => ({
-        notice: 'Stopped. No file was changed.',
-        data: { generation: await generations.cancel(orgId, project.id, gid) },
-      }));
-    });
+    app.post<{ Params: P & { gid: string } }>(
+      '/app/projects/:id/generations/:gid/cancel',
+      async (request, reply) => {
+        const { orgId, project } = await builderScope(request, services, request.params.id);
+        const gid = idFromUrl(request.params.gid, 'Generation');
+        return answer(request, reply, back(project.id, 'chat'), async () => ({
+          notice: 'Stopped. No file was changed.',
+          data: { generation: await generations.cancel(orgId, project.id, gid) },
+        }));
+      },
+    );
 
-    app.post<{ Params: P; Body: Form }>('/app/projects/:id/files', { bodyLimit: fileBodyLimit }, async (request, reply) => {
-      const { orgId, project, actor } = await builderScope(request, services, request.params.id);
-      const form = request.body ?? {};
-      const path = text(form, 'path').trim();
-      return answer(request, reply, `${back(project.id, 'code')}&file=${encodeURIComponent(path)}`, async () => {
-        const encoding = text(form, 'encoding') === 'base64' ? 'base64' : 'utf8';
-        const { file, created } = await files.put(orgId, project.id, path, { content: text(form, 'content'), encoding }, { source: 'edit', actor });
-        return { notice: `${created ? 'Added' : 'Saved'} ${file.path}.`, data: { file } };
-      });
-    });
+    app.post<{ Params: P; Body: Form }>(
+      '/app/projects/:id/files',
+      { bodyLimit: fileBodyLimit },
+      async (request, reply) => {
+        const { orgId, project, actor } = await builderScope(request, services, request.params.id);
+        const form = request.body ?? {};
+        const path = text(form, 'path').trim();
+        return answer(
+          request,
+          reply,
+          `${back(project.id, 'code')}&file=${encodeURIComponent(path)}`,
+          async () => {
+            const encoding = text(form, 'encoding') === 'base64' ? 'base64' : 'utf8';
+            const { file, created } = await files.put(
+              orgId,
+              project.id,
+              path,
+              { content: text(form, 'content'), encoding },
+              { source: 'edit', actor },
+            );
+            return { notice: `${created ? 'Added' : 'Saved'} ${file.path}.`, data: { file } };
+          },
+        );
+      },
+    );
 
     app.post<{ Params: P; Body: Form }>('/app/projects/:id/files/delete', async (request, reply) => {
       const { orgId, project, actor } = await builderScope(request, services, request.params.id);
       return answer(request, reply, back(project.id, 'code'), async () => {
-        const path = await files.delete(orgId, project.id, text(request.body ?? {}, 'path'), { source: 'edit', actor });
+        const path = await files.delete(orgId, project.id, text(request.body ?? {}, 'path'), {
+          source: 'edit',
+          actor,
+        });
         return { notice: `Deleted ${path}.`, data: { path } };
       });
     });
@@ -68,70 +97,100 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
       const { orgId, project, actor } = await builderScope(request, services, request.params.id);
       const form = request.body ?? {};
       return answer(request, reply, back(project.id, 'chat'), async () => {
-        const file = await files.editText(orgId, project.id, { file: text(form, 'file'), selector: text(form, 'selector'), text: text(form, 'text') }, { source: 'edit', actor });
+        const file = await files.editText(
+          orgId,
+          project.id,
+          { file: text(form, 'file'), selector: text(form, 'selector'), text: text(form, 'text') },
+          { source: 'edit', actor },
+        );
         return { notice: `Saved the text in ${file.path}.`, data: { file } };
       });
     });
 
-    app.post<{ Params: P & { vid: string } }>('/app/projects/:id/versions/:vid/restore', async (request, reply) => {
-      const { orgId, project, actor } = await builderScope(request, services, request.params.id);
-      const vid = idFromUrl(request.params.vid, 'Version');
-      return answer(request, reply, back(project.id, 'versions'), async () => {
-        const version = await versions.restore(orgId, project.id, vid, actor);
-        return { notice: `${version.summary}: it is version ${version.number} now.`, data: { version } };
-      });
-    });
+    app.post<{ Params: P & { vid: string } }>(
+      '/app/projects/:id/versions/:vid/restore',
+      async (request, reply) => {
+        const { orgId, project, actor } = await builderScope(request, services, request.params.id);
+        const vid = idFromUrl(request.params.vid, 'Version');
+        return answer(request, reply, back(project.id, 'versions'), async () => {
+          const version = await versions.restore(orgId, project.id, vid, actor);
+          return { notice: `${version.summary}: it is version ${version.number} now.`, data: { version } };
+        });
+      },
+    );
 
     app.post<{ Params: P }>('/app/projects/:id/publish', async (request, reply) => {
       const { orgId, project } = await builderScope(request, services, request.params.id);
       return answer(request, reply, back(project.id, 'publish'), async () => {
         const published = await publishing.publish(orgId, project.id);
         const { count } = await placeholdersOf(services, orgId, project.id);
-        const todo = count ? `. ${count} placeholder${count === 1 ? ' is' : 's are'} still on the site: fill them in (Publish tab) and publish again.` : '';
+        const todo = count
+          ? `. ${count} placeholder${count === 1 ? ' is' : 's are'} still on the site: fill them in (Publish tab) and publish again.`
+          : '';
         return { notice: `Published at ${published.url}${todo}`, data: { published, placeholders: count } };
       });
     });
 
-    app.post<{ Params: P & { did: string } }>('/app/projects/:id/deployments/:did/promote', async (request, reply) => {
-      const { orgId, project } = await builderScope(request, services, request.params.id);
-      const did = idFromUrl(request.params.did, 'Deployment');
-      return answer(request, reply, back(project.id, 'publish'), async () => {
-        const published = await deployments.promote(orgId, project.id, did);
-        return { notice: `That deployment is live again at ${published.url}`, data: { published } };
-      });
-    });
+    app.post<{ Params: P & { did: string } }>(
+      '/app/projects/:id/deployments/:did/promote',
+      async (request, reply) => {
+        const { orgId, project } = await builderScope(request, services, request.params.id);
+        const did = idFromUrl(request.params.did, 'Deployment');
+        return answer(request, reply, back(project.id, 'publish'), async () => {
+          const published = await deployments.promote(orgId, project.id, did);
+          return { notice: `That deployment is live again at ${published.url}`, data: { published } };
+        });
+      },
+    );
 
     app.post<{ Params: P; Body: Form }>('/app/projects/:id/domains', async (request, reply) => {
       const { orgId, project } = await builderScope(request, services, request.params.id);
       return answer(request, reply, back(project.id, 'publish'), async () => {
         const domain = await domains.add(orgId, project.id, text(request.body ?? {}, 'domain').trim());
-        return { notice: `Added ${domain.domain}: create the DNS records below, then verify.`, data: { domain } };
+        return {
+          notice: `Added ${domain.domain}: create the DNS records below, then verify.`,
+          data: { domain },
+        };
       });
     });
 
-    app.post<{ Params: P & { did: string } }>('/app/projects/:id/domains/:did/verify', async (request, reply) => {
-      const { orgId, project } = await builderScope(request, services, request.params.id);
-      const did = idFromUrl(request.params.did, 'Domain');
-      return answer(request, reply, back(project.id, 'publish'), async () => {
-        const domain = await domains.verify(orgId, project.id, did);
-        if (domain.status === 'active') return { notice: `${domain.domain} is active.`, data: { domain } };
-        return { notice: `${domain.domain}: the DNS records are not right yet. Check them below; a change at the DNS provider can take a while to show.`, tone: 'warning', data: { domain } };
-      });
-    });
+    app.post<{ Params: P & { did: string } }>(
+      '/app/projects/:id/domains/:did/verify',
+      async (request, reply) => {
+        const { orgId, project } = await builderScope(request, services, request.params.id);
+        const did = idFromUrl(request.params.did, 'Domain');
+        return answer(request, reply, back(project.id, 'publish'), async () => {
+          const domain = await domains.verify(orgId, project.id, did);
+          if (domain.status === 'active') return { notice: `${domain.domain} is active.`, data: { domain } };
+          return {
+            notice: `${domain.domain}: the DNS records are not right yet. Check them below; a change at the DNS provider can take a while to show.`,
+            tone: 'warning',
+            data: { domain },
+          };
+        });
+      },
+    );
 
-    app.post<{ Params: P & { did: string } }>('/app/projects/:id/domains/:did/delete', async (request, reply) => {
-      const { orgId, project } = await builderScope(request, services, request.params.id);
-      const did = idFromUrl(request.params.did, 'Domain');
-      return answer(request, reply, back(project.id, 'publish'), async () => {
-        await domains.remove(orgId, project.id, did);
-        return { notice: 'Domain removed.' };
-      });
-    });
+    app.post<{ Params: P & { did: string } }>(
+      '/app/projects/:id/domains/:did/delete',
+      async (request, reply) => {
+        const { orgId, project } = await builderScope(request, services, request.params.id);
+        const did = idFromUrl(request.params.did, 'Domain');
+        return answer(request, reply, back(project.id, 'publish'), async () => {
+          await domains.remove(orgId, project.id, did);
+          return { notice: 'Domain removed.' };
+        });
+      },
+    );
 
     app.get<{ Params: P }>('/app/projects/:id/export.zip', async (request, reply) => {
       const { orgId, project } = await builderScope(request, services, request.params.id);
       const { zip, fileName } = await files.export(orgId, project.id);
-      return reply.type('application/zip').header('content-disposition', `attachment; filename="${fileName}"`).header('cache-control', 'no-store').send(zip);
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(zip);
     });
   };
 }

@@ -13,13 +13,39 @@ import { idFromUrl } from '../ids.ts';
 
 export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { templates, plans, projects } = deps.services;
-  const templatesPage = async (request: FastifyRequest, reply: FastifyReply, orgId: string, error?: string) => {
-    const [list, projectPage] = await Promise.all([templates.list(orgId, MAX_LIMIT, 0), projects.list(orgId, {}, 100, 0)]);
-    return render(request, reply, 'templates', { title: 'Templates', templates: list.records, total: list.total, projects: projectPage.projects, error }, error ? 400 : 200);
+  const templatesPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    orgId: string,
+    error?: string,
+  ) => {
+    const [list, projectPage] = await Promise.all([
+      templates.list(orgId, MAX_LIMIT, 0),
+      projects.list(orgId, {}, 100, 0),
+    ]);
+    return render(
+      request,
+      reply,
+      'templates',
+      {
+        title: 'Templates',
+        templates: list.records,
+        total: list.total,
+        projects: projectPage.projects,
+        error,
+      },
+      error ? 400 : 200,
+    );
   };
   const plansPage = async (request: FastifyRequest, reply: FastifyReply, orgId: string, error?: string) => {
     const list = await plans.list(orgId, MAX_LIMIT, 0);
-    return render(request, reply, 'plans', { title: 'Plans', plans: list.records, canManage: requireSeat(request).role !== 'member', error }, error ? 400 : 200);
+    return render(
+      request,
+      reply,
+      'plans',
+      { title: 'Plans', plans: list.records, canManage: requireSeat(request).role !== 'member', error },
+      error ? 400 : 200,
+    );
   };
   const planFields = (form: Form) => ({
     name: text(form, 'name'),
@@ -33,7 +59,9 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
   });
 
   return async (app) => {
-    app.get('/templates', async (request, reply) => templatesPage(request, reply, requireSeat(request).orgId));
+    app.get('/templates', async (request, reply) =>
+      templatesPage(request, reply, requireSeat(request).orgId),
+    );
     app.post<{ Body: Form }>('/templates', async (request, reply) => {
       const seat = requireSeat(request);
       const form = request.body ?? {};
@@ -42,7 +70,9 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
           name: text(form, 'name'),
           ...(optional(form, 'description') ? { description: optional(form, 'description') } : {}),
           ...(optional(form, 'category') ? { category: optional(form, 'category') } : {}),
-          ...(optional(form, 'source_project_id') ? { source_project_id: optional(form, 'source_project_id') } : {}),
+          ...(optional(form, 'source_project_id')
+            ? { source_project_id: optional(form, 'source_project_id') }
+            : {}),
           is_public: checkbox(form, 'is_public'),
         });
         const template = await templates.create(seat.orgId, body);
@@ -62,18 +92,39 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
       const templateId = idFromUrl(request.params.id, 'Template');
       const form = request.body ?? {};
       try {
-        await templates.update(seat.orgId, templateId, checked(UpdateTemplateBody, { name: text(form, 'name'), description: nullable(form, 'description'), category: text(form, 'category').trim() || 'other', is_public: checkbox(form, 'is_public') }));
+        await templates.update(
+          seat.orgId,
+          templateId,
+          checked(UpdateTemplateBody, {
+            name: text(form, 'name'),
+            description: nullable(form, 'description'),
+            category: text(form, 'category').trim() || 'other',
+            is_public: checkbox(form, 'is_public'),
+          }),
+        );
         return redirectWith(reply, `/templates/${templateId}`, 'Template saved.');
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
         const template = await templates.get(seat.orgId, templateId);
-        return render(request, reply, 'template', { title: template.name, template, error: error.message }, 400);
+        return render(
+          request,
+          reply,
+          'template',
+          { title: template.name, template, error: error.message },
+          400,
+        );
       }
     });
     app.get<{ Params: { id: string } }>('/templates/:id/delete', async (request, reply) => {
       const seat = requireSeat(request);
       const template = await templates.get(seat.orgId, idFromUrl(request.params.id, 'Template'));
-      return render(request, reply, 'confirm', { title: `Delete ${template.name}?`, message: 'The template and its files are deleted. Projects made from it keep their files.', action: `/templates/${template.id}/delete`, button: 'Delete template', back: `/templates/${template.id}` });
+      return render(request, reply, 'confirm', {
+        title: `Delete ${template.name}?`,
+        message: 'The template and its files are deleted. Projects made from it keep their files.',
+        action: `/templates/${template.id}/delete`,
+        button: 'Delete template',
+        back: `/templates/${template.id}`,
+      });
     });
     app.post<{ Params: { id: string } }>('/templates/:id/delete', async (request, reply) => {
       const seat = requireSeat(request);
@@ -102,12 +153,26 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
       const planId = idFromUrl(request.params.id, 'Plan');
       const form = request.body ?? {};
       try {
-        await plans.update(seat.orgId, planId, checked(UpdatePlanBody, { ...planFields(form), is_active: checkbox(form, 'is_active'), sort_order: number(form, 'sort_order') ?? 0 }));
+        await plans.update(
+          seat.orgId,
+          planId,
+          checked(UpdatePlanBody, {
+            ...planFields(form),
+            is_active: checkbox(form, 'is_active'),
+            sort_order: number(form, 'sort_order') ?? 0,
+          }),
+        );
         return redirectWith(reply, `/plans/${planId}`, 'Plan saved.');
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
         const plan = await plans.get(seat.orgId, planId);
-        return render(request, reply, 'plan', { title: plan.name, plan, canManage: true, error: error.message }, 400);
+        return render(
+          request,
+          reply,
+          'plan',
+          { title: plan.name, plan, canManage: true, error: error.message },
+          400,
+        );
       }
     });
     app.post<{ Params: { id: string } }>('/plans/:id/default', async (request, reply) => {
@@ -126,7 +191,8 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
         // Positions are rewritten as 0, 1, 2... in the new order: ties in sort_order become explicit.
         const order = list.map((p) => p.id);
         [order[at], order[to]] = [order[to]!, order[at]!];
-        for (const [i, planInOrder] of order.entries()) await plans.update(seat.orgId, planInOrder, { sort_order: i });
+        for (const [i, planInOrder] of order.entries())
+          await plans.update(seat.orgId, planInOrder, { sort_order: i });
       }
       return redirectWith(reply, '/plans', 'Order saved.');
     });

@@ -22,28 +22,56 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.get<{ Querystring: Query }>('/clients', async (request, reply) => {
       const seat = requireSeat(request);
       const q = (request.query.q ?? '').slice(0, 200);
-      const status = (CLIENT_STATUSES as readonly string[]).includes(request.query.status ?? '') ? request.query.status : undefined;
+      const status = (CLIENT_STATUSES as readonly string[]).includes(request.query.status ?? '')
+        ? request.query.status
+        : undefined;
       const p = paging(request.query);
-      const [page, planList] = await Promise.all([clients.search(seat.orgId, { q, status }, p.limit, p.offset), plansOf(seat.orgId)]);
+      const [page, planList] = await Promise.all([
+        clients.search(seat.orgId, { q, status }, p.limit, p.offset),
+        plansOf(seat.orgId),
+      ]);
       const planNames = Object.fromEntries(planList.map((plan) => [plan.id, plan.name]));
-      return render(request, reply, 'clients', { title: 'Clients', clients: page.clients, planNames, q, status, statuses: CLIENT_STATUSES, pager: pager(p, page.total, { q, status }) });
+      return render(request, reply, 'clients', {
+        title: 'Clients',
+        clients: page.clients,
+        planNames,
+        q,
+        status,
+        statuses: CLIENT_STATUSES,
+        pager: pager(p, page.total, { q, status }),
+      });
     });
 
     app.get('/clients/new', async (request, reply) => {
       const seat = requireSeat(request);
-      return render(request, reply, 'client-new', { title: 'New client', form: {}, plans: (await plansOf(seat.orgId)).filter((p) => p.is_active) });
+      return render(request, reply, 'client-new', {
+        title: 'New client',
+        form: {},
+        plans: (await plansOf(seat.orgId)).filter((p) => p.is_active),
+      });
     });
     app.post<{ Body: Form }>('/clients', async (request, reply) => {
       const seat = requireSeat(request);
       const form = request.body ?? {};
       try {
-        const body = checked(CreateClientBody, { email: text(form, 'email').trim(), name: nullable(form, 'name'), company: nullable(form, 'company'), plan_id: nullable(form, 'plan_id') });
+        const body = checked(CreateClientBody, {
+          email: text(form, 'email').trim(),
+          name: nullable(form, 'name'),
+          company: nullable(form, 'company'),
+          plan_id: nullable(form, 'plan_id'),
+        });
         const client = await clients.create(seat.orgId, body);
         return redirectWith(reply, `/clients/${client.id}`, `Client ${client.email} created.`);
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
         const planList = (await plansOf(seat.orgId)).filter((p) => p.is_active);
-        return render(request, reply, 'client-new', { title: 'New client', form, plans: planList, error: error.message }, 400);
+        return render(
+          request,
+          reply,
+          'client-new',
+          { title: 'New client', form, plans: planList, error: error.message },
+          400,
+        );
       }
     });
 
@@ -51,22 +79,56 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       const seat = requireSeat(request);
       const id = idFromUrl(request.params.id, 'Client');
       const client = await clients.get(seat.orgId, id);
-      const [planList, owned, invitation] = await Promise.all([plansOf(seat.orgId), projects.list(seat.orgId, { clientId: id }, 100, 0), portal.pendingInvitation(seat.orgId, id)]);
-      return render(request, reply, 'client', { title: client.name ?? client.email, client, plans: planList, projects: owned.projects, projectCount: owned.total, statuses: CLIENT_STATUSES, invitation });
+      const [planList, owned, invitation] = await Promise.all([
+        plansOf(seat.orgId),
+        projects.list(seat.orgId, { clientId: id }, 100, 0),
+        portal.pendingInvitation(seat.orgId, id),
+      ]);
+      return render(request, reply, 'client', {
+        title: client.name ?? client.email,
+        client,
+        plans: planList,
+        projects: owned.projects,
+        projectCount: owned.total,
+        statuses: CLIENT_STATUSES,
+        invitation,
+      });
     });
     app.post<{ Params: { id: string }; Body: Form }>('/clients/:id', async (request, reply) => {
       const seat = requireSeat(request);
       const id = idFromUrl(request.params.id, 'Client');
       const form = request.body ?? {};
       try {
-        const body = checked(UpdateClientBody, { name: nullable(form, 'name'), company: nullable(form, 'company'), status: optional(form, 'status'), plan_id: nullable(form, 'plan_id') });
+        const body = checked(UpdateClientBody, {
+          name: nullable(form, 'name'),
+          company: nullable(form, 'company'),
+          status: optional(form, 'status'),
+          plan_id: nullable(form, 'plan_id'),
+        });
         await clients.update(seat.orgId, id, body);
         return redirectWith(reply, `/clients/${id}`, 'Client saved.');
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
         const client = await clients.get(seat.orgId, id);
-        const [planList, owned] = await Promise.all([plansOf(seat.orgId), projects.list(seat.orgId, { clientId: id }, 100, 0)]);
-        return render(request, reply, 'client', { title: client.name ?? client.email, client, plans: planList, projects: owned.projects, projectCount: owned.total, statuses: CLIENT_STATUSES, error: error.message }, 400);
+        const [planList, owned] = await Promise.all([
+          plansOf(seat.orgId),
+          projects.list(seat.orgId, { clientId: id }, 100, 0),
+        ]);
+        return render(
+          request,
+          reply,
+          'client',
+          {
+            title: client.name ?? client.email,
+            client,
+            plans: planList,
+            projects: owned.projects,
+            projectCount: owned.total,
+            statuses: CLIENT_STATUSES,
+            error: error.message,
+          },
+          400,
+        );
       }
     });
     app.post<{ Params: { id: string } }>('/clients/:id/invite', async (request, reply) => {

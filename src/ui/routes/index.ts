@@ -23,6 +23,25 @@ import { aiModelRoutes } from './ai-model.ts';
 export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onRequest', plainQuery);
-    for (const routes of [overviewRoutes, clientRoutes, keyRoutes, portalRoutes, webhookRoutes, memberRoutes, organizationRoutes, apiDocsRoutes, projectRoutes, analyticsRoutes, catalogRoutes, builderRoutes, builderActionRoutes, buildRoutes, buildLinkSettingsRoutes, aiModelRoutes, oauthConsentRoutes]) await app.register(routes(deps));
+    for (const routes of [
+      overviewRoutes,
+      clientRoutes,
+      keyRoutes,
+      portalRoutes,
+      webhookRoutes,
+      memberRoutes,
+      organizationRoutes,
+      apiDocsRoutes,
+      projectRoutes,
+      analyticsRoutes,
+      catalogRoutes,
+      builderRoutes,
+      builderActionRoutes,
+      buildRoutes,
+      buildLinkSettingsRoutes,
+      aiModelRoutes,
+      oauthConsentRoutes,
+    ])
+      await app.register(routes(deps));
   };
 }

@@ -20,19 +20,49 @@ const roleOf = (form: Form): Role => {
 export function memberRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { members } = deps.services;
 
-  const page = async (request: FastifyRequest, reply: FastifyReply, seat: OrgSeat, extra: Record<string, unknown> = {}, status = 200) => {
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    seat: OrgSeat,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) => {
     const { members: list, invitations } = await members.list(seat.orgId);
-    return render(request, reply, 'members', { title: 'Members', members: list, invitations, roles: ROLES, me: seat.who.user.id, role: seat.role, manage: canManage(seat.role), form: {}, error: null, ...extra }, status);
+    return render(
+      request,
+      reply,
+      'members',
+      {
+        title: 'Members',
+        members: list,
+        invitations,
+        roles: ROLES,
+        me: seat.who.user.id,
+        role: seat.role,
+        manage: canManage(seat.role),
+        form: {},
+        error: null,
+        ...extra,
+      },
+      status,
+    );
   };
 
   /** Runs a manager's change; a refusal of the service re-renders the list with its message. */
-  const change = async (request: FastifyRequest, reply: FastifyReply, action: (seat: OrgSeat) => Promise<string>, extra: Record<string, unknown> = {}) => {
+  const change = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    action: (seat: OrgSeat) => Promise<string>,
+    extra: Record<string, unknown> = {},
+  ) => {
     const seat = requireSeat(request, { manage: true });
     try {
       return redirectWith(reply, '/settings/members', await action(seat));
     } catch (error) {
-      if (error instanceof InvalidInputError) return page(request, reply, seat, { ...extra, error: error.message }, 400);
-      if (error instanceof NotAllowedError) return page(request, reply, seat, { ...extra, error: error.message }, 403);
+      if (error instanceof InvalidInputError)
+        return page(request, reply, seat, { ...extra, error: error.message }, 400);
+      if (error instanceof NotAllowedError)
+        return page(request, reply, seat, { ...extra, error: error.message }, 403);
       throw error;
     }
   };
@@ -46,7 +76,13 @@ export function memberRoutes(deps: RouteDeps): FastifyPluginAsync {
         request,
         reply,
         async (seat) => {
-          const invitation = await members.invite(seat.orgId, seat.orgName, { user: seat.who.user, role: seat.role }, text(form, 'email'), roleOf(form));
+          const invitation = await members.invite(
+            seat.orgId,
+            seat.orgName,
+            { user: seat.who.user, role: seat.role },
+            text(form, 'email'),
+            roleOf(form),
+          );
           return `Invitation sent to ${invitation.email}. The link works for 7 days.`;
         },
         { form },
@@ -54,7 +90,12 @@ export function memberRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.post<{ Params: { id: string } }>('/settings/members/invitations/:id/resend', async (request, reply) =>
       change(request, reply, async (seat) => {
-        const invitation = await members.resendInvitation(seat.orgId, seat.orgName, { user: seat.who.user, role: seat.role }, idFromUrl(request.params.id, 'Invitation'));
+        const invitation = await members.resendInvitation(
+          seat.orgId,
+          seat.orgName,
+          { user: seat.who.user, role: seat.role },
+          idFromUrl(request.params.id, 'Invitation'),
+        );
         return `Invitation sent again to ${invitation.email}. The new link works for 7 days; the earlier one no longer does.`;
       }),
     );

@@ -21,8 +21,30 @@ export function organizationRoutes(deps: RouteDeps): FastifyPluginAsync {
     txt: `${TXT_PREFIX}.www.example.com`,
   };
 
-  const page = (request: FastifyRequest, reply: FastifyReply, seat: OrgSeat, extra: Record<string, unknown> = {}, status = 200) =>
-    render(request, reply, 'organization', { title: 'Settings', orgName: seat.orgName, name: seat.orgName, manage: canManage(seat.role), sitesHost, ipv4: sites.ipv4 ?? null, example, error: null, ...extra }, status);
+  const page = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    seat: OrgSeat,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) =>
+    render(
+      request,
+      reply,
+      'organization',
+      {
+        title: 'Settings',
+        orgName: seat.orgName,
+        name: seat.orgName,
+        manage: canManage(seat.role),
+        sitesHost,
+        ipv4: sites.ipv4 ?? null,
+        example,
+        error: null,
+        ...extra,
+      },
+      status,
+    );
 
   return async (app) => {
     app.get('/settings/organization', async (request, reply) => page(request, reply, requireSeat(request)));
@@ -34,7 +56,13 @@ export function organizationRoutes(deps: RouteDeps): FastifyPluginAsync {
         return redirectWith(reply, '/settings/organization', `The organization is now called ${org.name}.`);
       } catch (error) {
         if (error instanceof InvalidInputError || error instanceof ConflictError) {
-          return page(request, reply, seat, { name, error: error.message.charAt(0).toUpperCase() + error.message.slice(1) }, 400);
+          return page(
+            request,
+            reply,
+            seat,
+            { name, error: error.message.charAt(0).toUpperCase() + error.message.slice(1) },
+            400,
+          );
         }
         throw error;
       }

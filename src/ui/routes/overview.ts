@@ -23,7 +23,13 @@ export function overviewRoutes(deps: RouteDeps): FastifyPluginAsync {
       ]);
       return render(request, reply, 'overview', {
         title: 'Overview',
-        counts: { clients: clientPage.total, activeClients: active.total, projects: projectPage.total, views: traffic.totalViews, visitors: traffic.uniqueVisitors },
+        counts: {
+          clients: clientPage.total,
+          activeClients: active.total,
+          projects: projectPage.total,
+          views: traffic.totalViews,
+          visitors: traffic.uniqueVisitors,
+        },
         recent: projectPage.projects,
         chart: lineChart(traffic.dailyViews, 'Page views per day, last 30 days'),
       });

@@ -22,7 +22,12 @@ export function portalRoutes(deps: RouteDeps): FastifyPluginAsync {
         projects.list(client.orgId, { clientId: client.id }, 100, 0),
         client.planId ? plans.get(client.orgId, client.planId).catch(() => null) : Promise.resolve(null),
       ]);
-      return render(request, reply, 'portal', { title: `Your websites — ${client.orgName}`, agency: client.orgName, projects: owned.projects, plan });
+      return render(request, reply, 'portal', {
+        title: `Your websites — ${client.orgName}`,
+        agency: client.orgName,
+        projects: owned.projects,
+        plan,
+      });
     });
     app.get<{ Params: { id: string } }>('/portal/projects/:id', async (request, reply) => {
       const { client } = requireClient(request);
@@ -39,7 +44,10 @@ export function portalRoutes(deps: RouteDeps): FastifyPluginAsync {
         project,
         traffic,
         chart: lineChart(traffic.dailyViews, 'Page views per day, last 30 days'),
-        pages: barChart(traffic.topPages.map((p) => ({ label: p.path, value: p.views })), 'Top pages'),
+        pages: barChart(
+          traffic.topPages.map((p) => ({ label: p.path, value: p.views })),
+          'Top pages',
+        ),
         submissions: submissions.submissions,
         submissionTotal: submissions.total,
       });

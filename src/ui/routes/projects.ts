@@ -18,14 +18,44 @@ type Query = { q?: string; status?: string; client?: string; page?: string; form
 
 export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { projects, clients, templates, publishing, forms } = deps.services;
-  const newForm = async (request: FastifyRequest, reply: FastifyReply, orgId: string, form: Record<string, unknown>, error?: string) => {
-    const [clientPage, templateList] = await Promise.all([clients.search(orgId, {}, MAX_LIMIT, 0), templates.list(orgId, MAX_LIMIT, 0)]);
-    return render(request, reply, 'project-new', { title: 'New project', form, clients: clientPage.clients, templates: templateList.records, error }, error ? 400 : 200);
+  const newForm = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    orgId: string,
+    form: Record<string, unknown>,
+    error?: string,
+  ) => {
+    const [clientPage, templateList] = await Promise.all([
+      clients.search(orgId, {}, MAX_LIMIT, 0),
+      templates.list(orgId, MAX_LIMIT, 0),
+    ]);
+    return render(
+      request,
+      reply,
+      'project-new',
+      { title: 'New project', form, clients: clientPage.clients, templates: templateList.records, error },
+      error ? 400 : 200,
+    );
   };
-  const projectPage = async (request: FastifyRequest, reply: FastifyReply, orgId: string, id: string, extra: Record<string, unknown> = {}, status = 200) => {
+  const projectPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    orgId: string,
+    id: string,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) => {
     const project = await projects.get(orgId, id);
-    const client = project.org_client_id ? await clients.get(orgId, project.org_client_id).catch(() => null) : null;
-    return render(request, reply, 'project', { title: project.name, project, client, statuses: PROJECT_STATUSES, ...extra }, status);
+    const client = project.org_client_id
+      ? await clients.get(orgId, project.org_client_id).catch(() => null)
+      : null;
+    return render(
+      request,
+      reply,
+      'project',
+      { title: project.name, project, client, statuses: PROJECT_STATUSES, ...extra },
+      status,
+    );
   };
   /** Domain refusals of a project action come back to its page as an error, with their status. */
   const refusal = (error: unknown): [string, number] | undefined => {
@@ -39,10 +69,16 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.get<{ Querystring: Query }>('/projects', async (request, reply) => {
       const seat = requireSeat(request);
       const q = (request.query.q ?? '').slice(0, 200);
-      const status = (PROJECT_STATUSES as readonly string[]).includes(request.query.status ?? '') ? request.query.status : undefined;
-      const clientId = request.query.client && isUuid(request.query.client) ? request.query.client.toLowerCase() : undefined;
+      const status = (PROJECT_STATUSES as readonly string[]).includes(request.query.status ?? '')
+        ? request.query.status
+        : undefined;
+      const clientId =
+        request.query.client && isUuid(request.query.client) ? request.query.client.toLowerCase() : undefined;
       const p = paging(request.query);
-      const [page, clientPage] = await Promise.all([projects.list(seat.orgId, { q, status, clientId }, p.limit, p.offset), clients.search(seat.orgId, {}, MAX_LIMIT, 0)]);
+      const [page, clientPage] = await Promise.all([
+        projects.list(seat.orgId, { q, status, clientId }, p.limit, p.offset),
+        clients.search(seat.orgId, {}, MAX_LIMIT, 0),
+      ]);
       const clientNames = Object.fromEntries(clientPage.clients.map((c) => [c.id, c.name ?? c.email]));
       return render(request, reply, 'projects', {
         title: 'Projects',
@@ -89,8 +125,19 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
       const id = idFromUrl(request.params.id, 'Project');
       const form = request.body ?? {};
       try {
-        const tags = text(form, 'tags').split(',').map((t) => t.trim()).filter(Boolean);
-        await projects.update(seat.orgId, id, checked(UpdateProjectBody, { name: text(form, 'name'), description: nullable(form, 'description'), tags }));
+        const tags = text(form, 'tags')
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
+        await projects.update(
+          seat.orgId,
+          id,
+          checked(UpdateProjectBody, {
+            name: text(form, 'name'),
+            description: nullable(form, 'description'),
+            tags,
+          }),
+        );
         return redirectWith(reply, `/projects/${id}`, 'Project saved.');
       } catch (error) {
         const known = refusal(error);
@@ -143,20 +190,36 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
       return redirectWith(reply, '/projects', `Project ${project.name} deleted.`);
     });
 
-    app.get<{ Params: { id: string }; Querystring: Query }>('/projects/:id/submissions', async (request, reply) => {
-      const seat = requireSeat(request);
-      const project = await projects.get(seat.orgId, idFromUrl(request.params.id, 'Project'));
-      const form = request.query.form && request.query.form.length <= 64 ? request.query.form : undefined;
-      const p = paging(request.query);
-      const page = await forms.list(seat.orgId, project.id, { limit: p.limit, offset: p.offset, ...(form ? { form } : {}) });
-      return render(request, reply, 'submissions', { title: `Form submissions — ${project.name}`, project, submissions: page.submissions, form, pager: pager(p, page.total, { form }) });
-    });
-    app.post<{ Params: { id: string; sid: string } }>('/projects/:id/submissions/:sid/delete', async (request, reply) => {
-      const seat = requireSeat(request);
-      const id = idFromUrl(request.params.id, 'Project');
-      await forms.delete(seat.orgId, id, idFromUrl(request.params.sid, 'Submission'));
-      return redirectWith(reply, `/projects/${id}/submissions`, 'Submission deleted.');
-    });
+    app.get<{ Params: { id: string }; Querystring: Query }>(
+      '/projects/:id/submissions',
+      async (request, reply) => {
+        const seat = requireSeat(request);
+        const project = await projects.get(seat.orgId, idFromUrl(request.params.id, 'Project'));
+        const form = request.query.form && request.query.form.length <= 64 ? request.query.form : undefined;
+        const p = paging(request.query);
+        const page = await forms.list(seat.orgId, project.id, {
+          limit: p.limit,
+          offset: p.offset,
+          ...(form ? { form } : {}),
+        });
+        return render(request, reply, 'submissions', {
+          title: `Form submissions — ${project.name}`,
+          project,
+          submissions: page.submissions,
+          form,
+          pager: pager(p, page.total, { form }),
+        });
+      },
+    );
+    app.post<{ Params: { id: string; sid: string } }>(
+      '/projects/:id/submissions/:sid/delete',
+      async (request, reply) => {
+        const seat = requireSeat(request);
+        const id = idFromUrl(request.params.id, 'Project');
+        await forms.delete(seat.orgId, id, idFromUrl(request.params.sid, 'Submission'));
+        return redirectWith(reply, `/projects/${id}/submissions`, 'Submission deleted.');
+      },
+    );
     app.get<{ Params: { id: string } }>('/projects/:id/submissions.csv', async (request, reply) => {
       const seat = requireSeat(request);
       const project = await projects.get(seat.orgId, idFromUrl(request.params.id, 'Project'));

@@ -6,7 +6,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import { invalid, InvalidInputError } from '../../modules/common/errors.ts';
 import { DELIVERY_STATUSES } from '../../events/types.ts';
-import { CreateWebhookBody, EVENT_TYPES, UpdateWebhookBody, type Webhook } from '../../modules/webhooks/schema.ts';
+import {
+  CreateWebhookBody,
+  EVENT_TYPES,
+  UpdateWebhookBody,
+  type Webhook,
+} from '../../modules/webhooks/schema.ts';
 import type { RouteDeps } from '../plugin.ts';
 import { checked, list, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
@@ -26,21 +31,44 @@ const ticked = (form: Form) => {
 
 export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { webhooks, deliveries } = deps.services;
-  const listPage = async (orgId: string) => ({ title: 'Webhooks', webhooks: (await webhooks.list(orgId, MAX_LIMIT, 0)).records, events: EVENT_TYPES });
+  const listPage = async (orgId: string) => ({
+    title: 'Webhooks',
+    webhooks: (await webhooks.list(orgId, MAX_LIMIT, 0)).records,
+    events: EVENT_TYPES,
+  });
 
   /** The endpoint's page; `extra` carries a new secret or a form error. */
-  const endpointPage = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) => {
+  const endpointPage = async (
+    request: FastifyRequest<{ Params: Params; Querystring: Query }>,
+    reply: FastifyReply,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) => {
     const seat = requireSeat(request, { manage: true });
     const id = idFromUrl(request.params.id, 'Webhook');
     const webhook = (extra.webhook as Webhook | undefined) ?? (await webhooks.get(seat.orgId, id));
-    const filter = (DELIVERY_STATUSES as readonly string[]).includes(request.query.status ?? '') ? (request.query.status as (typeof DELIVERY_STATUSES)[number]) : undefined;
+    const filter = (DELIVERY_STATUSES as readonly string[]).includes(request.query.status ?? '')
+      ? (request.query.status as (typeof DELIVERY_STATUSES)[number])
+      : undefined;
     const p = paging(request.query);
     const log = await deliveries.list(seat.orgId, id, { limit: p.limit, offset: p.offset, status: filter });
     return render(
       request,
       reply,
       'webhook',
-      { title: webhook.url, heading: 'Webhook endpoint', events: EVENT_TYPES, statuses: DELIVERY_STATUSES, filter, secret: null, error: null, ...extra, webhook, deliveries: log.deliveries, pager: pager(p, log.total, { status: filter }) },
+      {
+        title: webhook.url,
+        heading: 'Webhook endpoint',
+        events: EVENT_TYPES,
+        statuses: DELIVERY_STATUSES,
+        filter,
+        secret: null,
+        error: null,
+        ...extra,
+        webhook,
+        deliveries: log.deliveries,
+        pager: pager(p, log.total, { status: filter }),
+      },
       status,
     );
   };
@@ -59,54 +87,99 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
         return render(request, reply, 'webhooks', { ...(await listPage(seat.orgId)), created, form: {} });
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        return render(request, reply, 'webhooks', { ...(await listPage(seat.orgId)), created: null, form, error: error.message }, 400);
+        return render(
+          request,
+          reply,
+          'webhooks',
+          { ...(await listPage(seat.orgId)), created: null, form, error: error.message },
+          400,
+        );
       }
     });
 
-    app.get<{ Params: Params; Querystring: Query }>('/settings/webhooks/:id', (request, reply) => endpointPage(request, reply));
-    app.post<{ Params: Params; Querystring: Query; Body: Form }>('/settings/webhooks/:id', async (request, reply) => {
-      const seat = requireSeat(request, { manage: true });
-      const id = idFromUrl(request.params.id, 'Webhook');
-      const form = request.body ?? {};
-      try {
-        await webhooks.update(seat.orgId, id, checked(UpdateWebhookBody, { url: text(form, 'url').trim(), events: ticked(form) }));
-        return redirectWith(reply, `/settings/webhooks/${id}`, 'Endpoint saved.');
-      } catch (error) {
-        if (!(error instanceof InvalidInputError)) throw error;
-        return endpointPage(request, reply, { error: error.message }, 400);
-      }
-    });
+    app.get<{ Params: Params; Querystring: Query }>('/settings/webhooks/:id', (request, reply) =>
+      endpointPage(request, reply),
+    );
+    app.post<{ Params: Params; Querystring: Query; Body: Form }>(
+      '/settings/webhooks/:id',
+      async (request, reply) => {
+        const seat = requireSeat(request, { manage: true });
+        const id = idFromUrl(request.params.id, 'Webhook');
+        const form = request.body ?? {};
+        try {
+          await webhooks.update(
+            seat.orgId,
+            id,
+            checked(UpdateWebhookBody, { url: text(form, 'url').trim(), events: ticked(form) }),
+          );
+          return redirectWith(reply, `/settings/webhooks/${id}`, 'Endpoint saved.');
+        } catch (error) {
+          if (!(error instanceof InvalidInputError)) throw error;
+          return endpointPage(request, reply, { error: error.message }, 400);
+        }
+      },
+    );
     app.post<{ Params: Params; Body: Form }>('/settings/webhooks/:id/active', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
       const id = idFromUrl(request.params.id, 'Webhook');
       const on = text(request.body ?? {}, 'is_active') === 'true';
       await webhooks.update(seat.orgId, id, { is_active: on });
-      return redirectWith(reply, `/settings/webhooks/${id}`, on ? 'Endpoint switched on: held deliveries are on their way.' : 'Endpoint switched off: deliveries are held until it is switched on again.');
+      return redirectWith(
+        reply,
+        `/settings/webhooks/${id}`,
+        on
+          ? 'Endpoint switched on: held deliveries are on their way.'
+          : 'Endpoint switched off: deliveries are held until it is switched on again.',
+      );
     });
-    app.post<{ Params: Params; Querystring: Query }>('/settings/webhooks/:id/rotate-secret', async (request, reply) => {
-      const seat = requireSeat(request, { manage: true });
-      const { webhook, secret } = await webhooks.rotateSecret(seat.orgId, idFromUrl(request.params.id, 'Webhook'));
-      const overlapHours = Math.round(deps.config.webhooks.rotationOverlapMs / 3_600_000);
-      return endpointPage(request, reply, { webhook, secret, overlapHours });
-    });
+    app.post<{ Params: Params; Querystring: Query }>(
+      '/settings/webhooks/:id/rotate-secret',
+      async (request, reply) => {
+        const seat = requireSeat(request, { manage: true });
+        const { webhook, secret } = await webhooks.rotateSecret(
+          seat.orgId,
+          idFromUrl(request.params.id, 'Webhook'),
+        );
+        const overlapHours = Math.round(deps.config.webhooks.rotationOverlapMs / 3_600_000);
+        return endpointPage(request, reply, { webhook, secret, overlapHours });
+      },
+    );
     app.post<{ Params: Params }>('/settings/webhooks/:id/test', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
       const id = idFromUrl(request.params.id, 'Webhook');
       const { attempt } = await deliveries.test(seat.orgId, id);
-      const outcome = attempt.status_code !== null ? `the endpoint answered ${attempt.status_code}` : `no answer (${attempt.error ?? 'failed'})`;
-      return redirectWith(reply, `/settings/webhooks/${id}`, `Test event sent: ${outcome} in ${attempt.duration_ms} ms.`);
+      const outcome =
+        attempt.status_code !== null
+          ? `the endpoint answered ${attempt.status_code}`
+          : `no answer (${attempt.error ?? 'failed'})`;
+      return redirectWith(
+        reply,
+        `/settings/webhooks/${id}`,
+        `Test event sent: ${outcome} in ${attempt.duration_ms} ms.`,
+      );
     });
-    app.post<{ Params: Params & { deliveryId: string } }>('/settings/webhooks/:id/deliveries/:deliveryId/retry', async (request, reply) => {
-      const seat = requireSeat(request, { manage: true });
-      const id = idFromUrl(request.params.id, 'Webhook');
-      await deliveries.retry(seat.orgId, id, idFromUrl(request.params.deliveryId, 'Delivery'));
-      return redirectWith(reply, `/settings/webhooks/${id}`, 'Delivery queued: it is sent again in a moment.');
-    });
+    app.post<{ Params: Params & { deliveryId: string } }>(
+      '/settings/webhooks/:id/deliveries/:deliveryId/retry',
+      async (request, reply) => {
+        const seat = requireSeat(request, { manage: true });
+        const id = idFromUrl(request.params.id, 'Webhook');
+        await deliveries.retry(seat.orgId, id, idFromUrl(request.params.deliveryId, 'Delivery'));
+        return redirectWith(
+          reply,
+          `/settings/webhooks/${id}`,
+          'Delivery queued: it is sent again in a moment.',
+        );
+      },
+    );
     app.post<{ Params: Params }>('/settings/webhooks/:id/delete', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
       const webhook = await webhooks.get(seat.orgId, idFromUrl(request.params.id, 'Webhook'));
       await webhooks.delete(seat.orgId, webhook.id);
-      return redirectWith(reply, '/settings/webhooks', `Endpoint ${webhook.url} deleted; its pending deliveries are dropped.`);
+      return redirectWith(
+        reply,
+        '/settings/webhooks',
+        `Endpoint ${webhook.url} deleted; its pending deliveries are dropped.`,
+      );
     });
   };
 }

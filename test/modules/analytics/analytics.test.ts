@@ -32,10 +32,21 @@ describe('analytics with a fixed clock', () => {
       { at: '2025-03-04T00:00:00.000Z', path: '/', referrer: 'google.com', visitor: 'v1' }, // its first instant
       { at: '2025-03-05T23:59:59.999Z', path: '/pricing', device: 'mobile', visitor: 'v2' },
       { at: '2025-03-05T10:00:00.000Z', path: '/', device: 'mobile', visitor: 'v2' }, // the same visitor, same day
-      { at: '2025-03-06T00:00:00.000Z', path: '/pricing', referrer: 'news.ycombinator.com', device: 'mobile', visitor: 'v3' },
+      {
+        at: '2025-03-06T00:00:00.000Z',
+        path: '/pricing',
+        referrer: 'news.ycombinator.com',
+        device: 'mobile',
+        visitor: 'v3',
+      },
       { at: NOW, path: '/about', device: 'tablet', visitor: 'v4' },
     ]);
-    await seedViews(api.ctx.database, api.org.id, b, times(3, { at: '2025-03-08T12:00:00.000Z', path: '/', referrer: 'google.com', visitor: 'v5' }));
+    await seedViews(
+      api.ctx.database,
+      api.org.id,
+      b,
+      times(3, { at: '2025-03-08T12:00:00.000Z', path: '/', referrer: 'google.com', visitor: 'v5' }),
+    );
 
     const all = await report('?days=7');
     expect(all).toEqual({
@@ -71,12 +82,21 @@ describe('analytics with a fixed clock', () => {
     expect([onlyA.totalViews, onlyA.uniqueVisitors]).toEqual([5, 4]);
     expect(views(onlyA.dailyViews)).toEqual([1, 2, 1, 0, 0, 0, 1]);
     const onlyB = await report(`?project_id=${b}&days=7`);
-    expect(onlyB).toMatchObject({ totalViews: 3, uniqueVisitors: 1, topPages: [{ path: '/', views: 3 }], topReferrers: [{ referrer: 'google.com', views: 3 }] });
+    expect(onlyB).toMatchObject({
+      totalViews: 3,
+      uniqueVisitors: 1,
+      topPages: [{ path: '/', views: 3 }],
+      topReferrers: [{ referrer: 'google.com', views: 3 }],
+    });
     expect(onlyB.deviceBreakdown).toEqual([{ device: 'desktop', views: 3 }]);
 
     // A wider window reaches the day before.
     const wider = await report('?days=8');
-    expect([wider.totalViews, wider.uniqueVisitors, wider.dailyViews[0]]).toEqual([9, 6, { date: '2025-03-03', views: 1 }]);
+    expect([wider.totalViews, wider.uniqueVisitors, wider.dailyViews[0]]).toEqual([
+      9,
+      6,
+      { date: '2025-03-03', views: 1 },
+    ]);
   });
 
   it('counts a visitor once per site and day, across batches', async () => {
@@ -84,7 +104,10 @@ describe('analytics with a fixed clock', () => {
     const b = await seedProject(db(), api.org.id, 'B');
     const at = '2025-03-10T09:00:00.000Z';
     await seedViews(api.ctx.database, api.org.id, a, times(2, { at, visitor: 'same' }));
-    await seedViews(api.ctx.database, api.org.id, a, [{ at, visitor: 'same' }, { at, visitor: 'other' }]);
+    await seedViews(api.ctx.database, api.org.id, a, [
+      { at, visitor: 'same' },
+      { at, visitor: 'other' },
+    ]);
     // Hashes include the site: the same value on another site is another visitor.
     await seedViews(api.ctx.database, api.org.id, b, [{ at, visitor: 'same' }]);
     expect(await report(`?days=1&project_id=${a}`)).toMatchObject({ totalViews: 4, uniqueVisitors: 2 });
@@ -95,7 +118,10 @@ describe('analytics with a fixed clock', () => {
     const gone = await seedProject(db(), api.org.id, 'Gone');
     const kept = await seedProject(db(), api.org.id, 'Kept');
     const at = '2025-03-09T09:00:00.000Z';
-    await seedViews(api.ctx.database, api.org.id, gone, [...times(3, { at, path: '/only-gone', referrer: 'gone.example' }), { at, path: '/' }]);
+    await seedViews(api.ctx.database, api.org.id, gone, [
+      ...times(3, { at, path: '/only-gone', referrer: 'gone.example' }),
+      { at, path: '/' },
+    ]);
     await seedViews(api.ctx.database, api.org.id, kept, times(2, { at, path: '/', device: 'mobile' }));
     expect((await report()).totalViews).toBe(6);
     expect((await api.delete(`/api/v1/projects/${gone}`)).status).toBe(200);
@@ -106,7 +132,12 @@ describe('analytics with a fixed clock', () => {
       topReferrers: [{ referrer: '(direct)', views: 2 }],
       deviceBreakdown: [{ device: 'mobile', views: 2 }],
     });
-    const rows = await db().selectFrom('page_view_rollups').select('scope').where('org_id', '=', api.org.id).where('scope', '=', gone).execute();
+    const rows = await db()
+      .selectFrom('page_view_rollups')
+      .select('scope')
+      .where('org_id', '=', api.org.id)
+      .where('scope', '=', gone)
+      .execute();
     expect(rows).toEqual([]);
   });
 
@@ -118,7 +149,11 @@ describe('analytics with a fixed clock', () => {
       ...times(5, { at, path: '/y', device: 'tablet' }),
       ...times(3, { at, path: '/a', device: 'desktop' }),
       ...times(3, { at, path: '/A', device: 'mobile' }),
-      ...Array.from({ length: 8 }, (_, i) => ({ at, path: `/p${i + 1}`, device: i < 4 ? 'desktop' : 'mobile' })),
+      ...Array.from({ length: 8 }, (_, i) => ({
+        at,
+        path: `/p${i + 1}`,
+        device: i < 4 ? 'desktop' : 'mobile',
+      })),
     ];
     seed.forEach((v, i) => (v.referrer = i < 12 ? `h${String(i + 1).padStart(2, '0')}.example` : null));
     await seedViews(api.ctx.database, api.org.id, p, seed);
@@ -179,7 +214,13 @@ describe('analytics scope and validation', () => {
     const before = new Date().toISOString().slice(0, 10);
     const result = await report('?days=5');
     const after = new Date().toISOString().slice(0, 10);
-    expect(result).toMatchObject({ totalViews: 0, uniqueVisitors: 0, topPages: [], topReferrers: [], deviceBreakdown: [] });
+    expect(result).toMatchObject({
+      totalViews: 0,
+      uniqueVisitors: 0,
+      topPages: [],
+      topReferrers: [],
+      deviceBreakdown: [],
+    });
     expect(views(result.dailyViews)).toEqual([0, 0, 0, 0, 0]);
     expect([before, after]).toContain(result.dailyViews[4].date);
     expect((await report()).dailyViews).toHaveLength(30);
@@ -190,7 +231,12 @@ describe('analytics scope and validation', () => {
     await seedViews(api.ctx.database, api.org.id, mine, [{ at: new Date().toISOString(), path: '/mine' }]);
     const other = await api.newOrg('Other');
     const theirs = await seedProject(db(), other.org.id);
-    await seedViews(api.ctx.database, other.org.id, theirs, times(4, { at: new Date().toISOString(), path: '/theirs' }));
+    await seedViews(
+      api.ctx.database,
+      other.org.id,
+      theirs,
+      times(4, { at: new Date().toISOString(), path: '/theirs' }),
+    );
 
     expect((await report()).topPages).toEqual([{ path: '/mine', views: 1 }]);
     expect((await report('', other.readKey)).topPages).toEqual([{ path: '/theirs', views: 4 }]);

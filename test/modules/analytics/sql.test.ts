@@ -27,24 +27,38 @@ describe('aggregates on PostgreSQL', () => {
   it.runIf(onPostgres)('sorts ties in byte order whatever the column collation', async () => {
     const p = await seedProject(db(), api.org.id);
     const at = new Date().toISOString();
-    await seedViews(api.ctx.database, api.org.id, p, ['/a', '/A', '/b', '/B'].map((path) => ({ at, path })));
+    await seedViews(
+      api.ctx.database,
+      api.org.id,
+      p,
+      ['/a', '/A', '/b', '/B'].map((path) => ({ at, path })),
+    );
     const scope = { orgId: api.org.id, from: '2000-01-01', to: at.slice(0, 10) };
     const rolledBack = new Error('roll back');
     const pages = await db()
       .transaction()
       .execute(async (trx) => {
         await sql`alter table page_view_rollups alter column key type text collate "und-x-icu"`.execute(trx);
-        const order = await sql<{ path: string }>`select key as path from page_view_rollups where scope = ${p} and dimension = 'path' order by key`.execute(trx);
+        const order = await sql<{
+          path: string;
+        }>`select key as path from page_view_rollups where scope = ${p} and dimension = 'path' order by key`.execute(
+          trx,
+        );
         expect(order.rows.map((r) => r.path)).toEqual(['/a', '/A', '/b', '/B']); // the locale order differs
         throw Object.assign(rolledBack, { pages: await topBy(trx, 'postgres', scope, 'path') });
       })
-      .catch((error: Error & { pages?: unknown }) => (error === rolledBack ? error.pages : Promise.reject(error)));
+      .catch((error: Error & { pages?: unknown }) =>
+        error === rolledBack ? error.pages : Promise.reject(error),
+      );
     expect(pages).toEqual(['/A', '/B', '/a', '/b'].map((key) => ({ key, views: 1 })));
   });
 
   it.runIf(onPostgres)('buckets days in UTC whatever the session time zone', async () => {
     const p = await seedProject(db(), api.org.id);
-    await seedViews(api.ctx.database, api.org.id, p, [{ at: '2025-03-05T23:59:59.999Z' }, { at: '2025-03-06T00:00:00.000Z' }]);
+    await seedViews(api.ctx.database, api.org.id, p, [
+      { at: '2025-03-05T23:59:59.999Z' },
+      { at: '2025-03-06T00:00:00.000Z' },
+    ]);
     const scope = { orgId: api.org.id, projectId: p, from: '2025-03-01', to: '2025-03-10' };
     const days = await db()
       .transaction()

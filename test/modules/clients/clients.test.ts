@@ -11,9 +11,20 @@ async function createPlan(extra: Record<string, unknown> = {}) {
 
 describe('clients', () => {
   it('creates a client invited with no payment status', async () => {
-    const res = await api.post('/api/v1/clients', { email: 'Ann@Example.com', name: 'Ann', company: 'Ann Co' });
+    const res = await api.post('/api/v1/clients', {
+      email: 'Ann@Example.com',
+      name: 'Ann',
+      company: 'Ann Co',
+    });
     expect(res.status).toBe(201);
-    expect(res.body.client).toMatchObject({ email: 'Ann@Example.com', name: 'Ann', company: 'Ann Co', status: 'invited', payment_status: 'none', plan_id: null });
+    expect(res.body.client).toMatchObject({
+      email: 'Ann@Example.com',
+      name: 'Ann',
+      company: 'Ann Co',
+      status: 'invited',
+      payment_status: 'none',
+      plan_id: null,
+    });
     const got = await api.get(`/api/v1/clients/${res.body.client.id}`);
     expect(got.status).toBe(200);
     expect(got.body.client).toEqual(res.body.client);
@@ -41,7 +52,9 @@ describe('clients', () => {
   it('allows the same email in two organizations', async () => {
     const other = await api.newOrg('Other');
     expect((await api.post('/api/v1/clients', { email: 'same@example.com' })).status).toBe(201);
-    expect((await api.post('/api/v1/clients', { email: 'same@example.com' }, { key: other.key })).status).toBe(201);
+    expect(
+      (await api.post('/api/v1/clients', { email: 'same@example.com' }, { key: other.key })).status,
+    ).toBe(201);
   });
 
   it.each([
@@ -70,7 +83,8 @@ describe('clients', () => {
     expect(refused.body.error).toContain('not active');
 
     const other = await api.newOrg('Other');
-    const foreign = (await api.post('/api/v1/plans', { name: 'Theirs', price: 1 }, { key: other.key })).body.plan.id;
+    const foreign = (await api.post('/api/v1/plans', { name: 'Theirs', price: 1 }, { key: other.key })).body
+      .plan.id;
     const res = await api.patch(`/api/v1/clients/${created.body.client.id}`, { plan_id: foreign });
     expect(res.status).toBe(400);
     expect((await api.get(`/api/v1/clients/${created.body.client.id}`)).body.client.plan_id).toBe(planId);
@@ -78,7 +92,14 @@ describe('clients', () => {
 
   it('updates only the fields present; null detaches the plan; payment_status is read-only', async () => {
     const planId = await createPlan();
-    const { client } = (await api.post('/api/v1/clients', { email: 'u@example.com', name: 'U', company: 'UCo', plan_id: planId })).body;
+    const { client } = (
+      await api.post('/api/v1/clients', {
+        email: 'u@example.com',
+        name: 'U',
+        company: 'UCo',
+        plan_id: planId,
+      })
+    ).body;
     const res = await api.patch(`/api/v1/clients/${client.id}`, { status: 'active' });
     expect(res.status).toBe(200);
     expect(res.body.client).toEqual({ ...client, status: 'active' });
@@ -94,12 +115,16 @@ describe('clients', () => {
 
   it("answers 404 for another organization's client and never changes it", async () => {
     const other = await api.newOrg('Other');
-    const theirs = (await api.post('/api/v1/clients', { email: 't@example.com', name: 'Theirs' }, { key: other.key })).body.client;
+    const theirs = (
+      await api.post('/api/v1/clients', { email: 't@example.com', name: 'Theirs' }, { key: other.key })
+    ).body.client;
     expect((await api.get(`/api/v1/clients/${theirs.id}`)).status).toBe(404);
     const res = await api.patch(`/api/v1/clients/${theirs.id}`, { name: 'Mine' });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'Client not found' });
-    expect((await api.get(`/api/v1/clients/${theirs.id}`, { key: other.key })).body.client.name).toBe('Theirs');
+    expect((await api.get(`/api/v1/clients/${theirs.id}`, { key: other.key })).body.client.name).toBe(
+      'Theirs',
+    );
   });
 
   it('refuses a malformed client id with 400 naming the parameter', async () => {

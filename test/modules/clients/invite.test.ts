@@ -7,7 +7,13 @@ import { SmtpSink } from '../../helpers/smtp.ts';
 
 const smtp = await SmtpSink.start();
 const api = useTestApi(
-  { SMTP_URL: smtp.url, MAIL_FROM: 'Sitewright <no-reply@sitewright.test>', WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0ms,50ms', WEBHOOK_POLL_INTERVAL: '20ms' },
+  {
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Sitewright <no-reply@sitewright.test>',
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    WEBHOOK_RETRY_SCHEDULE: '0ms,50ms',
+    WEBHOOK_POLL_INTERVAL: '20ms',
+  },
   { dispatcher: true },
 );
 let receiver: Receiver;
@@ -30,13 +36,18 @@ const tokenIn = (text: string) => /http:\/\/sitewright\.test\/invitations\/(\S+)
 
 describe('POST /clients/{id}/invite', () => {
   it('emails the accept link; accepting makes the client active with a client.updated event', async () => {
-    const hook = await api.post('/api/v1/webhooks', { url: receiver.url('/invite'), events: ['client.updated'] });
+    const hook = await api.post('/api/v1/webhooks', {
+      url: receiver.url('/invite'),
+      events: ['client.updated'],
+    });
     expect(hook.status).toBe(201);
     const client = await newClient();
 
     const res = await api.request('POST', `/api/v1/clients/${client.id}/invite`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ invitation: { client_id: client.id, email: client.email, expires_at: expect.any(String) } });
+    expect(res.body).toEqual({
+      invitation: { client_id: client.id, email: client.email, expires_at: expect.any(String) },
+    });
     const days = (Date.parse(res.body.invitation.expires_at) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.9);
     expect(days).toBeLessThanOrEqual(7);
@@ -48,13 +59,20 @@ describe('POST /clients/{id}/invite', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
     expect(JSON.stringify(res.body)).not.toContain(token);
 
-    const { client: accepted, user } = await api.ctx.services.portal.accept(token!, 'a long enough password', 'Ann');
+    const { client: accepted, user } = await api.ctx.services.portal.accept(
+      token!,
+      'a long enough password',
+      'Ann',
+    );
     expect(accepted.status).toBe('active');
     expect(user.email).toBe(client.email);
     expect((await api.get(`/api/v1/clients/${client.id}`)).body.client.status).toBe('active');
 
     const [delivery] = await receiver.waitFor('/invite', 1);
-    expect(delivery!.json).toMatchObject({ type: 'client.updated', data: { client: { id: client.id, status: 'active' }, previous_attributes: { status: 'invited' } } });
+    expect(delivery!.json).toMatchObject({
+      type: 'client.updated',
+      data: { client: { id: client.id, status: 'active' }, previous_attributes: { status: 'invited' } },
+    });
     expect(delivery!.json.data.client).toEqual((await api.get(`/api/v1/clients/${client.id}`)).body.client);
 
     // Now it has its account: a second invitation is refused, and sends nothing.
@@ -87,7 +105,11 @@ describe('POST /clients/{id}/invite', () => {
     // Whether an email has an account elsewhere is no business of the agency inviting: the
     // invitation goes out as to anyone else.
     const taken = await newClient();
-    await api.ctx.services.accounts.createUser({ email: taken.email.toUpperCase(), password: 'a long enough password', name: 'Member elsewhere' });
+    await api.ctx.services.accounts.createUser({
+      email: taken.email.toUpperCase(),
+      password: 'a long enough password',
+      name: 'Member elsewhere',
+    });
     const res = await api.request('POST', `/api/v1/clients/${taken.id}/invite`);
     expect(res.status).toBe(200);
     const token = tokenIn((await smtp.waitFor(taken.email))[0]!.text)!;
@@ -99,21 +121,30 @@ describe('POST /clients/{id}/invite', () => {
 
   it("answers 404 for another organization's client and for a missing one, 400 for a malformed id", async () => {
     const other = await api.newOrg('Other');
-    const theirs = (await api.post('/api/v1/clients', { email: `theirs-${process.pid}@example.com` }, { key: other.key })).body.client;
+    const theirs = (
+      await api.post('/api/v1/clients', { email: `theirs-${process.pid}@example.com` }, { key: other.key })
+    ).body.client;
     const res = await api.request('POST', `/api/v1/clients/${theirs.id}/invite`);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'Client not found' });
-    expect((await api.request('POST', '/api/v1/clients/01a20225-2fef-73dd-be9d-af188b7b1886/invite')).status).toBe(404);
+    expect(
+      (await api.request('POST', '/api/v1/clients/01a20225-2fef-73dd-be9d-af188b7b1886/invite')).status,
+    ).toBe(404);
     expect((await api.request('POST', '/api/v1/clients/nope/invite')).status).toBe(400);
     expect(smtp.to(theirs.email)).toEqual([]);
   });
 
   it('needs the write permission', async () => {
     const client = await newClient();
-    const res = await api.request('POST', `/api/v1/clients/${client.id}/invite`, undefined, { key: api.readKey });
+    const res = await api.request('POST', `/api/v1/clients/${client.id}/invite`, undefined, {
+      key: api.readKey,
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: "This API key lacks the 'write' permission" });
-    expect((await api.request('POST', `/api/v1/clients/${client.id}/invite`, undefined, { key: api.writeKey })).status).toBe(200);
+    expect(
+      (await api.request('POST', `/api/v1/clients/${client.id}/invite`, undefined, { key: api.writeKey }))
+        .status,
+    ).toBe(200);
   });
 
   it('is documented in the OpenAPI document with its answer', async () => {

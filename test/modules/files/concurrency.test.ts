@@ -10,12 +10,17 @@ async function project() {
   const client = await createClient(api);
   return createProject(api, { client_email: client.email, name: 'Raced' });
 }
-const fileCount = async (projectId: string) => (await api.get(`/api/v1/projects/${projectId}/files`)).body.files.length;
+const fileCount = async (projectId: string) =>
+  (await api.get(`/api/v1/projects/${projectId}/files`)).body.files.length;
 
 describe('concurrent file writes', () => {
   it('30 concurrent PUTs of different paths leave exactly PROJECT_MAX_FILES files', async () => {
     const p = await project();
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => api.put(`/api/v1/projects/${p.id}/files/f${i}.txt`, { content: 'x' })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        api.put(`/api/v1/projects/${p.id}/files/f${i}.txt`, { content: 'x' }),
+      ),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(5);
     expect(results.filter((r) => r.status !== 201).every((r) => r.status === 400)).toBe(true);
     expect(await fileCount(p.id)).toBe(5);
@@ -24,7 +29,11 @@ describe('concurrent file writes', () => {
   it('concurrent PUTs of one new path all succeed: one file, no 500', async () => {
     for (let round = 0; round < 5; round++) {
       const p = await project();
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api.put(`/api/v1/projects/${p.id}/files/same.txt`, { content: `v${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          api.put(`/api/v1/projects/${p.id}/files/same.txt`, { content: `v${i}` }),
+        ),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
       expect(await fileCount(p.id)).toBe(1);
     }
@@ -32,7 +41,11 @@ describe('concurrent file writes', () => {
 
   it('PROJECT_MAX_BYTES holds under concurrent writes', async () => {
     const p = await project();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api.put(`/api/v1/projects/${p.id}/files/b${i}.txt`, { content: 'y'.repeat(300) })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        api.put(`/api/v1/projects/${p.id}/files/b${i}.txt`, { content: 'y'.repeat(300) }),
+      ),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(3);
     const files = (await api.get(`/api/v1/projects/${p.id}/files`)).body.files;
     expect(files.reduce((sum: number, f: any) => sum + f.size, 0)).toBeLessThanOrEqual(1000);
@@ -43,14 +56,22 @@ describe('concurrent file writes', () => {
     const b = await project();
     await api.post(`/api/v1/projects/${a.id}/publish`, { builtFiles: { 'index.html': 'a' } });
     await api.post(`/api/v1/projects/${b.id}/publish`, { builtFiles: { 'index.html': 'b' } });
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => api.post(`/api/v1/projects/${i % 2 ? a.id : b.id}/domains`, { domain: 'www.raced-domain.com' })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        api.post(`/api/v1/projects/${i % 2 ? a.id : b.id}/domains`, { domain: 'www.raced-domain.com' }),
+      ),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.every((r) => r.status < 500)).toBe(true);
   });
 
   it('concurrent publishes all succeed and the last deployment is served', async () => {
     const p = await project();
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles: { 'index.html': `<h1>v${i}</h1>` } })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles: { 'index.html': `<h1>v${i}</h1>` } }),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
   });
 });

@@ -12,7 +12,13 @@ async function project(key?: string) {
 }
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const fileCount = async (projectId: string) =>
-  (await api.ctx.database.db.selectFrom('project_files').select((eb) => eb.fn.countAll().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow()).n;
+  (
+    await api.ctx.database.db
+      .selectFrom('project_files')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow()
+  ).n;
 
 describe('project files', () => {
   it('creates, reads, replaces, lists and deletes a text file', async () => {
@@ -47,13 +53,19 @@ describe('project files', () => {
   it('round-trips binary content as base64, byte for byte', async () => {
     const p = await project();
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x10]);
-    const res = await api.put(`/api/v1/projects/${p.id}/files/img/logo.png`, { content: png.toString('base64'), encoding: 'base64' });
+    const res = await api.put(`/api/v1/projects/${p.id}/files/img/logo.png`, {
+      content: png.toString('base64'),
+      encoding: 'base64',
+    });
     expect(res.status).toBe(201);
     expect(res.body.file).toMatchObject({ content_type: 'image/png', size: png.length, sha256: sha(png) });
     const read = await api.get(`/api/v1/projects/${p.id}/files/img/logo.png`);
     expect(read.body.file.encoding).toBe('base64');
     expect(Buffer.from(read.body.file.content, 'base64').equals(png)).toBe(true);
-    const bad = await api.put(`/api/v1/projects/${p.id}/files/img/x.png`, { content: 'not base64!!', encoding: 'base64' });
+    const bad = await api.put(`/api/v1/projects/${p.id}/files/img/x.png`, {
+      content: 'not base64!!',
+      encoding: 'base64',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('base64');
   });
@@ -62,12 +74,24 @@ describe('project files', () => {
     const p = await project();
     const ok = await api.put(`/api/v1/projects/${p.id}/files/about//index.html`, { content: 'x' });
     expect(ok.body.file.path).toBe('about/index.html');
-    for (const bad of ['..%2Fsecret.txt', 'a%2F..%2F..%2Fb.txt', '%2Fetc%2Fpasswd', 'a%00b.txt', '.env', 'a%5Cb.txt', 'sp%20ace.html', `${'a'.repeat(101)}.txt`, 'dir/']) {
+    for (const bad of [
+      '..%2Fsecret.txt',
+      'a%2F..%2F..%2Fb.txt',
+      '%2Fetc%2Fpasswd',
+      'a%00b.txt',
+      '.env',
+      'a%5Cb.txt',
+      'sp%20ace.html',
+      `${'a'.repeat(101)}.txt`,
+      'dir/',
+    ]) {
       const res = await api.put(`/api/v1/projects/${p.id}/files/${bad}`, { content: 'x' });
       expect(res.status, bad).toBe(400);
       expect(res.body.error).toMatch(/^path '/);
     }
-    expect((await api.put(`/api/v1/projects/${p.id}/files/.well-known/security.txt`, { content: 'x' })).status).toBe(201);
+    expect(
+      (await api.put(`/api/v1/projects/${p.id}/files/.well-known/security.txt`, { content: 'x' })).status,
+    ).toBe(201);
     // Dot segments spelled with percent-escapes are resolved by the URL layer: never outside the project.
     const dotted = await api.put(`/api/v1/projects/${p.id}/files/a/%2E%2E/b.txt`, { content: 'x' });
     expect(dotted.body.file.path).not.toContain('..');
@@ -81,13 +105,19 @@ describe('project files', () => {
     const big = await api.put(`/api/v1/projects/${p.id}/files/big.txt`, { content: 'x'.repeat(2001) });
     expect(big.status).toBe(413);
     expect(big.body.error).toContain('FILE_MAX_BYTES = 2000');
-    for (const n of [1, 2]) expect((await api.put(`/api/v1/projects/${p.id}/files/f${n}.txt`, { content: 'x'.repeat(2000) })).status).toBe(201);
+    for (const n of [1, 2])
+      expect(
+        (await api.put(`/api/v1/projects/${p.id}/files/f${n}.txt`, { content: 'x'.repeat(2000) })).status,
+      ).toBe(201);
     const total = await api.put(`/api/v1/projects/${p.id}/files/f3.txt`, { content: 'x'.repeat(1500) });
     expect(total.status).toBe(413);
     expect(total.body.error).toContain('PROJECT_MAX_BYTES = 5000');
     // Replacing a file counts its new size, not both.
-    expect((await api.put(`/api/v1/projects/${p.id}/files/f1.txt`, { content: 'x'.repeat(1000) })).status).toBe(200);
-    for (const n of [3, 4]) expect((await api.put(`/api/v1/projects/${p.id}/files/g${n}.txt`, { content: 'y' })).status).toBe(201);
+    expect(
+      (await api.put(`/api/v1/projects/${p.id}/files/f1.txt`, { content: 'x'.repeat(1000) })).status,
+    ).toBe(200);
+    for (const n of [3, 4])
+      expect((await api.put(`/api/v1/projects/${p.id}/files/g${n}.txt`, { content: 'y' })).status).toBe(201);
     const count = await api.put(`/api/v1/projects/${p.id}/files/g5.txt`, { content: 'y' });
     expect(count.status).toBe(400);
     expect(count.body.error).toContain('PROJECT_MAX_FILES = 4');
@@ -98,8 +128,12 @@ describe('project files', () => {
 
   it('needs write to change files and read to see them; other organizations get 404', async () => {
     const p = await project();
-    expect((await api.put(`/api/v1/projects/${p.id}/files/a.txt`, { content: 'x' }, { key: api.readKey })).status).toBe(403);
-    expect((await api.put(`/api/v1/projects/${p.id}/files/a.txt`, { content: 'x' }, { key: api.writeKey })).status).toBe(201);
+    expect(
+      (await api.put(`/api/v1/projects/${p.id}/files/a.txt`, { content: 'x' }, { key: api.readKey })).status,
+    ).toBe(403);
+    expect(
+      (await api.put(`/api/v1/projects/${p.id}/files/a.txt`, { content: 'x' }, { key: api.writeKey })).status,
+    ).toBe(201);
     expect((await api.get(`/api/v1/projects/${p.id}/files`, { key: api.writeKey })).status).toBe(403);
     expect((await api.get(`/api/v1/projects/${p.id}/files/a.txt`, { key: api.readKey })).status).toBe(200);
 

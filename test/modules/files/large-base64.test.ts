@@ -14,13 +14,21 @@ describe('large base64 files', () => {
     const p = await createProject(api, { client_email: client.email, name: 'Big files' });
     for (const size of [3_355_464, LIMIT]) {
       const bytes = randomBytes(size);
-      const res = await api.put(`/api/v1/projects/${p.id}/files/blob-${size}.bin`, { content: bytes.toString('base64'), encoding: 'base64' });
+      const res = await api.put(`/api/v1/projects/${p.id}/files/blob-${size}.bin`, {
+        content: bytes.toString('base64'),
+        encoding: 'base64',
+      });
       expect(res.status, `${size} bytes`).toBe(201);
       expect(res.body.file.size).toBe(size);
       const read = await api.get(`/api/v1/projects/${p.id}/files/blob-${size}.bin`);
-      expect(createHash('sha256').update(Buffer.from(read.body.file.content, 'base64')).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(createHash('sha256').update(Buffer.from(read.body.file.content, 'base64')).digest('hex')).toBe(
+        createHash('sha256').update(bytes).digest('hex'),
+      );
     }
-    const over = await api.put(`/api/v1/projects/${p.id}/files/over.bin`, { content: randomBytes(LIMIT + 1).toString('base64'), encoding: 'base64' });
+    const over = await api.put(`/api/v1/projects/${p.id}/files/over.bin`, {
+      content: randomBytes(LIMIT + 1).toString('base64'),
+      encoding: 'base64',
+    });
     expect(over.status).toBe(413);
     expect(over.body).toEqual({ error: expect.stringContaining('FILE_MAX_BYTES') });
   });

@@ -19,9 +19,16 @@ const feed = (pieces: string[]) => {
 const tricky = JSON.stringify({
   summary: 'first, with a {"files": [{"path": "fake.html"}]} inside a string',
   files: [
-    { content: 'a "quoted" } ] { [ \\ backslash \\" and \n newline \u2028 and {"path":"no.html"}', path: 'index.html' },
+    {
+      content: 'a "quoted" } ] { [ \\ backslash \\" and \n newline \u2028 and {"path":"no.html"}',
+      path: 'index.html',
+    },
     { path: 'caf\u00e9 "odd"\\name.html', content: '' },
-    { path: 'css/site.css', content: 'body{}', extra: { path: 'nested.html', list: [{ path: 'deeper.html' }] } },
+    {
+      path: 'css/site.css',
+      content: 'body{}',
+      extra: { path: 'nested.html', list: [{ path: 'deeper.html' }] },
+    },
   ],
 });
 
@@ -29,7 +36,11 @@ describe('answer scanner', () => {
   it('reports each file when its object closes, ignoring look-alikes inside strings and nested objects', () => {
     const seen = feed(split(tricky));
     expect(seen.map((s) => s.entry.path)).toEqual(['index.html', 'café "odd"\\name.html', 'css/site.css']);
-    expect(seen.map((s) => s.entry.keys)).toEqual([['content', 'path'], ['path', 'content'], ['path', 'content', 'extra']]);
+    expect(seen.map((s) => s.entry.keys)).toEqual([
+      ['content', 'path'],
+      ['path', 'content'],
+      ['path', 'content', 'extra'],
+    ]);
     // Reported as soon as the closing brace arrived, not at the end of the answer.
     const firstClose = tricky.indexOf('"path":"index.html"}') + '"path":"index.html"}'.length;
     expect(seen[0]!.after).toBeGreaterThanOrEqual(firstClose);
@@ -40,7 +51,11 @@ describe('answer scanner', () => {
   it('reports changes with their kind and nothing for other top-level arrays', () => {
     const answer = JSON.stringify({
       notes: [{ path: 'not-a-file.html' }],
-      changes: [{ path: 'a.html', edits: [{ search: '}', replace: '{' }] }, { path: 'b.html', delete: true }, { path: 'c.html', content: 'x' }],
+      changes: [
+        { path: 'a.html', edits: [{ search: '}', replace: '{' }] },
+        { path: 'b.html', delete: true },
+        { path: 'c.html', content: 'x' },
+      ],
     });
     const seen = feed([...answer]);
     expect(seen.map((s) => [s.entry.path, s.entry.keys])).toEqual([
@@ -51,23 +66,33 @@ describe('answer scanner', () => {
   });
 
   it('ignores a code fence around the JSON and whitespace between tokens', () => {
-    const seen = feed(['```json\n{ "files" : [ { "path" : "index.html" , "content" : "x" } ,\n', '{"path":"b.html","content":"y"} ] }\n```']);
+    const seen = feed([
+      '```json\n{ "files" : [ { "path" : "index.html" , "content" : "x" } ,\n',
+      '{"path":"b.html","content":"y"} ] }\n```',
+    ]);
     expect(seen.map((s) => s.entry.path)).toEqual(['index.html', 'b.html']);
   });
 
   it('gives the same entries however the text is cut (property)', () => {
-    const file = fc.record({ path: fc.string({ maxLength: 12 }), content: fc.string({ unit: 'binary', maxLength: 40 }) });
+    const file = fc.record({
+      path: fc.string({ maxLength: 12 }),
+      content: fc.string({ unit: 'binary', maxLength: 40 }),
+    });
     fc.assert(
-      fc.property(fc.array(file, { maxLength: 5 }), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 30 }), (files, sizes) => {
-        const text = JSON.stringify({ files, summary: 'x' });
-        const pieces: string[] = [];
-        for (let at = 0, i = 0; at < text.length; i++) {
-          const size = sizes[i % sizes.length]!;
-          pieces.push(text.slice(at, at + size));
-          at += size;
-        }
-        expect(feed(pieces).map((s) => s.entry.path)).toEqual(files.map((f) => f.path));
-      }),
+      fc.property(
+        fc.array(file, { maxLength: 5 }),
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 30 }),
+        (files, sizes) => {
+          const text = JSON.stringify({ files, summary: 'x' });
+          const pieces: string[] = [];
+          for (let at = 0, i = 0; at < text.length; i++) {
+            const size = sizes[i % sizes.length]!;
+            pieces.push(text.slice(at, at + size));
+            at += size;
+          }
+          expect(feed(pieces).map((s) => s.entry.path)).toEqual(files.map((f) => f.path));
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -3,11 +3,30 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
 
-const PAGE = '<!doctype html><html><head><title>Luna</title></head><body><h1>Luna Bakery</h1><p class="x">Fresh bread</p></body></html>';
-const files = [{ path: 'index.html', content: PAGE }, { path: 'styles.css', content: 'h1{}' }];
-const h1 = { file: 'index.html', selector: 'html > body:nth-child(2) > h1:nth-child(1)', html: '<h1>Luna Bakery</h1>' };
-const p = { file: 'index.html', selector: 'html > body:nth-child(2) > p:nth-child(2)', html: '<p class="x">Fresh bread</p>' };
-const run = (prompt: string, element = h1) => new BuiltinProvider().generate({ prompt, model: 'builtin', files, element, signal: new AbortController().signal });
+const PAGE =
+  '<!doctype html><html><head><title>Luna</title></head><body><h1>Luna Bakery</h1><p class="x">Fresh bread</p></body></html>';
+const files = [
+  { path: 'index.html', content: PAGE },
+  { path: 'styles.css', content: 'h1{}' },
+];
+const h1 = {
+  file: 'index.html',
+  selector: 'html > body:nth-child(2) > h1:nth-child(1)',
+  html: '<h1>Luna Bakery</h1>',
+};
+const p = {
+  file: 'index.html',
+  selector: 'html > body:nth-child(2) > p:nth-child(2)',
+  html: '<p class="x">Fresh bread</p>',
+};
+const run = (prompt: string, element = h1) =>
+  new BuiltinProvider().generate({
+    prompt,
+    model: 'builtin',
+    files,
+    element,
+    signal: new AbortController().signal,
+  });
 
 describe('builtin: a prompt aimed at a selected element', () => {
   it.each([
@@ -24,8 +43,14 @@ describe('builtin: a prompt aimed at a selected element', () => {
 
   it('removes the element, and fails clearly on what it does not understand', async () => {
     const removed = await run('remove this', p);
-    expect(removed.files.find((f) => f.path === 'index.html')!.content).toBe(PAGE.replace('<p class="x">Fresh bread</p>', ''));
-    await expect(run('make it sparkle')).rejects.toThrow(/did not understand what to change in the selected element/);
-    await expect(run('say hi', { ...h1, selector: 'html > body:nth-child(2) > h2:nth-child(1)' })).rejects.toThrow(/no longer in the page/);
+    expect(removed.files.find((f) => f.path === 'index.html')!.content).toBe(
+      PAGE.replace('<p class="x">Fresh bread</p>', ''),
+    );
+    await expect(run('make it sparkle')).rejects.toThrow(
+      /did not understand what to change in the selected element/,
+    );
+    await expect(
+      run('say hi', { ...h1, selector: 'html > body:nth-child(2) > h2:nth-child(1)' }),
+    ).rejects.toThrow(/no longer in the page/);
   });
 });

@@ -10,19 +10,39 @@ describe('builtin: facts without an introducing word', () => {
   it.each([
     ['en', 'barber in derby, opne tue-fri 10-6 sat 9-4 sunday closed', ['tue-fri 10-6', 'sat 9-4']],
     ['en', 'We are open every day 8:00-17:00 in summer.', ['every day 8:00-17:00']],
-    ['en', 'Open Tuesdays 9am–12pm and Thursdays 2pm–5pm at the Old School Hall, 12 Mill Lane, Derby DE1 3AB.', ['Tuesdays 9am–12pm', 'Thursdays 2pm–5pm']],
+    [
+      'en',
+      'Open Tuesdays 9am–12pm and Thursdays 2pm–5pm at the Old School Hall, 12 Mill Lane, Derby DE1 3AB.',
+      ['Tuesdays 9am–12pm', 'Thursdays 2pm–5pm'],
+    ],
     ['en', 'We do 2-3 weddings a month.', []],
     ['de', 'Wir haben Di-Fr 10-18 Uhr und Sa 9-14 Uhr geöffnet.', ['Di-Fr 10-18 Uhr', 'Sa 9-14 Uhr']],
     ['fr', 'On vous accueille mar-sam 9h-19h.', ['mar-sam 9h-19h']],
-    ['es', 'Atendemos de lunes a viernes 10 a 19 hs y sábados 10 a 14 hs.', ['de lunes a viernes 10 a 19 hs', 'sábados 10 a 14 hs']],
+    [
+      'es',
+      'Atendemos de lunes a viernes 10 a 19 hs y sábados 10 a 14 hs.',
+      ['de lunes a viernes 10 a 19 hs', 'sábados 10 a 14 hs'],
+    ],
     ['it', 'Siamo aperti mar-dom 12-15 e 19-23.', ['mar-dom 12-15 e 19-23']],
     ['nl', 'We zijn er wo-za 9-17 en zo 10-16.', ['wo-za 9-17', 'zo 10-16']],
     ['pt', 'Atendemos seg a sex 9h às 18h e sáb 9h às 13h.', ['seg a sex 9h às 18h', 'sáb 9h às 13h']],
-    ['fr', 'ouvert du mardi au samedi 7h-19h et le dimanche 8h-12h30.', ['du mardi au samedi 7h-19h', 'le dimanche 8h-12h30']],
+    [
+      'fr',
+      'ouvert du mardi au samedi 7h-19h et le dimanche 8h-12h30.',
+      ['du mardi au samedi 7h-19h', 'le dimanche 8h-12h30'],
+    ],
     ['it', 'aperti dal martedì alla domenica, il sabato 9:00-13:00', ['il sabato 9:00-13:00']],
-    ['de', 'Sprechzeiten: Mo, Di, Do 8–12 und 14–18 Uhr, Mi und Fr 8–13 Uhr.', ['Mo, Di, Do 8–12 und 14–18 Uhr', 'Mi und Fr 8–13 Uhr']],
+    [
+      'de',
+      'Sprechzeiten: Mo, Di, Do 8–12 und 14–18 Uhr, Mi und Fr 8–13 Uhr.',
+      ['Mo, Di, Do 8–12 und 14–18 Uhr', 'Mi und Fr 8–13 Uhr'],
+    ],
     ['en', 'Hours M-F 8am-6pm, call 208-555-0101.', ['M-F 8am-6pm']],
-    ['es', 'Atendemos lunes a viernes de 8:00 a.m. a 5:00 p.m.', ['lunes a viernes de 8:00 a.m. a 5:00 p.m.']],
+    [
+      'es',
+      'Atendemos lunes a viernes de 8:00 a.m. a 5:00 p.m.',
+      ['lunes a viernes de 8:00 a.m. a 5:00 p.m.'],
+    ],
   ] as const)('%s: %s', (language, prompt, hours) => {
     expect(hoursIn(prompt, language)).toEqual(hours);
   });
@@ -32,7 +52,10 @@ describe('builtin: facts without an introducing word', () => {
     ['siamo in via roma 12. orari lun-sab 9-19', 'via roma 12'],
     ['Sie finden uns in der Bergmannstraße 22, 10961 Berlin.', 'Bergmannstraße 22, 10961 Berlin'],
     ['laden in leipzig, karl-liebknecht str. 40. mo-fr 10-18', 'karl-liebknecht str. 40'],
-    ['Find the workshop at Unit 3, Riverside Road Business Park, Leeds LS9 0AB. Call 0113 496 0000.', 'Unit 3, Riverside Road Business Park, Leeds LS9 0AB'],
+    [
+      'Find the workshop at Unit 3, Riverside Road Business Park, Leeds LS9 0AB. Call 0113 496 0000.',
+      'Unit 3, Riverside Road Business Park, Leeds LS9 0AB',
+    ],
     ['Friterie à Namur depuis 1991, place d’Armes 7. Ouvert mar-dim.', 'place d’Armes 7'],
     ['Um café na Rua das Flores 28, 1200-195 Lisboa.', 'Rua das Flores 28, 1200-195 Lisboa'],
     ['Un corso per principianti di 4 settimane, 120 €.', null],

@@ -9,9 +9,14 @@ import type { SiteFile } from '../../../src/modules/generations/provider.ts';
 
 const generate = (prompt: string, files: SiteFile[] = []) =>
   new BuiltinProvider().generate({ prompt, model: 'builtin', files, signal: new AbortController().signal });
-const page = (files: SiteFile[], path = 'index.html') => files.find((f) => f.path === path)!.content as string;
+const page = (files: SiteFile[], path = 'index.html') =>
+  files.find((f) => f.path === path)!.content as string;
 /** The words a visitor reads (tags, scripts and styles gone). */
-const visible = (html: string) => html.replace(/<style[\s\S]*?<\/style>|<svg[\s\S]*?<\/svg>/g, ' ').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const visible = (html: string) =>
+  html
+    .replace(/<style[\s\S]*?<\/style>|<svg[\s\S]*?<\/svg>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
 
 const PHYSIO =
   'Wir brauchen eine Website für unsere Physiotherapiepraxis in München-Schwabing. Die Website soll auf Deutsch sein. ' +
@@ -29,7 +34,10 @@ describe('builtin: the prompt’s language', () => {
     ['Build a site for our bakery in Leeds, in German please', 'de'],
     // Few or no small words: the language's own words for the business and the site decide.
     ['Bäckerei Luna', 'de'],
-    ['Friseursalon Schnittwerk in Köln. Leistungen: Damenhaarschnitt ab 39 €, Herrenhaarschnitt ab 25 €.', 'de'],
+    [
+      'Friseursalon Schnittwerk in Köln. Leistungen: Damenhaarschnitt ab 39 €, Herrenhaarschnitt ab 25 €.',
+      'de',
+    ],
     ['Barbiere a Torino: taglio 18 €, barba da 10 €, taglio e barba 25 €.', 'it'],
     ['Kapsalon in Utrecht: knippen vanaf € 24, baard trimmen € 12.', 'nl'],
     ['Luna Rossa', 'en'],
@@ -44,7 +52,15 @@ describe('builtin: the prompt’s language', () => {
     const words = visible(index);
     expect(words).toContain('Kontakt');
     expect(words).toContain('Zum Inhalt');
-    for (const english of ['Get in touch', 'Send message', 'Skip to content', 'Opening hours', 'Back to top', 'Add your']) expect(words).not.toContain(english);
+    for (const english of [
+      'Get in touch',
+      'Send message',
+      'Skip to content',
+      'Opening hours',
+      'Back to top',
+      'Add your',
+    ])
+      expect(words).not.toContain(english);
     // The requested pages are made and linked.
     for (const path of ['services.html', 'team.html', 'contact.html']) {
       expect(files.some((f) => f.path === path)).toBe(true);
@@ -70,7 +86,15 @@ describe('builtin: the prompt’s language', () => {
     const index = page(files);
     expect(index).toContain(`<html lang="${language}">`);
     const words = visible(index);
-    for (const english of ['Get in touch', 'Send message', 'Skip to content', 'Back to top', 'Add your', 'Leave this field', 'About ']) {
+    for (const english of [
+      'Get in touch',
+      'Send message',
+      'Skip to content',
+      'Back to top',
+      'Add your',
+      'Leave this field',
+      'About ',
+    ]) {
       expect(words).not.toContain(english);
     }
   });
@@ -84,26 +108,58 @@ describe('builtin: the prompt’s language', () => {
     expect(visible(page(french.files))).not.toContain('Get in touch');
 
     const japanese = generate('Translate the site into Japanese', first.files);
-    await expect(japanese).rejects.toThrow(/only, so the site was not translated; connect an AI model in Settings/);
+    await expect(japanese).rejects.toThrow(
+      /only, so the site was not translated; connect an AI model in Settings/,
+    );
     const vague = generate('make it pop more', first.files);
-    await expect(vague).rejects.toThrow(/^The builtin model \(Templates, offline\) did not understand what to change, so nothing changed: edit a text/);
+    await expect(vague).rejects.toThrow(
+      /^The builtin model \(Templates, offline\) did not understand what to change, so nothing changed: edit a text/,
+    );
     await expect(vague).rejects.not.toThrow(/understands|"rename/);
     // A combined request does what it can and names what it did not do.
     const both = await generate('Make it green and show the photo images/wedding1.png here', first.files);
-    expect(both.summary).toMatch(/brand colour .*Not done: There is no image images\/wedding1.png in the project: upload it/);
+    expect(both.summary).toMatch(
+      /brand colour .*Not done: There is no image images\/wedding1.png in the project: upload it/,
+    );
   });
 });
 
 describe('builtin: facts in any of the languages', () => {
   it.each([
-    ['Öffnungszeiten: Di–Fr 9–18 Uhr, Sa 8–14 Uhr. Adresse: Karl-Heine-Straße 71, 04229 Leipzig, Telefon 0341 5550 1923.', 'DE',
-      { hours: ['Di–Fr 9–18 Uhr', 'Sa 8–14 Uhr'], address: 'Karl-Heine-Straße 71, 04229 Leipzig', phone: '0341 5550 1923' }],
-    ['Tél. 02 61 91 23 45, contact@plomberie-lemoine.fr. Horaires : lun-ven 8h-18h, sam 9h-12h.', 'FR',
-      { hours: ['lun-ven 8h-18h', 'sam 9h-12h'], address: null, phone: '02 61 91 23 45', email: 'contact@plomberie-lemoine.fr' }],
-    ['Open: di t/m za 7.00-18.00 uur, zo 9.00-14.00 uur. Adres: Haarlemmerdijk 112, 1013 JJ Amsterdam. Tel. 020 555 0142.', 'NL',
-      { hours: ['di t/m za 7.00-18.00 uur', 'zo 9.00-14.00 uur'], address: 'Haarlemmerdijk 112, 1013 JJ Amsterdam', phone: '020 555 0142' }],
+    [
+      'Öffnungszeiten: Di–Fr 9–18 Uhr, Sa 8–14 Uhr. Adresse: Karl-Heine-Straße 71, 04229 Leipzig, Telefon 0341 5550 1923.',
+      'DE',
+      {
+        hours: ['Di–Fr 9–18 Uhr', 'Sa 8–14 Uhr'],
+        address: 'Karl-Heine-Straße 71, 04229 Leipzig',
+        phone: '0341 5550 1923',
+      },
+    ],
+    [
+      'Tél. 02 61 91 23 45, contact@plomberie-lemoine.fr. Horaires : lun-ven 8h-18h, sam 9h-12h.',
+      'FR',
+      {
+        hours: ['lun-ven 8h-18h', 'sam 9h-12h'],
+        address: null,
+        phone: '02 61 91 23 45',
+        email: 'contact@plomberie-lemoine.fr',
+      },
+    ],
+    [
+      'Open: di t/m za 7.00-18.00 uur, zo 9.00-14.00 uur. Adres: Haarlemmerdijk 112, 1013 JJ Amsterdam. Tel. 020 555 0142.',
+      'NL',
+      {
+        hours: ['di t/m za 7.00-18.00 uur', 'zo 9.00-14.00 uur'],
+        address: 'Haarlemmerdijk 112, 1013 JJ Amsterdam',
+        phone: '020 555 0142',
+      },
+    ],
     ['Contact: +33 6 39 98 12 45', 'FR', { hours: [], address: null, phone: '+33 6 39 98 12 45' }],
-    ['A bakery in Bristol, open Mon-Fri 8am-5pm, Sat 9am-2pm. Phone 0117 496 0123', 'GB', { hours: ['Mon-Fri 8am-5pm', 'Sat 9am-2pm'], address: null, phone: '0117 496 0123' }],
+    [
+      'A bakery in Bristol, open Mon-Fri 8am-5pm, Sat 9am-2pm. Phone 0117 496 0123',
+      'GB',
+      { hours: ['Mon-Fri 8am-5pm', 'Sat 9am-2pm'], address: null, phone: '0117 496 0123' },
+    ],
   ] as const)('%s', (prompt, country, expected) => {
     const contact = contactIn(prompt, country);
     expect(hoursIn(prompt)).toEqual(expected.hours);

@@ -21,7 +21,10 @@ describe('builtin: the pages a prompt asks for', () => {
     ['Graag een teampagina, een prijzenpagina en een FAQ.', ['pricing', 'team', 'faq']],
     ['Queremos o menu numa página própria e uma página de contacto.', ['menu', 'contact']],
     ['Want a separate menu page and a page for events (tastings, pop-ups).', ['menu', 'events']],
-    ['Could we have a home page, a page about the team, a fees page and a contact page?', ['pricing', 'team', 'contact']],
+    [
+      'Could we have a home page, a page about the team, a fees page and a contact page?',
+      ['pricing', 'team', 'contact'],
+    ],
     ['On voudrait une page pour la carte et une page pour réserver.', ['menu', 'booking']],
     ['Con una galería de fotos y una página para reservar.', ['gallery', 'booking']],
   ])('%s', (prompt, pages) => {
@@ -39,7 +42,9 @@ describe('builtin: the pages a prompt asks for', () => {
   });
 
   it('a services page stays when the prompt says what the business does not do', () => {
-    const brief = understand('Heating engineers in Bristol. Separate pages for Services and Contact. No emergency service at weekends.');
+    const brief = understand(
+      'Heating engineers in Bristol. Separate pages for Services and Contact. No emergency service at weekends.',
+    );
     expect(brief.pages).toEqual(['services', 'contact']);
   });
 });

@@ -8,8 +8,15 @@ import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.
 import type { ElementContext, SiteFile } from '../../../src/modules/generations/provider.ts';
 
 const generate = (prompt: string, files: SiteFile[] = [], element?: ElementContext) =>
-  new BuiltinProvider().generate({ prompt, model: 'builtin', files, element, signal: new AbortController().signal });
-const page = (files: SiteFile[], path = 'index.html') => files.find((f) => f.path === path)!.content as string;
+  new BuiltinProvider().generate({
+    prompt,
+    model: 'builtin',
+    files,
+    element,
+    signal: new AbortController().signal,
+  });
+const page = (files: SiteFile[], path = 'index.html') =>
+  files.find((f) => f.path === path)!.content as string;
 const PHOTO = { path: 'images/wedding1.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47]) };
 
 /** The element of `html` that opens with `start`, as the builder's selection reports it. */
@@ -29,9 +36,13 @@ describe('builtin: placing an image', () => {
     const tile = selected(first.files, /<svg data-sw-picture="hero"/);
     const placed = await generate('show the photo images/wedding1.png here', first.files, tile);
     expect(placed.summary).toBe('Edited the site: images/wedding1.png placed in the hero');
-    expect(page(placed.files)).toContain('<img class="art" src="images/wedding1.png" alt="Wedding1" loading="lazy" data-sw-picture="hero">');
+    expect(page(placed.files)).toContain(
+      '<img class="art" src="images/wedding1.png" alt="Wedding1" loading="lazy" data-sw-picture="hero">',
+    );
     const darker = await generate('make it dark', placed.files);
-    expect(page(darker.files)).toContain('src="images/wedding1.png" alt="Wedding1" loading="lazy" data-sw-picture="hero"');
+    expect(page(darker.files)).toContain(
+      'src="images/wedding1.png" alt="Wedding1" loading="lazy" data-sw-picture="hero"',
+    );
     expect(page(darker.files, 'styles.css')).toContain('color-scheme: dark');
   });
 
@@ -39,11 +50,17 @@ describe('builtin: placing an image', () => {
     const first = await generate('A physiotherapy practice in Munich with an about section', [PHOTO]);
     const hero = await generate('Make it green and put wedding1.png in the hero', first.files);
     expect(hero.summary).toMatch(/brand colour .*, images\/wedding1.png placed in the hero$/);
-    expect(page(hero.files)).toMatch(/<img class="art" src="images\/wedding1.png"[^>]*data-sw-picture="hero">/);
+    expect(page(hero.files)).toMatch(
+      /<img class="art" src="images\/wedding1.png"[^>]*data-sw-picture="hero">/,
+    );
     const about = await generate('use images/wedding1.png for the about section', hero.files);
-    expect(page(about.files)).toMatch(/<img class="art" src="images\/wedding1.png"[^>]*data-sw-picture="about">/);
+    expect(page(about.files)).toMatch(
+      /<img class="art" src="images\/wedding1.png"[^>]*data-sw-picture="about">/,
+    );
     // Named without a place, alone or beside a change it makes: said, with what to do.
-    await expect(generate('use images/wedding1.png', about.files)).rejects.toThrow(/places an image where you point: select the picture in the preview/);
+    await expect(generate('use images/wedding1.png', about.files)).rejects.toThrow(
+      /places an image where you point: select the picture in the preview/,
+    );
     const both = await generate('make it blue and use images/wedding1.png', about.files);
     expect(both.summary).toMatch(/Not done: .*places an image where you point/);
   });
@@ -53,26 +70,51 @@ describe('builtin: placing an image', () => {
     const made = await generate('A bakery in Bristol with a gallery');
     const first = { files: [...made.files, PHOTO] };
     const tile = selected(first.files, /<svg data-sw-picture="gallery.2"/);
-    await expect(generate('put cake.jpg here', first.files, tile)).rejects.toThrow(/^There is no image cake.jpg in the project, so nothing changed: upload it in the Files tab first/);
+    await expect(generate('put cake.jpg here', first.files, tile)).rejects.toThrow(
+      /^There is no image cake.jpg in the project, so nothing changed: upload it in the Files tab first/,
+    );
     const heading = selected(first.files, /<h1 /);
-    await expect(generate('show images/wedding1.png here', first.files, heading)).rejects.toThrow(/The selected element is not a picture, so images\/wedding1.png was not placed/);
+    await expect(generate('show images/wedding1.png here', first.files, heading)).rejects.toThrow(
+      /The selected element is not a picture, so images\/wedding1.png was not placed/,
+    );
     const placed = await generate('show images/wedding1.png here', first.files, tile);
     expect(placed.summary).toBe('Edited the site: images/wedding1.png placed in the gallery (picture 3)');
-    expect(page(placed.files)).toContain('<figure class="tile"><img class="art" src="images/wedding1.png" alt="Wedding1" loading="lazy" data-sw-picture="gallery.2"><figcaption data-sw="gallery.2.caption">Wedding1</figcaption>');
+    expect(page(placed.files)).toContain(
+      '<figure class="tile"><img class="art" src="images/wedding1.png" alt="Wedding1" loading="lazy" data-sw-picture="gallery.2"><figcaption data-sw="gallery.2.caption">Wedding1</figcaption>',
+    );
     expect(page(placed.files).match(/Replace with one of your photos/g)).toHaveLength(5);
   });
 
   it('on a site it did not make, swaps the selected <img>', async () => {
-    const files = [{ path: 'about/index.html', content: '<!doctype html><title>A</title><main><img src="old.jpg" srcset="old-2x.jpg 2x" alt="Us"></main>' }, PHOTO];
-    const element = { file: 'about/index.html', selector: 'main > img', html: '<img src="old.jpg" srcset="old-2x.jpg 2x" alt="Us">' };
+    const files = [
+      {
+        path: 'about/index.html',
+        content:
+          '<!doctype html><title>A</title><main><img src="old.jpg" srcset="old-2x.jpg 2x" alt="Us"></main>',
+      },
+      PHOTO,
+    ];
+    const element = {
+      file: 'about/index.html',
+      selector: 'main > img',
+      html: '<img src="old.jpg" srcset="old-2x.jpg 2x" alt="Us">',
+    };
     const swapped = await generate('use wedding1.png here', files, element);
-    expect(page(swapped.files, 'about/index.html')).toContain('<main><img src="../images/wedding1.png" alt="Us"></main>');
-    await expect(generate('use wedding1.png here', files, { ...element, html: '<main>' })).rejects.toThrow(/not a picture/);
+    expect(page(swapped.files, 'about/index.html')).toContain(
+      '<main><img src="../images/wedding1.png" alt="Us"></main>',
+    );
+    await expect(generate('use wedding1.png here', files, { ...element, html: '<main>' })).rejects.toThrow(
+      /not a picture/,
+    );
   });
 
   it('renders again a site made before pictures had places', async () => {
     const first = await generate('A bakery in Bristol with a gallery and an about section');
-    const before = first.files.map((f) => (typeof f.content === 'string' && f.path.endsWith('.html') ? { ...f, content: f.content.replace(/ data-sw-picture="[^"]*"/g, '') } : f));
+    const before = first.files.map((f) =>
+      typeof f.content === 'string' && f.path.endsWith('.html')
+        ? { ...f, content: f.content.replace(/ data-sw-picture="[^"]*"/g, '') }
+        : f,
+    );
     const darker = await generate('make it dark', before);
     expect(darker.summary).toMatch(/dark theme/);
   });

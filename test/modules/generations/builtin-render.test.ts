@@ -18,7 +18,10 @@ const PROMPTS = [
 ];
 
 // Every kind once, every other one dark, with the sections that hold placeholders.
-const KIND_PROMPTS = KINDS.map((k, i) => `A ${k.words[0]} in Leeds called Test Co with reviews, a FAQ and a gallery${i % 2 ? ', dark theme' : ''}`);
+const KIND_PROMPTS = KINDS.map(
+  (k, i) =>
+    `A ${k.words[0]} in Leeds called Test Co with reviews, a FAQ and a gallery${i % 2 ? ', dark theme' : ''}`,
+);
 
 let browser: Browser;
 let server: Server;
@@ -28,18 +31,35 @@ const sites = new Map<string, Map<string, string>>();
 beforeAll(async () => {
   if (!hasChromium) return;
   for (const [i, prompt] of [...PROMPTS, ...KIND_PROMPTS].entries()) {
-    const { files } = await new BuiltinProvider().generate({ prompt, model: 'builtin', files: [], signal: new AbortController().signal });
+    const { files } = await new BuiltinProvider().generate({
+      prompt,
+      model: 'builtin',
+      files: [],
+      signal: new AbortController().signal,
+    });
     sites.set(`s${i}`, new Map(files.map((f) => [f.path, String(f.content)])));
   }
   server = createServer((req, res) => {
     const [, site, ...rest] = (req.url ?? '/').split('?')[0]!.split('/');
     const path = rest.join('/') || 'index.html';
     const body = sites.get(site!)?.get(path);
-    res.writeHead(body === undefined ? 404 : 200, { 'content-type': contentTypeFor(body === undefined ? 'x.txt' : path) }).end(body ?? 'not found');
+    res
+      .writeHead(body === undefined ? 404 : 200, {
+        'content-type': contentTypeFor(body === undefined ? 'x.txt' : path),
+      })
+      .end(body ?? 'not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchChromium(['--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']);
+  browser = await launchChromium([
+    '--headless',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ]);
 }, 60_000);
 
 afterAll(async () => {

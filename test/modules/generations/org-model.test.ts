@@ -20,23 +20,45 @@ const api = useTestApi({ SECRETS_KEY, GENERATION_POLL_INTERVAL: '50ms' }, { gene
 const OK = { kind: 'answer', content: 'OK' } as const;
 
 const connect = (orgId: string, extra: Partial<Parameters<OrgModelService['connect']>[1]> = {}) =>
-  api.ctx.services.aiModels.connect(orgId, { base_url: fake.baseUrl, api_key: 'sk-test-abcd1234', model: 'llama-test', use_by_default: true, ...extra });
+  api.ctx.services.aiModels.connect(orgId, {
+    base_url: fake.baseUrl,
+    api_key: 'sk-test-abcd1234',
+    model: 'llama-test',
+    use_by_default: true,
+    ...extra,
+  });
 
 /** The same service over the same database, with other settings. */
 const variant = (settings: Partial<ConstructorParameters<typeof OrgModelService>[2]>) =>
-  new OrgModelService(api.ctx.database, api.ctx.providers, { timeoutMs: 30_000, allowPrivateEndpoints: true, secrets: new SecretBox(Buffer.alloc(32, 7)), secretsMissing: 'no key', ...settings });
+  new OrgModelService(api.ctx.database, api.ctx.providers, {
+    timeoutMs: 30_000,
+    allowPrivateEndpoints: true,
+    secrets: new SecretBox(Buffer.alloc(32, 7)),
+    secretsMissing: 'no key',
+    ...settings,
+  });
 
 describe('an organization’s own AI model', () => {
   it('is kept only after a test call, with the key sealed, and offered to its organization only', async () => {
     fake.reply(OK);
     const before = fake.requests.length;
     const model = await connect(api.org.id);
-    expect(model).toMatchObject({ base_url: fake.baseUrl, model: 'llama-test', key_hint: '1234', use_by_default: true, usable: true });
+    expect(model).toMatchObject({
+      base_url: fake.baseUrl,
+      model: 'llama-test',
+      key_hint: '1234',
+      use_by_default: true,
+      usable: true,
+    });
     const call = fake.requests[before]!;
     expect(call.path).toBe('/v1/chat/completions');
     expect(call.body.model).toBe('llama-test');
     expect(call.authorization).toBe('Bearer sk-test-abcd1234');
-    const row = await api.ctx.database.db.selectFrom('ai_models').selectAll().where('org_id', '=', api.org.id).executeTakeFirstOrThrow();
+    const row = await api.ctx.database.db
+      .selectFrom('ai_models')
+      .selectAll()
+      .where('org_id', '=', api.org.id)
+      .executeTakeFirstOrThrow();
     expect(row.api_key_sealed).toMatch(/^v1\./);
     expect(JSON.stringify(row)).not.toContain('sk-test-abcd1234');
 
@@ -47,8 +69,13 @@ describe('an organization’s own AI model', () => {
     const theirs = await api.ctx.services.generations.modelsFor(other.org.id);
     expect(theirs.models).toEqual(['builtin']);
     const client = await api.ctx.services.clients.create(other.org.id, { email: 'x@example.com' });
-    const project = await api.ctx.services.projects.create(other.org.id, { client_email: client.email, name: 'Theirs' });
-    await expect(api.ctx.services.generations.create(other.org.id, project.id, { prompt: 'x', model: 'llama-test' })).rejects.toThrow(/unknown model 'llama-test'; available: builtin/);
+    const project = await api.ctx.services.projects.create(other.org.id, {
+      client_email: client.email,
+      name: 'Theirs',
+    });
+    await expect(
+      api.ctx.services.generations.create(other.org.id, project.id, { prompt: 'x', model: 'llama-test' }),
+    ).rejects.toThrow(/unknown model 'llama-test'; available: builtin/);
   });
 
   it('generates through the organization’s endpoint with its key, by default', async () => {
@@ -61,16 +88,27 @@ describe('an organization’s own AI model', () => {
     const queued = await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'A bakery in Bristol' });
     expect(queued.status).toBe(202);
     expect(queued.body.generation.model).toBe('llama-test');
-    await waitUntil(async () => (await api.get(`/api/v1/projects/${id}/generations/${queued.body.generation.id}`)).body.generation.status === 'succeeded');
+    await waitUntil(
+      async () =>
+        (await api.get(`/api/v1/projects/${id}/generations/${queued.body.generation.id}`)).body.generation
+          .status === 'succeeded',
+    );
     expect(fake.requests[before]!.authorization).toBe('Bearer sk-test-abcd1234');
     // The templates are still there when asked for.
-    const builtin = await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'A bakery in Bristol', model: 'builtin' });
+    const builtin = await api.post(`/api/v1/projects/${id}/generate`, {
+      prompt: 'A bakery in Bristol',
+      model: 'builtin',
+    });
     expect(builtin.body.generation.model).toBe('builtin');
   });
 
   it('keeps nothing when the test call fails, and says why', async () => {
     const org = (await api.newOrg('Failing')).org.id;
-    fake.reply({ kind: 'status', status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } });
+    fake.reply({
+      kind: 'status',
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } },
+    });
     await expect(connect(org)).rejects.toThrow(/answered 401: the key was refused/);
     fake.reply({ kind: 'status', status: 404, body: { error: { message: 'model not found' } } });
     await expect(connect(org)).rejects.toThrow(/no model 'llama-test' there/);
@@ -78,7 +116,9 @@ describe('an organization’s own AI model', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    await expect(connect(org, { base_url: `http://127.0.0.1:${port}/v1` })).rejects.toThrow(/Could not reach the endpoint \(.*ECONNREFUSED/);
+    await expect(connect(org, { base_url: `http://127.0.0.1:${port}/v1` })).rejects.toThrow(
+      /Could not reach the endpoint \(.*ECONNREFUSED/,
+    );
     expect(await api.ctx.services.aiModels.get(org)).toBeUndefined();
     for (const [input, message] of [
       [{ model: ' ' }, /field 'model' is required/],
@@ -119,29 +159,56 @@ describe('an organization’s own AI model', () => {
     const otherKey = variant({ secrets: new SecretBox(Buffer.alloc(32, 9)) });
     expect(await otherKey.get(org)).toMatchObject({ usable: false });
     expect((await otherKey.choiceFor(org)).models).toEqual(['builtin']);
-    await expect(otherKey.connect(org, { base_url: fake.baseUrl, api_key: null, model: 'llama-test', use_by_default: true })).rejects.toThrow(/cannot be read any more/);
+    await expect(
+      otherKey.connect(org, {
+        base_url: fake.baseUrl,
+        api_key: null,
+        model: 'llama-test',
+        use_by_default: true,
+      }),
+    ).rejects.toThrow(/cannot be read any more/);
     // Moved to another organization's row, the sealed key is refused.
     const thief = (await api.newOrg('Thief')).org.id;
-    const row = await api.ctx.database.db.selectFrom('ai_models').selectAll().where('org_id', '=', org).executeTakeFirstOrThrow();
+    const row = await api.ctx.database.db
+      .selectFrom('ai_models')
+      .selectAll()
+      .where('org_id', '=', org)
+      .executeTakeFirstOrThrow();
     const at = new Date().toISOString();
-    await api.ctx.database.db.insertInto('ai_models').values({ ...row, org_id: thief, use_by_default: true, checked_at: at, created_at: at, updated_at: at }).execute();
+    await api.ctx.database.db
+      .insertInto('ai_models')
+      .values({ ...row, org_id: thief, use_by_default: true, checked_at: at, created_at: at, updated_at: at })
+      .execute();
     expect(await api.ctx.services.aiModels.get(thief)).toMatchObject({ usable: false });
   });
 
   it('without a secrets key, keyless endpoints only, and the reason said', async () => {
     const noBox = variant({ secrets: undefined, secretsMissing: 'set SECRETS_KEY' });
     const org = (await api.newOrg('No box')).org.id;
-    await expect(noBox.connect(org, { base_url: fake.baseUrl, api_key: 'sk-1', model: 'm', use_by_default: true })).rejects.toThrow(/cannot be kept: set SECRETS_KEY/);
+    await expect(
+      noBox.connect(org, { base_url: fake.baseUrl, api_key: 'sk-1', model: 'm', use_by_default: true }),
+    ).rejects.toThrow(/cannot be kept: set SECRETS_KEY/);
     fake.reply(OK);
-    expect(await noBox.connect(org, { base_url: fake.baseUrl, api_key: null, model: 'm', use_by_default: true })).toMatchObject({ key_hint: null, usable: true });
+    expect(
+      await noBox.connect(org, { base_url: fake.baseUrl, api_key: null, model: 'm', use_by_default: true }),
+    ).toMatchObject({ key_hint: null, usable: true });
     expect((await noBox.choiceFor(org)).models).toEqual(['m', 'builtin']);
   });
 
   it('refuses private endpoints where the operator does not allow them, as written and after DNS', async () => {
     const strict = variant({ allowPrivateEndpoints: false });
     const org = (await api.newOrg('Strict')).org.id;
-    for (const url of ['http://127.0.0.1:11434/v1', 'https://127.0.0.1/v1', 'https://localhost/v1', 'https://[::1]/v1', 'https://10.0.0.8/v1', 'https://ollama.internal/v1']) {
-      await expect(strict.connect(org, { base_url: url, api_key: null, model: 'm', use_by_default: true })).rejects.toThrow(/https URL|private, loopback or reserved/);
+    for (const url of [
+      'http://127.0.0.1:11434/v1',
+      'https://127.0.0.1/v1',
+      'https://localhost/v1',
+      'https://[::1]/v1',
+      'https://10.0.0.8/v1',
+      'https://ollama.internal/v1',
+    ]) {
+      await expect(
+        strict.connect(org, { base_url: url, api_key: null, model: 'm', use_by_default: true }),
+      ).rejects.toThrow(/https URL|private, loopback or reserved/);
     }
     // A name that resolves to loopback passes the check as written; the connection is refused.
     const server = createServer((_, res) => res.end('reached'));

@@ -4,7 +4,8 @@ import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.
 import { checkSite, checkSiteProblems, internalTarget } from '../../../src/modules/generations/quality.ts';
 import { page } from '../../helpers/fake-openai.ts';
 
-const nav = '<nav aria-label="Main"><a href="/">Home</a> <a href="about/">About</a> <a href="contact.html#form">Contact</a> <a href="mailto:hi@moon.test">Mail</a> <a href="tel:+4912345">Call</a> <a href="https://example.com/x.html">Out</a> <a href="#top">Top</a></nav>';
+const nav =
+  '<nav aria-label="Main"><a href="/">Home</a> <a href="about/">About</a> <a href="contact.html#form">Contact</a> <a href="mailto:hi@moon.test">Mail</a> <a href="tel:+4912345">Call</a> <a href="https://example.com/x.html">Out</a> <a href="#top">Top</a></nav>';
 const site = () => [
   {
     path: 'index.html',
@@ -14,13 +15,26 @@ const site = () => [
       '<link rel="stylesheet" href="css/site.css">\n',
     ),
   },
-  { path: 'about/index.html', content: page('About us', '<p><a href="../index.html">Back</a> <a href="/contact">Contact (no extension)</a></p>\n') },
+  {
+    path: 'about/index.html',
+    content: page(
+      'About us',
+      '<p><a href="../index.html">Back</a> <a href="/contact">Contact (no extension)</a></p>\n',
+    ),
+  },
   {
     path: 'contact.html',
-    content: page('Contact', '<form id="form" action="/_forms/contact" method="POST"><label for="email">Email</label><input id="email" name="email" type="email"><input type="hidden" name="_gotcha"><button type="submit">Send</button></form>\n'),
+    content: page(
+      'Contact',
+      '<form id="form" action="/_forms/contact" method="POST"><label for="email">Email</label><input id="email" name="email" type="email"><input type="hidden" name="_gotcha"><button type="submit">Send</button></form>\n',
+    ),
   },
   { path: 'contact/index.html', content: page('Contact again') },
-  { path: 'css/site.css', content: '/* url(missing-in-a-comment.png) */ body { background: url("../img/bg.png") } .x { background: url(data:image/png;base64,AAAA) }' },
+  {
+    path: 'css/site.css',
+    content:
+      '/* url(missing-in-a-comment.png) */ body { background: url("../img/bg.png") } .x { background: url(data:image/png;base64,AAAA) }',
+  },
   { path: 'img/logo.png', content: Buffer.from([1, 2, 3]) },
   { path: 'img/logo@2x.png', content: Buffer.from([1, 2, 3]) },
   { path: 'img/bg.png', content: Buffer.from([1, 2, 3]) },
@@ -34,15 +48,28 @@ describe('quality gate', () => {
   it('passes the sites of the builtin generator', async () => {
     const builtin = new BuiltinProvider();
     const signal = new AbortController().signal;
-    const first = await builtin.generate({ prompt: 'A bakery called "Sunrise Bread" in Lisbon with pricing and an FAQ', model: 'builtin', files: [], signal });
+    const first = await builtin.generate({
+      prompt: 'A bakery called "Sunrise Bread" in Lisbon with pricing and an FAQ',
+      model: 'builtin',
+      files: [],
+      signal,
+    });
     expect(checkSite(first.files)).toEqual([]);
-    const dark = await builtin.generate({ prompt: 'dark theme, add a pricing section', model: 'builtin', files: first.files, signal });
+    const dark = await builtin.generate({
+      prompt: 'dark theme, add a pricing section',
+      model: 'builtin',
+      files: first.files,
+      signal,
+    });
     expect(checkSite(dark.files)).toEqual([]);
   });
 
   it('reports html-validate errors with their place and rule', () => {
     const files = site();
-    files[0]!.content = (files[0]!.content as string).replace('alt="Moon Cafe logo"', '').replace('<p style', '<div><p style').replace('<br/>', '</span>');
+    files[0]!.content = (files[0]!.content as string)
+      .replace('alt="Moon Cafe logo"', '')
+      .replace('<p style', '<div><p style')
+      .replace('<br/>', '</span>');
     const problems = checkSite(files);
     expect(problems.some((p) => /^index\.html:\d+:\d+: .*alt.* \(wcag\/h37\)$/.test(p))).toBe(true);
     expect(problems.some((p) => p.startsWith('index.html:') && p.endsWith('(close-order)'))).toBe(true);
@@ -52,7 +79,10 @@ describe('quality gate', () => {
   it('needs a doctype, a title with text and exactly one h1 on every page', () => {
     const problems = checkSite([
       { path: 'index.html', content: page('Moon Cafe') },
-      { path: 'a.html', content: '<html lang="en"><head><title>A</title></head><body><h1>A</h1></body></html>' },
+      {
+        path: 'a.html',
+        content: '<html lang="en"><head><title>A</title></head><body><h1>A</h1></body></html>',
+      },
       { path: 'b.html', content: page('B').replace('<title>B</title>', '<title> </title>') },
       { path: 'c.html', content: page('C').replace('</body>', '<h1>Again</h1></body>') },
       { path: 'd.html', content: page('D').replace(/<h1>D<\/h1>/, '<h2>D</h2>') },
@@ -68,7 +98,10 @@ describe('quality gate', () => {
     const files = site();
     files.push({
       path: 'blog/post.html',
-      content: page('Post', '<a href="../about">About (a directory)</a> <a href="index.html">Blog index (missing)</a> <a href="/shop/">Shop</a> <img src="/img/none.png" alt="x"> <a href="../about.html?x=1">About file</a> <a href="../css/site.css">css</a>\n'),
+      content: page(
+        'Post',
+        '<a href="../about">About (a directory)</a> <a href="index.html">Blog index (missing)</a> <a href="/shop/">Shop</a> <img src="/img/none.png" alt="x"> <a href="../about.html?x=1">About file</a> <a href="../css/site.css">css</a>\n',
+      ),
     });
     files.push({ path: 'css/more.css', content: 'a { background: url(../img/none.svg) }' });
     const problems = checkSiteProblems(files).filter((p) => p.rule === 'link');
@@ -83,7 +116,9 @@ describe('quality gate', () => {
   });
 
   it('a site without index.html is a problem', () => {
-    expect(checkSite([{ path: 'home.html', content: page('Home') }])).toEqual(['index.html: the site has no index.html (missing)']);
+    expect(checkSite([{ path: 'home.html', content: page('Home') }])).toEqual([
+      'index.html: the site has no index.html (missing)',
+    ]);
   });
 
   it.each([

@@ -43,8 +43,12 @@ describe('plans', () => {
     const blank = await api.patch(`/api/v1/plans/${plan.id}`, { name: ' ', price: 9 });
     expect([blank.status, blank.body.error]).toEqual([400, "field 'name' must not be blank"]);
     expect((await api.get(`/api/v1/plans/${plan.id}`)).body.plan).toEqual(plan);
-    expect((await api.patch('/api/v1/plans/01a20225-2fef-73dd-be9d-af188b7b1886', { name: ' ' })).status).toBe(400);
-    expect((await api.patch(`/api/v1/plans/${plan.id}`, { name: ' Platinum ' })).body.plan.name).toBe('Platinum');
+    expect(
+      (await api.patch('/api/v1/plans/01a20225-2fef-73dd-be9d-af188b7b1886', { name: ' ' })).status,
+    ).toBe(400);
+    expect((await api.patch(`/api/v1/plans/${plan.id}`, { name: ' Platinum ' })).body.plan.name).toBe(
+      'Platinum',
+    );
   });
 
   it('keeps one default plan and lists by sort_order then creation', async () => {
@@ -56,11 +60,15 @@ describe('plans', () => {
     expect(res.body.plan).toMatchObject({ is_default: true, sort_order: -1, interval: 'yearly', price: 2 });
     const list = (await api.get('/api/v1/plans')).body.plans;
     expect(list.map((p: { id: string }) => p.id)).toEqual([b.id, a.id, c.id]);
-    expect(list.filter((p: { is_default: boolean }) => p.is_default).map((p: { id: string }) => p.id)).toEqual([b.id]);
+    expect(
+      list.filter((p: { is_default: boolean }) => p.is_default).map((p: { id: string }) => p.id),
+    ).toEqual([b.id]);
   });
 
   it('updates only the fields present', async () => {
-    const plan = (await api.post('/api/v1/plans', { name: 'P', price: 9.5, description: 'd', can_export_code: true })).body.plan;
+    const plan = (
+      await api.post('/api/v1/plans', { name: 'P', price: 9.5, description: 'd', can_export_code: true })
+    ).body.plan;
     const res = await api.patch(`/api/v1/plans/${plan.id}`, { price: 12.25, is_active: false });
     expect(res.status).toBe(200);
     expect(res.body.plan).toEqual({ ...plan, price: 12.25, is_active: false });
@@ -73,7 +81,9 @@ describe('plans', () => {
     expect((await api.get(`/api/v1/plans/${theirs.id}`)).status).toBe(404);
     expect((await api.patch(`/api/v1/plans/${theirs.id}`, { is_default: true })).status).toBe(404);
     expect((await api.get('/api/v1/plans')).body.plans).toEqual([]);
-    expect((await api.get(`/api/v1/plans/${theirs.id}`, { key: other.key })).body.plan.is_default).toBe(false);
+    expect((await api.get(`/api/v1/plans/${theirs.id}`, { key: other.key })).body.plan.is_default).toBe(
+      false,
+    );
   });
 
   it('has no delete operation', async () => {

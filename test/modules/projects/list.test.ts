@@ -68,7 +68,10 @@ describe('GET /projects pagination', () => {
     ['limit=-1', "'limit'"],
     ['limit=abc', "'limit'"],
     ['limit=1.5', "'limit'"],
-    ['offset=-1', "query parameter 'offset' must be a whole number from 0 to 2147483647, written in decimal digits"],
+    [
+      'offset=-1',
+      "query parameter 'offset' must be a whole number from 0 to 2147483647, written in decimal digits",
+    ],
     ['offset=x', "'offset'"],
     ['client_id=123', "'client_id' must be a valid uuid"],
     ['status=deleted', "'status' must be one of: active, archived"],
@@ -83,8 +86,18 @@ describe('GET /projects pagination', () => {
 
 describe('GET /projects filters', () => {
   it('q is a case-insensitive substring with % and _ taken literally', async () => {
-    await seed(['100% Organic', 'my_site', 'mysite', 'MixedCase Bakery', 'Crème Brûlée Café', 'ÄPFEL und Birnen', 'back\\slash', 'Percent Free']);
-    const search = async (q: string) => names(await api.get(`/api/v1/projects?q=${encodeURIComponent(q)}`)).sort();
+    await seed([
+      '100% Organic',
+      'my_site',
+      'mysite',
+      'MixedCase Bakery',
+      'Crème Brûlée Café',
+      'ÄPFEL und Birnen',
+      'back\\slash',
+      'Percent Free',
+    ]);
+    const search = async (q: string) =>
+      names(await api.get(`/api/v1/projects?q=${encodeURIComponent(q)}`)).sort();
     expect(await search('%')).toEqual(['100% Organic']);
     expect(await search('0%')).toEqual(['100% Organic']);
     expect(await search('_')).toEqual(['my_site']);
@@ -135,7 +148,12 @@ describe('GET /projects rows', () => {
     const client = await createClient(api);
     const template = await createTemplate(api, { name: 'Tmpl "quoted"' });
     const tricky = 'Quote " backslash \\ newline \n tab \t bell \u0007 emoji 🎉 ünïcödé </script>';
-    const project = await createProject(api, { client_email: client.email, name: tricky, description: tricky, template_id: template.id });
+    const project = await createProject(api, {
+      client_email: client.email,
+      name: tricky,
+      description: tricky,
+      template_id: template.id,
+    });
     await api.patch(`/api/v1/projects/${project.id}`, { status: 'archived', tags: ['a "b"', 'ç', '\\'] });
     // Fields no API route writes yet (publishing, domains, the builder) go in directly.
     await api.ctx.database.db
@@ -154,9 +172,17 @@ describe('GET /projects rows', () => {
       .execute();
     const plain = await createProject(api, { client_email: client.email, name: 'Plain' });
     const list = await api.get('/api/v1/projects');
-    const got = await Promise.all([plain.id, project.id].map(async (id) => (await api.get(`/api/v1/projects/${id}`)).body.project));
+    const got = await Promise.all(
+      [plain.id, project.id].map(async (id) => (await api.get(`/api/v1/projects/${id}`)).body.project),
+    );
     expect(list.body.projects).toEqual(got);
-    expect(got[1]).toMatchObject({ name: tricky, starred: true, is_public: true, last_published_at: '2026-01-02T03:04:05.678Z', tags: ['a "b"', 'ç', '\\'] });
+    expect(got[1]).toMatchObject({
+      name: tricky,
+      starred: true,
+      is_public: true,
+      last_published_at: '2026-01-02T03:04:05.678Z',
+      tags: ['a "b"', 'ç', '\\'],
+    });
     expect(got[0]).toEqual(plain);
   });
 });
@@ -164,12 +190,16 @@ describe('GET /projects rows', () => {
 describe('GET /projects in the OpenAPI document', () => {
   it('documents optional limit and offset with their defaults, and the 403 of the plan limit', async () => {
     const doc = (await api.get('/api/v1/docs', { key: null })).body;
-    const params = Object.fromEntries(doc.paths['/api/v1/projects'].get.parameters.map((p: any) => [p.name, p]));
+    const params = Object.fromEntries(
+      doc.paths['/api/v1/projects'].get.parameters.map((p: any) => [p.name, p]),
+    );
     expect(Object.keys(params).sort()).toEqual(['client_id', 'limit', 'offset', 'q', 'status']);
     expect(params.limit).toMatchObject({ in: 'query', schema: { default: 50, minimum: 1, maximum: 100 } });
     expect(params.limit.required).not.toBe(true);
     expect(params.offset).toMatchObject({ schema: { default: 0, minimum: 0 } });
     expect(params.offset.required).not.toBe(true);
-    expect(Object.keys(doc.paths['/api/v1/projects'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '403', '404', '415']));
+    expect(Object.keys(doc.paths['/api/v1/projects'].post.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '403', '404', '415']),
+    );
   });
 });

@@ -5,7 +5,8 @@ import { createClient, createPlan, createProject } from '../../helpers/fixtures.
 const api = useTestApi();
 
 const create = (email: string, name = 'Site') => api.post('/api/v1/projects', { client_email: email, name });
-const countFor = async (clientId: string) => (await api.get(`/api/v1/projects?client_id=${clientId}`)).body.total;
+const countFor = async (clientId: string) =>
+  (await api.get(`/api/v1/projects?client_id=${clientId}`)).body.total;
 
 describe("the client's plan max_sites", () => {
   it('refuses one project more than the plan allows with 403 naming the limit, creating nothing', async () => {
@@ -17,7 +18,11 @@ describe("the client's plan max_sites", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatch(/^Plan limit reached: .*max_sites = 2/);
     expect(await countFor(client.id)).toBe(2);
-    const three = await api.ctx.database.db.selectFrom('projects').select('id').where('name', '=', 'Three').execute();
+    const three = await api.ctx.database.db
+      .selectFrom('projects')
+      .select('id')
+      .where('name', '=', 'Three')
+      .execute();
     expect(three).toEqual([]);
   });
 
@@ -62,7 +67,9 @@ describe("the client's plan max_sites", () => {
   it('holds under concurrent creates for one client', async () => {
     const plan = await createPlan(api, 2);
     const client = await createClient(api, { plan_id: plan.id });
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => create(client.email, `Concurrent ${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => create(client.email, `Concurrent ${i}`)),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 201, 403, 403, 403, 403, 403, 403]);
     expect(await countFor(client.id)).toBe(2);

@@ -1,18 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../../helpers/app.ts';
-import { createClient, createProject, createTemplate, OTHER_UUID, PROJECT_FIELDS } from '../../helpers/fixtures.ts';
+import {
+  createClient,
+  createProject,
+  createTemplate,
+  OTHER_UUID,
+  PROJECT_FIELDS,
+} from '../../helpers/fixtures.ts';
 
 const api = useTestApi();
 
 describe('POST /projects', () => {
   it('creates an active, empty project for the client with the spec fields and a builder URL', async () => {
     const client = await createClient(api, { email: 'owner@example.com' });
-    const res = await api.post('/api/v1/projects', { client_email: 'owner@example.com', name: 'Bakery Site', description: 'Fresh bread' });
+    const res = await api.post('/api/v1/projects', {
+      client_email: 'owner@example.com',
+      name: 'Bakery Site',
+      description: 'Fresh bread',
+    });
     expect(res.status).toBe(201);
     const { project, builder_url } = res.body;
     expect(Object.keys(project).sort()).toEqual(PROJECT_FIELDS);
     expect(builder_url).toBe(`http://sitewright.test/app/projects/${project.id}`);
-    const { user_id } = await api.ctx.database.db.selectFrom('clients').select('user_id').where('id', '=', client.id).executeTakeFirstOrThrow();
+    const { user_id } = await api.ctx.database.db
+      .selectFrom('clients')
+      .select('user_id')
+      .where('id', '=', client.id)
+      .executeTakeFirstOrThrow();
     expect(project).toMatchObject({
       user_id,
       org_id: api.org.id,
@@ -51,9 +65,17 @@ describe('POST /projects', () => {
   it('starts from a template of the organization: template name and template_id are kept', async () => {
     const client = await createClient(api);
     const template = await createTemplate(api, { name: 'Restaurant' });
-    const project = await createProject(api, { client_email: client.email, name: 'Trattoria', template_id: template.id });
+    const project = await createProject(api, {
+      client_email: client.email,
+      name: 'Trattoria',
+      template_id: template.id,
+    });
     expect(project.template).toBe('Restaurant');
-    const row = await api.ctx.database.db.selectFrom('projects').select('template_id').where('id', '=', project.id).executeTakeFirstOrThrow();
+    const row = await api.ctx.database.db
+      .selectFrom('projects')
+      .select('template_id')
+      .where('id', '=', project.id)
+      .executeTakeFirstOrThrow();
     expect(row.template_id).toBe(template.id);
   });
 
@@ -74,7 +96,11 @@ describe('POST /projects', () => {
     const other = await api.newOrg('Other');
     const foreign = await createTemplate(api, {}, other.key);
     for (const id of [foreign.id, OTHER_UUID]) {
-      const res = await api.post('/api/v1/projects', { client_email: client.email, name: 'Nope', template_id: id });
+      const res = await api.post('/api/v1/projects', {
+        client_email: client.email,
+        name: 'Nope',
+        template_id: id,
+      });
       expect(res.status).toBe(404);
       expect(res.body.error).toContain('template_id');
     }
@@ -102,9 +128,15 @@ describe('POST /projects', () => {
   });
 
   it('refuses a body without JSON content type (415) and malformed JSON (400)', async () => {
-    const noType = await api.post('/api/v1/projects', undefined, { payload: '{"name":"x"}', headers: { 'content-type': 'text/plain' } });
+    const noType = await api.post('/api/v1/projects', undefined, {
+      payload: '{"name":"x"}',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(noType.status).toBe(415);
-    const broken = await api.post('/api/v1/projects', undefined, { payload: '{"name":', headers: { 'content-type': 'application/json' } });
+    const broken = await api.post('/api/v1/projects', undefined, {
+      payload: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(broken.status).toBe(400);
   });
 });
@@ -131,13 +163,19 @@ describe('project subdomains', () => {
     // Different clients, so no client-row lock serializes the creates: they race for the same
     // free label and the unique index decides.
     const clients = await Promise.all([1, 2, 3, 4, 5, 6].map(() => createClient(api)));
-    const results = await Promise.all(clients.map((c) => api.post('/api/v1/projects', { client_email: c.email, name: 'Race Name' })));
+    const results = await Promise.all(
+      clients.map((c) => api.post('/api/v1/projects', { client_email: c.email, name: 'Race Name' })),
+    );
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
     const ours = results.map((r) => r.body.project.subdomain as string);
     expect(ours).toContain('race-name');
     const other = await api.newOrg('Other');
     const otherClient = await createClient(api, {}, other.key);
-    const theirs = await createProject(api, { client_email: otherClient.email, name: 'Race Name' }, other.key);
+    const theirs = await createProject(
+      api,
+      { client_email: otherClient.email, name: 'Race Name' },
+      other.key,
+    );
     const all = new Set([...ours, theirs.subdomain]);
     expect(all.size).toBe(7);
     for (const s of all) expect(s).toMatch(/^race-name(-[a-z0-9]{6})?$/);

@@ -17,7 +17,11 @@ describe('PATCH /projects/{id}', () => {
     await tick();
     const res = await api.patch(`/api/v1/projects/${project.id}`, { name: 'Renamed' });
     expect(res.status).toBe(200);
-    expect(res.body.project).toEqual({ ...project, name: 'Renamed', updated_at: res.body.project.updated_at });
+    expect(res.body.project).toEqual({
+      ...project,
+      name: 'Renamed',
+      updated_at: res.body.project.updated_at,
+    });
     expect(Date.parse(res.body.project.updated_at)).toBeGreaterThan(Date.parse(project.updated_at));
     expect(res.body.project.created_at).toBe(project.created_at);
     expect((await api.get(`/api/v1/projects/${project.id}`)).body).toEqual(res.body);
@@ -28,22 +32,39 @@ describe('PATCH /projects/{id}', () => {
 
   it('archives and reactivates, clears the description, leaves publish state alone', async () => {
     const project = await newProject();
-    const archived = await api.patch(`/api/v1/projects/${project.id}`, { status: 'archived', description: null });
-    expect(archived.body.project).toMatchObject({ status: 'archived', description: null, name: 'Site One', published_url: null, subdomain: project.subdomain });
+    const archived = await api.patch(`/api/v1/projects/${project.id}`, {
+      status: 'archived',
+      description: null,
+    });
+    expect(archived.body.project).toMatchObject({
+      status: 'archived',
+      description: null,
+      name: 'Site One',
+      published_url: null,
+      subdomain: project.subdomain,
+    });
     const active = await api.patch(`/api/v1/projects/${project.id}`, { status: 'active' });
     expect(active.body.project).toMatchObject({ status: 'active', description: null });
   });
 
   it('replaces tags: trimmed, without empty ones or duplicates, order kept', async () => {
     const project = await newProject();
-    const res = await api.patch(`/api/v1/projects/${project.id}`, { tags: [' seo ', 'shop', '', '   ', 'seo', 'Shop', 'shop'] });
+    const res = await api.patch(`/api/v1/projects/${project.id}`, {
+      tags: [' seo ', 'shop', '', '   ', 'seo', 'Shop', 'shop'],
+    });
     expect(res.status).toBe(200);
     expect(res.body.project.tags).toEqual(['seo', 'shop', 'Shop']);
-    expect((await api.get(`/api/v1/projects/${project.id}`)).body.project.tags).toEqual(['seo', 'shop', 'Shop']);
+    expect((await api.get(`/api/v1/projects/${project.id}`)).body.project.tags).toEqual([
+      'seo',
+      'shop',
+      'Shop',
+    ]);
     const cleared = await api.patch(`/api/v1/projects/${project.id}`, { tags: [] });
     expect(cleared.body.project.tags).toEqual([]);
     const fifty = Array.from({ length: 50 }, (_, i) => `t${i}`);
-    expect((await api.patch(`/api/v1/projects/${project.id}`, { tags: fifty })).body.project.tags).toEqual(fifty);
+    expect((await api.patch(`/api/v1/projects/${project.id}`, { tags: fifty })).body.project.tags).toEqual(
+      fifty,
+    );
   });
 
   it('keeps updated_at when nothing changes', async () => {
@@ -109,7 +130,11 @@ describe('DELETE /projects/{id}', () => {
     const views = await rawViews(db, { orgId: api.org.id });
     expect(views.map((v) => v.project_id)).toEqual([keep.id]);
     expect((await api.get(`/api/v1/templates/${template.id}`)).body.template).toEqual(template);
-    const row = await db.selectFrom('templates').select('source_project_id').where('id', '=', template.id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('templates')
+      .select('source_project_id')
+      .where('id', '=', template.id)
+      .executeTakeFirstOrThrow();
     expect(row.source_project_id).toBeNull();
     expect((await api.get('/api/v1/projects')).body).toMatchObject({ total: 1, projects: [{ id: keep.id }] });
   });
@@ -117,7 +142,11 @@ describe('DELETE /projects/{id}', () => {
 
 describe('project access', () => {
   it('answers 400 naming projectId for a malformed id, 404 for an unknown one', async () => {
-    for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       const bad = await api.request(method, '/api/v1/projects/not-a-uuid', body);
       expect(bad.status).toBe(400);
       expect(bad.body.error).toContain('projectId');
@@ -136,7 +165,10 @@ describe('project access', () => {
     const list = await api.get('/api/v1/projects');
     expect(list.body.total).toBe(1);
     expect(list.body.projects.map((p: any) => p.id)).not.toContain(theirs.id);
-    expect((await api.get(`/api/v1/projects?client_id=${theirClient.id}`)).body).toEqual({ projects: [], total: 0 });
+    expect((await api.get(`/api/v1/projects?client_id=${theirClient.id}`)).body).toEqual({
+      projects: [],
+      total: 0,
+    });
     expect((await api.get(`/api/v1/projects/${theirs.id}`, { key: other.key })).body.project).toEqual(theirs);
   });
 

@@ -27,16 +27,37 @@ describe('POST /projects/{id}/publish', () => {
   it('publishes builtFiles as a deployment that goes live on the subdomain, with the event', async () => {
     const p = await site();
     const res = await api.post(`/api/v1/projects/${p.id}/publish`, {
-      builtFiles: { 'index.html': BIG_HTML, 'about/index.html': '<h1>About</h1>', 'app.js': 'console.log(1)', '404.html': '<h1>Lost?</h1>' },
+      builtFiles: {
+        'index.html': BIG_HTML,
+        'about/index.html': '<h1>About</h1>',
+        'app.js': 'console.log(1)',
+        '404.html': '<h1>Lost?</h1>',
+      },
     });
     expect(res.status).toBe(200);
     const url = `http://${p.subdomain}.sites.test/`;
-    expect(res.body).toMatchObject({ url, deployId: expect.any(String), status: 'ready', project: { id: p.id, published_url: url } });
+    expect(res.body).toMatchObject({
+      url,
+      deployId: expect.any(String),
+      status: 'ready',
+      project: { id: p.id, published_url: url },
+    });
     expect(res.body.project.last_published_at).not.toBeNull();
-    expect((await api.get(`/api/v1/projects/${p.id}`)).body.project).toMatchObject({ published_url: url, last_published_at: res.body.project.last_published_at });
+    expect((await api.get(`/api/v1/projects/${p.id}`)).body.project).toMatchObject({
+      published_url: url,
+      last_published_at: res.body.project.last_published_at,
+    });
 
-    const event = await api.ctx.database.db.selectFrom('events').select('payload').where('org_id', '=', api.org.id).where('type', '=', 'project.published').executeTakeFirstOrThrow();
-    expect(JSON.parse(event.payload).data).toEqual({ project: res.body.project, deployment_id: res.body.deployId });
+    const event = await api.ctx.database.db
+      .selectFrom('events')
+      .select('payload')
+      .where('org_id', '=', api.org.id)
+      .where('type', '=', 'project.published')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(event.payload).data).toEqual({
+      project: res.body.project,
+      deployment_id: res.body.deployId,
+    });
 
     const home = await fetchSite(port, host(p), '/');
     expect(home.status).toBe(200);
@@ -69,7 +90,8 @@ describe('POST /projects/{id}/publish', () => {
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
     // A list of tags, a weak tag (a proxy that recompressed the page), or *.
-    for (const header of [`"other", ${etag}`, `W/${etag}`, '*']) expect((await fetchSite(port, host(p), '/', { 'if-none-match': header })).status, header).toBe(304);
+    for (const header of [`"other", ${etag}`, `W/${etag}`, '*'])
+      expect((await fetchSite(port, host(p), '/', { 'if-none-match': header })).status, header).toBe(304);
     expect((await fetchSite(port, host(p), '/', { 'if-none-match': '"other"' })).status).toBe(200);
     const gz = await fetchSite(port, host(p), '/', { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
@@ -101,7 +123,9 @@ describe('POST /projects/{id}/publish', () => {
     const noIndex = await api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles: { 'about.html': 'x' } });
     expect(noIndex.status).toBe(400);
     expect(noIndex.body.error).toContain('index.html');
-    const traversal = await api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles: { 'index.html': 'x', '../evil.html': 'x' } });
+    const traversal = await api.post(`/api/v1/projects/${p.id}/publish`, {
+      builtFiles: { 'index.html': 'x', '../evil.html': 'x' },
+    });
     expect(traversal.status).toBe(400);
     expect((await api.post(`/api/v1/projects/${p.id}/publish`, { files: {} })).status).toBe(400);
     expect((await api.get(`/api/v1/projects/${p.id}`)).body.project.published_url).toBeNull();
@@ -111,7 +135,9 @@ describe('POST /projects/{id}/publish', () => {
   it('takes builtFiles well beyond the 1 MiB API body limit, up to the project size limit', async () => {
     const p = await site();
     const chunk = `<p>${'Fresh bread every morning. '.repeat(40)}</p>\n`;
-    const builtFiles: Record<string, string> = { 'index.html': `<!doctype html><title>Big</title>${chunk.repeat(2_000)}` };
+    const builtFiles: Record<string, string> = {
+      'index.html': `<!doctype html><title>Big</title>${chunk.repeat(2_000)}`,
+    };
     for (let i = 0; i < 3; i++) builtFiles[`page-${i}.html`] = chunk.repeat(1_000);
     expect(JSON.stringify({ builtFiles }).length).toBeGreaterThan(4_000_000);
     const res = await api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles });
@@ -121,10 +147,22 @@ describe('POST /projects/{id}/publish', () => {
 
   it('needs write, and another organization’s project is a 404', async () => {
     const p = await site();
-    expect((await api.post(`/api/v1/projects/${p.id}/publish`, undefined, { key: api.readKey })).status).toBe(403);
+    expect((await api.post(`/api/v1/projects/${p.id}/publish`, undefined, { key: api.readKey })).status).toBe(
+      403,
+    );
     const other = await api.newOrg('Other');
-    expect((await api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles: { 'index.html': 'x' } }, { key: other.key })).status).toBe(404);
-    expect((await api.post(`/api/v1/projects/${p.id}/unpublish`, undefined, { key: other.key })).status).toBe(404);
+    expect(
+      (
+        await api.post(
+          `/api/v1/projects/${p.id}/publish`,
+          { builtFiles: { 'index.html': 'x' } },
+          { key: other.key },
+        )
+      ).status,
+    ).toBe(404);
+    expect((await api.post(`/api/v1/projects/${p.id}/unpublish`, undefined, { key: other.key })).status).toBe(
+      404,
+    );
     expect((await api.get(`/api/v1/projects/${p.id}/preview`, { key: other.key })).status).toBe(404);
     expect((await api.post(`/api/v1/projects/${OTHER_UUID}/publish`)).status).toBe(404);
   });
@@ -156,7 +194,10 @@ describe('taking a site down', () => {
   it('never lets a site host reach the API, and ignores its cookies', async () => {
     const p = await site();
     await api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles: { 'index.html': 'live' } });
-    const res = await fetchSite(port, host(p), '/api/v1/clients', { authorization: `Bearer ${api.key}`, cookie: 'session=abc' });
+    const res = await fetchSite(port, host(p), '/api/v1/clients', {
+      authorization: `Bearer ${api.key}`,
+      cookie: 'session=abc',
+    });
     expect(res.body).toBe('live');
     expect(res.headers['set-cookie']).toBeUndefined();
     expect((await fetchSite(port, host(p), '/', {}, 'POST')).status).toBe(405);
@@ -167,11 +208,17 @@ describe('taking a site down', () => {
 describe('GET /projects/{id}/preview', () => {
   it('gives a signed link to the current files that works without credentials, and expires', async () => {
     const p = await site();
-    await api.put(`/api/v1/projects/${p.id}/files/index.html`, { content: '<link rel="stylesheet" href="s.css"><h1>draft</h1>' });
+    await api.put(`/api/v1/projects/${p.id}/files/index.html`, {
+      content: '<link rel="stylesheet" href="s.css"><h1>draft</h1>',
+    });
     await api.put(`/api/v1/projects/${p.id}/files/s.css`, { content: 'h1{color:red}' });
     const res = await api.get(`/api/v1/projects/${p.id}/preview`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ published_url: null, has_published: false, embed_preview_path: `/embed/projects/${p.id}/preview` });
+    expect(res.body).toMatchObject({
+      published_url: null,
+      has_published: false,
+      embed_preview_path: `/embed/projects/${p.id}/preview`,
+    });
     expect(Math.abs(Date.parse(res.body.preview_expires_at) - Date.now() - 3_600_000)).toBeLessThan(5_000);
     const url = new URL(res.body.preview_url);
     // Its own origin under the sites domain, never the API's (the dashboard's) host.
@@ -190,14 +237,23 @@ describe('GET /projects/{id}/preview', () => {
     const editing = await fetchSite(port, previewHost, `${url.pathname}?edit=1`);
     // As the page's first element, so that it runs before any script of the site (it alone must
     // hear the builder's answer); after the doctype when there is one.
-    expect(editing.body).toBe('<script src="/_sitewright/edit.js" data-sitewright-file="index.html"></script><link rel="stylesheet" href="s.css"><h1>draft</h1>');
-    await api.put(`/api/v1/projects/${p.id}/files/about.html`, { content: '<!-- kept --><!DOCTYPE html><html><head><script src="mine.js"></script></head><body><h1>About</h1></body></html>' });
+    expect(editing.body).toBe(
+      '<script src="/_sitewright/edit.js" data-sitewright-file="index.html"></script><link rel="stylesheet" href="s.css"><h1>draft</h1>',
+    );
+    await api.put(`/api/v1/projects/${p.id}/files/about.html`, {
+      content:
+        '<!-- kept --><!DOCTYPE html><html><head><script src="mine.js"></script></head><body><h1>About</h1></body></html>',
+    });
     expect((await fetchSite(port, previewHost, `${url.pathname}about.html?edit=1`)).body).toBe(
       '<!-- kept --><!DOCTYPE html><script src="/_sitewright/edit.js" data-sitewright-file="about.html"></script><html><head><script src="mine.js"></script></head><body><h1>About</h1></body></html>',
     );
     // Many comments and no doctype: answered at once (a nested lazy pattern backtracked exponentially).
-    await api.put(`/api/v1/projects/${p.id}/files/comments.html`, { content: `${'<!---->'.repeat(60)}<p>x</p>` });
-    expect((await fetchSite(port, previewHost, `${url.pathname}comments.html?edit=1`)).body).toMatch(/^<script src="\/_sitewright\/edit\.js"[^>]*><\/script><!---->/);
+    await api.put(`/api/v1/projects/${p.id}/files/comments.html`, {
+      content: `${'<!---->'.repeat(60)}<p>x</p>`,
+    });
+    expect((await fetchSite(port, previewHost, `${url.pathname}comments.html?edit=1`)).body).toMatch(
+      /^<script src="\/_sitewright\/edit\.js"[^>]*><\/script><!---->/,
+    );
     expect(editing.headers.etag).not.toBe(page.headers.etag);
     expect((await fetchSite(port, previewHost, `${url.pathname}s.css?edit=1`)).body).toBe('h1{color:red}');
     const script = await fetchSite(port, previewHost, '/_sitewright/edit.js');
@@ -212,14 +268,20 @@ describe('GET /projects/{id}/preview', () => {
     expect((await fetchSite(port, previewHost, '/')).status).toBe(404);
     expect((await fetchSite(port, previewHost, url.pathname, {}, 'POST')).status).toBe(405);
 
-    const tampered = url.pathname.replace(/\/([A-Za-z0-9_-]{32})\/$/, (_m, sig: string) => `/${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}/`);
+    const tampered = url.pathname.replace(
+      /\/([A-Za-z0-9_-]{32})\/$/,
+      (_m, sig: string) => `/${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}/`,
+    );
     expect((await fetchSite(port, previewHost, tampered)).status).toBe(404);
     const [, projectId, expires, sig] = url.pathname.split('/');
     const expired = `/${projectId}/${Number(expires) - 7200}/${sig}/`;
     expect((await fetchSite(port, previewHost, expired)).status).toBe(404);
     const signer = new PreviewSigner(api.ctx.database, api.ctx.config.sites.previewSecret);
     const past = Math.floor(Date.now() / 1000) - 10;
-    expect((await fetchSite(port, previewHost, `/${projectId}/${past}/${await signer.sign(projectId!, past)}/`)).status).toBe(404);
+    expect(
+      (await fetchSite(port, previewHost, `/${projectId}/${past}/${await signer.sign(projectId!, past)}/`))
+        .status,
+    ).toBe(404);
     // A project's link never opens as a version's, nor the other way round.
     expect((await fetchSite(port, previewHost, `/v/${projectId}/${expires}/${sig}/`)).status).toBe(404);
   });

@@ -6,13 +6,17 @@ import { useTestApi } from '../../helpers/app.ts';
 import { createClient, createProject, createTemplate } from '../../helpers/fixtures.ts';
 
 const api = useTestApi();
-const file = async (projectId: string, path: string) => (await api.get(`/api/v1/projects/${projectId}/files/${path}`)).body.file;
+const file = async (projectId: string, path: string) =>
+  (await api.get(`/api/v1/projects/${projectId}/files/${path}`)).body.file;
 
 async function sourceProject() {
   const client = await createClient(api);
   const project = await createProject(api, { client_email: client.email, name: 'Source site' });
   await api.put(`/api/v1/projects/${project.id}/files/index.html`, { content: '<h1>v1</h1>' });
-  await api.put(`/api/v1/projects/${project.id}/files/img/dot.png`, { content: Buffer.from([0, 1, 2, 255]).toString('base64'), encoding: 'base64' });
+  await api.put(`/api/v1/projects/${project.id}/files/img/dot.png`, {
+    content: Buffer.from([0, 1, 2, 255]).toString('base64'),
+    encoding: 'base64',
+  });
   return { client, project };
 }
 
@@ -25,14 +29,24 @@ describe('templates with files', () => {
 
     // Later edits to the source do not reach the template...
     await api.put(`/api/v1/projects/${project.id}/files/index.html`, { content: '<h1>v2</h1>' });
-    const copy = await createProject(api, { client_email: client.email, name: 'From template', template_id: template.id });
+    const copy = await createProject(api, {
+      client_email: client.email,
+      name: 'From template',
+      template_id: template.id,
+    });
     expect(copy.template).toBe('Starter');
     expect((await file(copy.id, 'index.html')).content).toBe('<h1>v1</h1>');
-    expect(Buffer.from((await file(copy.id, 'img/dot.png')).content, 'base64')).toEqual(Buffer.from([0, 1, 2, 255]));
+    expect(Buffer.from((await file(copy.id, 'img/dot.png')).content, 'base64')).toEqual(
+      Buffer.from([0, 1, 2, 255]),
+    );
 
     // ...and edits to the copy reach neither the template nor the source.
     await api.put(`/api/v1/projects/${copy.id}/files/index.html`, { content: '<h1>mine</h1>' });
-    const again = await createProject(api, { client_email: client.email, name: 'Second copy', template_id: template.id });
+    const again = await createProject(api, {
+      client_email: client.email,
+      name: 'Second copy',
+      template_id: template.id,
+    });
     expect((await file(again.id, 'index.html')).content).toBe('<h1>v1</h1>');
     expect((await file(project.id, 'index.html')).content).toBe('<h1>v2</h1>');
 
@@ -54,7 +68,11 @@ describe('templates with files', () => {
 describe('GET /projects/{id}/export', () => {
   it('zips every file byte for byte for a client without a plan', async () => {
     const { project } = await sourceProject();
-    const res = await api.app.inject({ method: 'GET', url: `/api/v1/projects/${project.id}/export`, headers: { authorization: `Bearer ${api.key}` } });
+    const res = await api.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${project.id}/export`,
+      headers: { authorization: `Bearer ${api.key}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="${project.subdomain}.zip"`);
@@ -66,7 +84,8 @@ describe('GET /projects/{id}/export', () => {
 
   it('follows can_export_code of the client’s plan', async () => {
     const basic = (await api.post('/api/v1/plans', { name: 'Basic', price: 5 })).body.plan;
-    const pro = (await api.post('/api/v1/plans', { name: 'Pro', price: 50, can_export_code: true })).body.plan;
+    const pro = (await api.post('/api/v1/plans', { name: 'Pro', price: 50, can_export_code: true })).body
+      .plan;
     const client = await createClient(api, { plan_id: basic.id });
     const project = await createProject(api, { client_email: client.email, name: 'Locked' });
     const refused = await api.get(`/api/v1/projects/${project.id}/export`);

@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../../helpers/app.ts';
-import { createClient, createProject, createTemplate, OTHER_UUID, TEMPLATE_FIELDS, tick } from '../../helpers/fixtures.ts';
+import {
+  createClient,
+  createProject,
+  createTemplate,
+  OTHER_UUID,
+  TEMPLATE_FIELDS,
+  tick,
+} from '../../helpers/fixtures.ts';
 
 const api = useTestApi();
 
 const sourceOf = async (id: string) =>
-  (await api.ctx.database.db.selectFrom('templates').select('source_project_id').where('id', '=', id).executeTakeFirstOrThrow()).source_project_id;
+  (
+    await api.ctx.database.db
+      .selectFrom('templates')
+      .select('source_project_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+  ).source_project_id;
 
 describe('POST /templates', () => {
   it('creates a template with the spec defaults', async () => {
@@ -28,8 +41,20 @@ describe('POST /templates', () => {
   it('takes description, category, is_public and remembers source_project_id', async () => {
     const client = await createClient(api);
     const project = await createProject(api, { client_email: client.email, name: 'Source' });
-    const template = await createTemplate(api, { name: 'Shop', description: 'A shop', category: 'ecommerce', is_public: true, source_project_id: project.id });
-    expect(template).toMatchObject({ name: 'Shop', description: 'A shop', category: 'ecommerce', is_public: true, is_featured: false });
+    const template = await createTemplate(api, {
+      name: 'Shop',
+      description: 'A shop',
+      category: 'ecommerce',
+      is_public: true,
+      source_project_id: project.id,
+    });
+    expect(template).toMatchObject({
+      name: 'Shop',
+      description: 'A shop',
+      category: 'ecommerce',
+      is_public: true,
+      is_featured: false,
+    });
     expect(await sourceOf(template.id)).toBe(project.id);
   });
 
@@ -77,11 +102,31 @@ describe('template list, update and delete', () => {
   it('changes only the fields present', async () => {
     const template = await createTemplate(api, { name: 'Base', description: 'Desc', category: 'blog' });
     await tick();
-    const res = await api.patch(`/api/v1/templates/${template.id}`, { thumbnail_url: 'https://img.example.com/t.png', is_featured: true });
+    const res = await api.patch(`/api/v1/templates/${template.id}`, {
+      thumbnail_url: 'https://img.example.com/t.png',
+      is_featured: true,
+    });
     expect(res.status).toBe(200);
-    expect(res.body.template).toEqual({ ...template, thumbnail_url: 'https://img.example.com/t.png', is_featured: true });
-    const more = await api.patch(`/api/v1/templates/${template.id}`, { name: 'Renamed', description: null, category: 'news', is_public: true, thumbnail_url: null });
-    expect(more.body.template).toEqual({ ...template, name: 'Renamed', description: null, category: 'news', is_public: true, is_featured: true });
+    expect(res.body.template).toEqual({
+      ...template,
+      thumbnail_url: 'https://img.example.com/t.png',
+      is_featured: true,
+    });
+    const more = await api.patch(`/api/v1/templates/${template.id}`, {
+      name: 'Renamed',
+      description: null,
+      category: 'news',
+      is_public: true,
+      thumbnail_url: null,
+    });
+    expect(more.body.template).toEqual({
+      ...template,
+      name: 'Renamed',
+      description: null,
+      category: 'news',
+      is_public: true,
+      is_featured: true,
+    });
     expect((await api.get(`/api/v1/templates/${template.id}`)).body).toEqual(more.body);
     expect((await api.patch(`/api/v1/templates/${template.id}`, {})).body).toEqual(more.body);
   });
@@ -112,7 +157,11 @@ describe('template list, update and delete', () => {
   it('deletes; projects made from it are unaffected and it can no longer be used', async () => {
     const client = await createClient(api);
     const template = await createTemplate(api, { name: 'Portfolio' });
-    const project = await createProject(api, { client_email: client.email, name: 'Made from it', template_id: template.id });
+    const project = await createProject(api, {
+      client_email: client.email,
+      name: 'Made from it',
+      template_id: template.id,
+    });
     const res = await api.delete(`/api/v1/templates/${template.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ deleted: true, id: template.id });
@@ -121,14 +170,22 @@ describe('template list, update and delete', () => {
     expect((await api.delete(`/api/v1/templates/${template.id}`)).status).toBe(404);
     expect((await api.get(`/api/v1/projects/${project.id}`)).body.project).toEqual(project);
     expect(project.template).toBe('Portfolio');
-    const again = await api.post('/api/v1/projects', { client_email: client.email, name: 'Too late', template_id: template.id });
+    const again = await api.post('/api/v1/projects', {
+      client_email: client.email,
+      name: 'Too late',
+      template_id: template.id,
+    });
     expect(again.status).toBe(404);
   });
 });
 
 describe('template access', () => {
   it('answers 400 naming templateId for a malformed id, 404 for an unknown one', async () => {
-    for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       const bad = await api.request(method, '/api/v1/templates/123', body);
       expect(bad.status).toBe(400);
       expect(bad.body.error).toContain('templateId');
@@ -143,7 +200,9 @@ describe('template access', () => {
     expect((await api.patch(`/api/v1/templates/${theirs.id}`, { name: 'Mine' })).status).toBe(404);
     expect((await api.delete(`/api/v1/templates/${theirs.id}`)).status).toBe(404);
     expect((await api.get('/api/v1/templates')).body.templates).toEqual([]);
-    expect((await api.get(`/api/v1/templates/${theirs.id}`, { key: other.key })).body.template).toEqual(theirs);
+    expect((await api.get(`/api/v1/templates/${theirs.id}`, { key: other.key })).body.template).toEqual(
+      theirs,
+    );
   });
 
   it('needs write to change and read to look', async () => {

@@ -5,7 +5,10 @@ const api = useTestApi();
 
 describe('webhook endpoints', () => {
   it('registers an endpoint, shows the secret once, collapses duplicate events', async () => {
-    const res = await api.post('/api/v1/webhooks', { url: 'https://hooks.example.com/in', events: ['client.created', 'client.created', 'project.created'] });
+    const res = await api.post('/api/v1/webhooks', {
+      url: 'https://hooks.example.com/in',
+      events: ['client.created', 'client.created', 'project.created'],
+    });
     expect(res.status).toBe(201);
     expect(res.body.webhook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(res.body.webhook.events).toEqual(['client.created', 'project.created']);
@@ -31,7 +34,10 @@ describe('webhook endpoints', () => {
   });
 
   it('refuses unknown and empty event lists', async () => {
-    const unknown = await api.post('/api/v1/webhooks', { url: 'https://h.example.com', events: ['client.deleted'] });
+    const unknown = await api.post('/api/v1/webhooks', {
+      url: 'https://h.example.com',
+      events: ['client.deleted'],
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toContain('events[0]');
     const empty = await api.post('/api/v1/webhooks', { url: 'https://h.example.com', events: [] });
@@ -40,10 +46,17 @@ describe('webhook endpoints', () => {
   });
 
   it('updates only the fields present and deletes', async () => {
-    const { body } = await api.post('/api/v1/webhooks', { url: 'https://h.example.com/a', events: ['client.created'] });
+    const { body } = await api.post('/api/v1/webhooks', {
+      url: 'https://h.example.com/a',
+      events: ['client.created'],
+    });
     const id = body.webhook.id;
     const off = await api.patch(`/api/v1/webhooks/${id}`, { is_active: false });
-    expect(off.body.webhook).toMatchObject({ is_active: false, url: 'https://h.example.com/a', events: ['client.created'] });
+    expect(off.body.webhook).toMatchObject({
+      is_active: false,
+      url: 'https://h.example.com/a',
+      events: ['client.created'],
+    });
     const del = await api.delete(`/api/v1/webhooks/${id}`);
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ deleted: true, id });
@@ -53,7 +66,11 @@ describe('webhook endpoints', () => {
 
   it("never shows or changes another organization's endpoint", async () => {
     const other = await api.newOrg('Other');
-    const { body } = await api.post('/api/v1/webhooks', { url: 'https://h.example.com/o', events: ['client.created'] }, { key: other.key });
+    const { body } = await api.post(
+      '/api/v1/webhooks',
+      { url: 'https://h.example.com/o', events: ['client.created'] },
+      { key: other.key },
+    );
     const id = body.webhook.id;
     expect((await api.get(`/api/v1/webhooks/${id}`)).status).toBe(404);
     expect((await api.patch(`/api/v1/webhooks/${id}`, { is_active: false })).status).toBe(404);

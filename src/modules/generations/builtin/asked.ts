@@ -29,7 +29,9 @@ export const SECTION_WORDS: Record<SectionId, RegExp> = {
 /** How a prompt in any of the other languages names each section ("Leistungen", "tarifs"). */
 const OTHER_SECTION_WORDS = Object.fromEntries(
   SECTION_IDS.map((s) => {
-    const words = [...new Set(ALL_WORDS.slice(1).flatMap((w) => w.sectionWords[s]))].sort((a, b) => b.length - a.length);
+    const words = [...new Set(ALL_WORDS.slice(1).flatMap((w) => w.sectionWords[s]))].sort(
+      (a, b) => b.length - a.length,
+    );
     return [s, new RegExp(`(?<![\\p{L}])(?:${words.map(escapeRegex).join('|')})(?![\\p{L}])`, 'u')];
   }),
 ) as Record<SectionId, RegExp>;
@@ -44,13 +46,19 @@ export function sectionsMentioned(text: string): SectionId[] {
 const PAGE = "(?:pages?|seiten?|unterseiten?|páginas?|pagine|pagina(?:'s)?|paginas)";
 /** Words between "page" and what it is for: "page for", "Seite für die", "página de", "pagina over ons". */
 const PAGE_LINK =
-  "(?:\\s+(?:for|about|on|with|of|our|the|für|über|mit|die|der|das|den|unsere[nr]?|de|du|des|la|le|les|sur|avec|pour|nos|notre|del|los|las|el|con|sobre|para|nuestr[oa]s?|di|della|delle|per|sui|sulla|over|met|voor|ons|onze|com|sobre|a|o|os|as|da|do|nossa|nosso))*";
+  '(?:\\s+(?:for|about|on|with|of|our|the|für|über|mit|die|der|das|den|unsere[nr]?|de|du|des|la|le|les|sur|avec|pour|nos|notre|del|los|las|el|con|sobre|para|nuestr[oa]s?|di|della|delle|per|sui|sulla|over|met|voor|ons|onze|com|sobre|a|o|os|as|da|do|nossa|nosso))*';
 /** A clause of what a page is for ends at a sentence, a bracket or a colon (prices follow one). */
-const CLAUSE = "([^.;:!?()\\n]{1,90})";
+const CLAUSE = '([^.;:!?()\\n]{1,90})';
 /** A page word and what follows it ("page for events", "página de carta"); not "landing page", "home page". */
-const PAGE_FOR = new RegExp(`(?<!\\p{L})(?<!(?:landing|home|one|single|web|start)[- ]?)${PAGE}${PAGE_LINK}\\s*:?\\s+(?=${CLAUSE})`, 'gu');
+const PAGE_FOR = new RegExp(
+  `(?<!\\p{L})(?<!(?:landing|home|one|single|web|start)[- ]?)${PAGE}${PAGE_LINK}\\s*:?\\s+(?=${CLAUSE})`,
+  'gu',
+);
 /** Separate page, in the seven languages: "(página aparte)", "numa página própria", "own page". */
-const OWN_PAGE = new RegExp(`(?:(?:separate|own|eigenen?|aparte|propia|própria|propria|séparée|apart(?:e)?|eigen)\\s+${PAGE}|${PAGE}\\s+(?:aparte|propia|própria|propria|à part|séparée|separata|a parte|apart|eigene))`, 'gu');
+const OWN_PAGE = new RegExp(
+  `(?:(?:separate|own|eigenen?|aparte|propia|própria|propria|séparée|apart(?:e)?|eigen)\\s+${PAGE}|${PAGE}\\s+(?:aparte|propia|própria|propria|à part|séparée|separata|a parte|apart|eigene))`,
+  'gu',
+);
 
 /**
  * Pages a prompt asks for, in any of the languages: "an about page", "pages: about, gallery",
@@ -66,7 +74,8 @@ export function pagesMentioned(text: string): SectionId[] {
     // "an about page", "the menu and gallery pages".
     for (const m of sentence.matchAll(/\b((?:[\w'-]+\s+){0,2}[\w'-]+)\s+pages?\b/g)) add(m[1]!);
     // "Teamseite", "FAQ-Seite", "Preisseite", "contactpagina", "boekingspagina" (a linking s, a plural e).
-    for (const m of sentence.matchAll(/(\p{L}{3,})-?(?:seite|pagina)(?!\p{L})/gu)) add(`${m[1]} ${m[1]!.replace(/s$/, '')} ${m[1]}e`);
+    for (const m of sentence.matchAll(/(\p{L}{3,})-?(?:seite|pagina)(?!\p{L})/gu))
+      add(`${m[1]} ${m[1]!.replace(/s$/, '')} ${m[1]}e`);
     // "page équipe", "pagina galleria", "página de carta y otra de reservas", "pages for X, Y and Z":
     // what follows a page word, to the end of its clause (read ahead, so that "a menu page and a
     // page for events" reads both). Not the site itself ("a landing page for
@@ -76,15 +85,25 @@ export function pagesMentioned(text: string): SectionId[] {
     }
     // "galería (página aparte)", "a ementa numa página própria": the words just before.
     for (const m of sentence.matchAll(OWN_PAGE)) {
-      const before = sentence.slice(Math.max(0, m.index - 40), m.index).split(/[,;:]|\s(?:and|und|et|y|e|en)\s/).pop()!;
+      const before = sentence
+        .slice(Math.max(0, m.index - 40), m.index)
+        .split(/[,;:]|\s(?:and|und|et|y|e|en)\s/)
+        .pop()!;
       add(before.split(/\s+/).slice(-3).join(' '));
     }
     // A list that asks for pages makes a page of each short item in it: "een tarievenpagina en een FAQ".
     if (here.size > 0) {
       for (const item of sentence.split(/,|\s(?:and|und|et|y|e|en|or|oder|ou|o)\s/)) {
         // "con una galería de fotos": the item after its preposition and article.
-        const bare = /^\s*(?:(?:with|mit|avec|con|com|met|and)\s+)?(?:a|an|the|een|het|de|eine?n?|une?|la|le|les|una?|el|il|uma?|o)?\s*([\p{L}-]+(?:\s[\p{L}-]+){0,2})\s*$/u.exec(item);
-        if (bare && !/form|formul|section|sektion|abschnitt|sezione|sección|secção|sectie|^(?:for|für)\s/.test(bare[1]!)) add(bare[1]!);
+        const bare =
+          /^\s*(?:(?:with|mit|avec|con|com|met|and)\s+)?(?:a|an|the|een|het|de|eine?n?|une?|la|le|les|una?|el|il|uma?|o)?\s*([\p{L}-]+(?:\s[\p{L}-]+){0,2})\s*$/u.exec(
+            item,
+          );
+        if (
+          bare &&
+          !/form|formul|section|sektion|abschnitt|sezione|sección|secção|sectie|^(?:for|für)\s/.test(bare[1]!)
+        )
+          add(bare[1]!);
       }
     }
     here.forEach((s) => asked.add(s));

@@ -5,12 +5,38 @@ export type Rgb = [number, number, number];
 
 /** Colours a prompt can ask for as a brand or an accent, by English name. */
 export const NAMED_COLORS: Record<string, string> = {
-  red: '#c62828', crimson: '#b0123b', orange: '#c2410c', amber: '#b45309', yellow: '#a16207', gold: '#b8860b',
-  green: '#15803d', emerald: '#047857', olive: '#5b6b1f', teal: '#0f766e', cyan: '#0e7490', turquoise: '#0f766e',
-  blue: '#1d4ed8', navy: '#1e3a8a', indigo: '#4338ca', purple: '#7e22ce', violet: '#6d28d9', magenta: '#a21caf',
-  pink: '#be185d', rose: '#be123c', brown: '#7c4a1e', terracotta: '#b4532a', black: '#111827', grey: '#4b5563',
-  gray: '#4b5563', slate: '#334155', burgundy: '#7f1d1d', coral: '#c2410c', lavender: '#6d28d9', mint: '#047857',
-  sage: '#56715a', 'rose gold': '#b76e79',
+  red: '#c62828',
+  crimson: '#b0123b',
+  orange: '#c2410c',
+  amber: '#b45309',
+  yellow: '#a16207',
+  gold: '#b8860b',
+  green: '#15803d',
+  emerald: '#047857',
+  olive: '#5b6b1f',
+  teal: '#0f766e',
+  cyan: '#0e7490',
+  turquoise: '#0f766e',
+  blue: '#1d4ed8',
+  navy: '#1e3a8a',
+  indigo: '#4338ca',
+  purple: '#7e22ce',
+  violet: '#6d28d9',
+  magenta: '#a21caf',
+  pink: '#be185d',
+  rose: '#be123c',
+  brown: '#7c4a1e',
+  terracotta: '#b4532a',
+  black: '#111827',
+  grey: '#4b5563',
+  gray: '#4b5563',
+  slate: '#334155',
+  burgundy: '#7f1d1d',
+  coral: '#c2410c',
+  lavender: '#6d28d9',
+  mint: '#047857',
+  sage: '#56715a',
+  'rose gold': '#b76e79',
 };
 
 /**
@@ -19,8 +45,16 @@ export const NAMED_COLORS: Record<string, string> = {
  * its own: it becomes a tint of the brand (see brief.ts).
  */
 export const LIGHT_TONES: Record<string, string> = {
-  cream: '#fbf7ee', ivory: '#fdfbf3', beige: '#f5efe4', sand: '#f4ecdc', white: '#ffffff', 'off-white': '#faf8f4',
-  offwhite: '#faf8f4', linen: '#faf6ef', eggshell: '#fbf9f1', pastel: '#f6f2fb',
+  cream: '#fbf7ee',
+  ivory: '#fdfbf3',
+  beige: '#f5efe4',
+  sand: '#f4ecdc',
+  white: '#ffffff',
+  'off-white': '#faf8f4',
+  offwhite: '#faf8f4',
+  linen: '#faf6ef',
+  eggshell: '#fbf9f1',
+  pastel: '#f6f2fb',
 };
 
 /** The dark theme's page when the prompt asks for black ("black and gold"): near-black, not the default slate. */
@@ -34,7 +68,16 @@ export function parseHex(hex: string): Rgb | undefined {
 }
 
 export function toHex([r, g, b]: Rgb): string {
-  return '#' + [r, g, b].map((v) => Math.round(Math.max(0, Math.min(255, v))).toString(16).padStart(2, '0')).join('');
+  return (
+    '#' +
+    [r, g, b]
+      .map((v) =>
+        Math.round(Math.max(0, Math.min(255, v)))
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')
+  );
 }
 
 function relative([r, g, b]: Rgb): number {
@@ -65,7 +108,8 @@ export function mix(color: string, toward: string, amount: number): string {
 
 function stepUntil(color: string, against: string, ratio: number, direction: string): string {
   let current = color;
-  for (let step = 0; step < 20 && contrast(current, against) < ratio; step++) current = mix(current, direction, 0.1);
+  for (let step = 0; step < 20 && contrast(current, against) < ratio; step++)
+    current = mix(current, direction, 0.1);
   return current;
 }
 

@@ -7,14 +7,19 @@ import type { SiteFile } from '../provider.ts';
 import { headlineIn, renameIn } from './edit.ts';
 
 /** The edited files and what changed, or undefined when the prompt asks for nothing it can do here. */
-export function editForeignHtml(files: SiteFile[], prompt: string): { files: SiteFile[]; changes: string[] } | undefined {
+export function editForeignHtml(
+  files: SiteFile[],
+  prompt: string,
+): { files: SiteFile[]; changes: string[] } | undefined {
   const index = files.find((f) => f.path === 'index.html' && typeof f.content === 'string');
   if (!index) return undefined;
   const headline = headlineIn(prompt);
   const name = renameIn(prompt);
   if (!headline && !name) return undefined;
   const changes: string[] = [];
-  const oldName = unescapeHtml(/<title[^>]*>([^<]*)<\/title>/i.exec(index.content as string)?.[1]?.trim() ?? '');
+  const oldName = unescapeHtml(
+    /<title[^>]*>([^<]*)<\/title>/i.exec(index.content as string)?.[1]?.trim() ?? '',
+  );
   const edited = files.map((file) => {
     if (typeof file.content !== 'string' || !/\.html?$/.test(file.path)) return file;
     let html = file.content;
@@ -24,8 +29,13 @@ export function editForeignHtml(files: SiteFile[], prompt: string): { files: Sit
       if (escapeHtml(oldName) !== oldName) html = html.split(oldName).join(escapeHtml(name));
     }
     if (file === index) {
-      if (name && !/<title[^>]*>/i.test(html)) html = html.replace(/<head[^>]*>/i, (head) => `${head}<title>${escapeHtml(name)}</title>`);
-      if (headline) html = html.replace(/(<h1[^>]*>)[\s\S]*?(<\/h1>)/i, (_m, open: string, close: string) => `${open}${escapeHtml(headline)}${close}`);
+      if (name && !/<title[^>]*>/i.test(html))
+        html = html.replace(/<head[^>]*>/i, (head) => `${head}<title>${escapeHtml(name)}</title>`);
+      if (headline)
+        html = html.replace(
+          /(<h1[^>]*>)[\s\S]*?(<\/h1>)/i,
+          (_m, open: string, close: string) => `${open}${escapeHtml(headline)}${close}`,
+        );
     }
     return html === file.content ? file : { ...file, content: html };
   });

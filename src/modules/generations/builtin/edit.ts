@@ -16,7 +16,12 @@ export interface Edit {
   changes: string[];
 }
 
-const text = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/^["“']|["”'.!]+$/g, '').slice(0, 500);
+const text = (s: string) =>
+  s
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^["“']|["”'.!]+$/g, '')
+    .slice(0, 500);
 const inOrder = (brief: Brief, wanted: Set<SectionId>) => {
   const kind = kindById(brief.kind);
   const order = [...brief.sections, ...kind.sections, ...SECTION_IDS];
@@ -25,11 +30,26 @@ const inOrder = (brief: Brief, wanted: Set<SectionId>) => {
 
 /** The key of a section's main text, for "change the about text to “…”". */
 const MAIN_TEXT: Partial<Record<SectionId | 'hero', string>> = {
-  hero: 'hero.text', about: 'about.text', area: 'area.text', emergency: 'emergency.text', booking: 'booking.text', signup: 'signup.text', donate: 'donate.text', contact: 'contact.text', menu: 'menu.intro',
+  hero: 'hero.text',
+  about: 'about.text',
+  area: 'area.text',
+  emergency: 'emergency.text',
+  booking: 'booking.text',
+  signup: 'signup.text',
+  donate: 'donate.text',
+  contact: 'contact.text',
+  menu: 'menu.intro',
 };
 
 export function applyEdit(current: Brief, prompt: string): Edit {
-  const brief: Brief = { ...current, sections: [...current.sections], pages: [...current.pages], texts: { ...current.texts }, contact: { ...current.contact }, prices: [...current.prices] };
+  const brief: Brief = {
+    ...current,
+    sections: [...current.sections],
+    pages: [...current.pages],
+    texts: { ...current.texts },
+    contact: { ...current.contact },
+    prices: [...current.prices],
+  };
   const changes: string[] = [];
 
   const rename = renameIn(prompt);
@@ -51,9 +71,15 @@ export function applyEdit(current: Brief, prompt: string): Edit {
     changes.push('new tagline');
   }
   // "change the about text to “…”", "the contact section should say “…”".
-  const sectionText = /\b(hero|intro|about|area|emergency|booking|sign[- ]?up|donate|contact|menu)\b[^"“]{0,40}?\b(?:text|paragraph|intro|section|copy|blurb)?\b[^"“]{0,30}?(?:to|say|says|read|:)\s*["“]([^"”]{1,500})["”]/i.exec(prompt);
+  const sectionText =
+    /\b(hero|intro|about|area|emergency|booking|sign[- ]?up|donate|contact|menu)\b[^"“]{0,40}?\b(?:text|paragraph|intro|section|copy|blurb)?\b[^"“]{0,30}?(?:to|say|says|read|:)\s*["“]([^"”]{1,500})["”]/i.exec(
+      prompt,
+    );
   if (sectionText && !tagline && !headline) {
-    const id = sectionText[1]!.toLowerCase().replace(/^intro$/, 'hero').replace(/^sign[- ]?up$/, 'signup') as SectionId | 'hero';
+    const id = sectionText[1]!
+      .toLowerCase()
+      .replace(/^intro$/, 'hero')
+      .replace(/^sign[- ]?up$/, 'signup') as SectionId | 'hero';
     const key = MAIN_TEXT[id];
     if (key) {
       brief.texts[key] = text(sectionText[2]!);
@@ -63,7 +89,8 @@ export function applyEdit(current: Brief, prompt: string): Edit {
 
   // "Translate the site into French", "auf Deutsch bitte": every word the model writes, again in
   // that language (texts the person wrote stay as they wrote them).
-  const language = namedLanguage(prompt) ?? (/\btranslat/i.test(prompt) ? translationTarget(prompt) : undefined);
+  const language =
+    namedLanguage(prompt) ?? (/\btranslat/i.test(prompt) ? translationTarget(prompt) : undefined);
   if (language && language !== brief.language) {
     brief.language = language;
     changes.push(`translated into ${LANGUAGE_NAMES[language]}`);
@@ -77,7 +104,11 @@ export function applyEdit(current: Brief, prompt: string): Edit {
     brief.dark = false;
   }
   // A colour only counts when the prompt is about colour, so "remove the green testimonials" is not a recolour.
-  if (/\b(colou?rs?|make\s+(?:it|the\s+(?:whole\s+)?(?:site|website|page))|use|brand|primary|theme|palette|background|accents?)\b/i.test(prompt)) {
+  if (
+    /\b(colou?rs?|make\s+(?:it|the\s+(?:whole\s+)?(?:site|website|page))|use|brand|primary|theme|palette|background|accents?)\b/i.test(
+      prompt,
+    )
+  ) {
     const colours = findColors(prompt);
     if (colours.primary) {
       brief.primary = colours.primary;
@@ -111,7 +142,11 @@ export function applyEdit(current: Brief, prompt: string): Edit {
     changes.push(`${density} layout`);
   }
 
-  const place = /\b(?:moved to|move to|now in|relocated to|location to|place to|based in|located in)\b/i.test(prompt) ? findPlace(prompt) : null;
+  const place = /\b(?:moved to|move to|now in|relocated to|location to|place to|based in|located in)\b/i.test(
+    prompt,
+  )
+    ? findPlace(prompt)
+    : null;
   if (place?.name && place.name !== brief.place) {
     brief.place = place.name;
     brief.country = place.country;
@@ -129,7 +164,8 @@ export function applyEdit(current: Brief, prompt: string): Edit {
   const hours = hoursIn(prompt);
   if (hours.length) {
     brief.hours = hours;
-    if (!brief.sections.includes('hours')) brief.sections = inOrder(brief, new Set([...brief.sections, 'hours']));
+    if (!brief.sections.includes('hours'))
+      brief.sections = inOrder(brief, new Set([...brief.sections, 'hours']));
     for (let i = 0; i < 10; i++) delete brief.texts[`hours.${i}`];
     delete brief.texts['hours.text'];
     changes.push('opening hours');
@@ -144,7 +180,10 @@ export function applyEdit(current: Brief, prompt: string): Edit {
 
   // Pages and sections: "add an about page", "remove the gallery", "put the menu on the home page".
   const removal = /\b(?:remove|delete|drop|hide|get\s+rid\s+of|without|no\s+more)\b([^.!\n]*)/i.exec(prompt);
-  const toHome = /\b(?:put|move|merge|bring)\b([^.!\n]*?)\b(?:on|onto|into|to|back\s+(?:on|to))\s+the\s+(?:home|main|front)\s*page\b/i.exec(prompt);
+  const toHome =
+    /\b(?:put|move|merge|bring)\b([^.!\n]*?)\b(?:on|onto|into|to|back\s+(?:on|to))\s+the\s+(?:home|main|front)\s*page\b/i.exec(
+      prompt,
+    );
   if (toHome) {
     for (const s of sectionsMentioned(toHome[1]!)) {
       if (brief.pages.includes(s)) changes.push(`${s} back on the home page`);
@@ -157,10 +196,16 @@ export function applyEdit(current: Brief, prompt: string): Edit {
       brief.pages = brief.pages.filter((x) => x !== s);
     }
   }
-  const addition = /\b(?:add|include|put|show|with|create|make|give\s+(?:it|me|us))\b([^.!\n]*)/i.exec(prompt);
+  const addition = /\b(?:add|include|put|show|with|create|make|give\s+(?:it|me|us))\b([^.!\n]*)/i.exec(
+    prompt,
+  );
   if (addition && !toHome) {
     const clause = addition[1]!;
-    const pages = pagesMentioned(clause).concat(/\bown page\b|\bseparate page\b/i.test(clause) ? sectionsMentioned(clause.replace(/\b(?:own|separate)\s+page\b/gi, '')) : []);
+    const pages = pagesMentioned(clause).concat(
+      /\bown page\b|\bseparate page\b/i.test(clause)
+        ? sectionsMentioned(clause.replace(/\b(?:own|separate)\s+page\b/gi, ''))
+        : [],
+    );
     const removed = removal ? sectionsMentioned(removal[1]!) : [];
     for (const s of sectionsMentioned(clause).filter((x) => !removed.includes(x))) {
       if (!brief.sections.includes(s)) changes.push(`added ${s}`);
@@ -180,14 +225,17 @@ export function applyEdit(current: Brief, prompt: string): Edit {
 /** "translate it into German": the language after into/to, by its English name. */
 export function translationTarget(prompt: string) {
   const named = /\b(?:into|to)\s+(\p{L}+)/iu.exec(prompt)?.[1]?.toLowerCase();
-  return (Object.keys(LANGUAGE_NAMES) as (keyof typeof LANGUAGE_NAMES)[]).find((l) => LANGUAGE_NAMES[l].toLowerCase() === named);
+  return (Object.keys(LANGUAGE_NAMES) as (keyof typeof LANGUAGE_NAMES)[]).find(
+    (l) => LANGUAGE_NAMES[l].toLowerCase() === named,
+  );
 }
 
 const RENAME =
   /\b(?:rename(?:\s+(?:it|the\s+(?:site|business|company)))?\s+(?:to|as)|rebrand(?:\s+(?:it|us))?\s+(?:to|as)|call\s+(?:it|us|the\s+(?:site|business|company))|(?:is|are)\s+(?:now\s+)?(?:called|named)|change\s+the\s+(?:business\s+|company\s+|site\s+)?name\s+to|name\s+it|new\s+name\s*:?)\s+/i;
 // The name runs to the end of its clause: a quote, a comma, "and ...", or a full stop that ends
 // the sentence; the stop of an abbreviation such as "Dr." or "St." is kept in the name.
-const NAME = /^["“]?([^"”\n!?;,]+?)(?=["”]|\s+(?:and|but|then|also|please|with)\b|[,;!?\n]|(?<!\b(?:Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr|Co|Inc|Ltd|No))\.(?=\s|$)|$)/i;
+const NAME =
+  /^["“]?([^"”\n!?;,]+?)(?=["”]|\s+(?:and|but|then|also|please|with)\b|[,;!?\n]|(?<!\b(?:Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr|Co|Inc|Ltd|No))\.(?=\s|$)|$)/i;
 
 /** The new name a prompt asks for, if it asks for one. */
 export function renameIn(prompt: string): string | undefined {

@@ -10,14 +10,25 @@ const PHONE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)[\s.-]?)?\d[\d\s.-]{5,16}\d/;
 export const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
 
 /** The country whose phone numbers a prompt in each language most likely gives, when no place says. */
-export const LANGUAGE_COUNTRY: Record<Language, CountryCode> = { en: 'GB', de: 'DE', fr: 'FR', es: 'ES', it: 'IT', nl: 'NL', pt: 'PT' };
-const PHONE_WORD = /(?<![\p{L}])(?:phone|call|tel(?:ephone)?|mobile|mob|text|txt|sms|whatsapp|zap|fone|telefone|ligue|ring|telefon|telefono|teléfono|téléphone|tél|telefoon|telemóvel|celular|handy|móvil|cellulare|app me op|contact|kontakt|contacto|contatto)(?![\p{L}])[^\d+(]{0,20}/iu;
+export const LANGUAGE_COUNTRY: Record<Language, CountryCode> = {
+  en: 'GB',
+  de: 'DE',
+  fr: 'FR',
+  es: 'ES',
+  it: 'IT',
+  nl: 'NL',
+  pt: 'PT',
+};
+const PHONE_WORD =
+  /(?<![\p{L}])(?:phone|call|tel(?:ephone)?|mobile|mob|text|txt|sms|whatsapp|zap|fone|telefone|ligue|ring|telefon|telefono|teléfono|téléphone|tél|telefoon|telemóvel|celular|handy|móvil|cellulare|app me op|contact|kontakt|contacto|contatto)(?![\p{L}])[^\d+(]{0,20}/iu;
 
 /** The phone number a prompt gives, as written: a valid number of the country, else one after a word that says it is one. */
 export function phoneIn(prompt: string, country: CountryCode): string | null {
   const at = PHONE_WORD.exec(prompt);
   // A time range ("9.00-14.00") can pass for a number of some country: never a phone.
-  const valid = findNumbers(prompt, { defaultCountry: country, v2: true }).find((n) => !/\d{1,2}[.:]\d{2}\s*-/.test(prompt.slice(n.startsAt, n.endsAt)));
+  const valid = findNumbers(prompt, { defaultCountry: country, v2: true }).find(
+    (n) => !/\d{1,2}[.:]\d{2}\s*-/.test(prompt.slice(n.startsAt, n.endsAt)),
+  );
   if (!at) return valid ? prompt.slice(valid.startsAt, valid.endsAt) : groupedNumber(prompt);
   const after = prompt.slice(at.index + at[0].length);
   const named = findNumbers(after, { defaultCountry: country, v2: true })[0];
@@ -27,7 +38,9 @@ export function phoneIn(prompt: string, country: CountryCode): string | null {
   // POSSIBLE leniency (documented in its README, absent from its type declarations).
   const possibleOnly = { defaultCountry: country, v2: true as const, leniency: 'POSSIBLE' };
   const possible = findNumbers(after, possibleOnly)[0];
-  return possible && possible.startsAt === 0 ? after.slice(0, possible.endsAt) : (PHONE.exec(after)?.[0]?.trim() ?? null);
+  return possible && possible.startsAt === 0
+    ? after.slice(0, possible.endsAt)
+    : (PHONE.exec(after)?.[0]?.trim() ?? null);
 }
 
 /**
@@ -36,7 +49,9 @@ export function phoneIn(prompt: string, country: CountryCode): string | null {
  * a date, an amount or a postcode.
  */
 function groupedNumber(prompt: string): string | null {
-  for (const m of prompt.matchAll(/(?<![\p{L}\d€£$.,:/-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}(?![\p{L}\d€£%:/]|[.,]\d)/gu)) {
+  for (const m of prompt.matchAll(
+    /(?<![\p{L}\d€£$.,:/-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}(?![\p{L}\d€£%:/]|[.,]\d)/gu,
+  )) {
     const digits = m[0].replace(/\D/g, '').length;
     if (digits >= 9 && digits <= 13 && !/\d{1,2}[.:]\d{2}/.test(m[0])) return m[0].trim();
   }
@@ -56,14 +71,17 @@ export function contactIn(prompt: string, country: CountryCode = 'GB'): Brief['c
 
 // A street with its number, in the seven languages, for an address no word introduces
 // ("Estamos en Calle de Fuencarral 123, 28010 Madrid", "siamo in via garibaldi 88", "Our yard is at Unit 7, Feeder Road ...").
-const STREET_AFTER = 'street|st|road|rd|lane|ln|avenue|ave|way|drive|close|crescent|terrace|square|parade|row|hill|place|boulevard|bd|quai';
+const STREET_AFTER =
+  'street|st|road|rd|lane|ln|avenue|ave|way|drive|close|crescent|terrace|square|parade|row|hill|place|boulevard|bd|quai';
 const STREET_BEFORE =
   'rue|avenue|boulevard|bd|place|quai|chemin|allée|impasse|cours|calle|c/|avenida|av\\.|plaza|paseo|camino|carrer|via|viale|piazza|corso|vicolo|largo|rua|praça|travessa|estrada|alameda';
-const STREET_SUFFIX = 'straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|straat|laan|gracht|plein|kade|dijk|singel|steeg';
+const STREET_SUFFIX =
+  'straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|straat|laan|gracht|plein|kade|dijk|singel|steeg';
 const WORD = "[\\p{L}][\\p{L}'’.-]*";
 const NUMBER = '\\d{1,4}[a-z]?';
 /** A number that counts something ("corso di 4 settimane", "12 people") ends no street. */
-const NOT_COUNT = "(?!\\s*(?:settimane|weeks?|semaines?|wochen|semanas|weken|persone|people|personnes|personen|pessoas|personas|min|minutes?|ore|hours?|heures|stunden|horas|uur|giorni|days?|jours|tage|días|dias|dagen|anni|years?|ans|jahre|años|anos|jaar|x|€|%)(?![\\p{L}]))";
+const NOT_COUNT =
+  '(?!\\s*(?:settimane|weeks?|semaines?|wochen|semanas|weken|persone|people|personnes|personen|pessoas|personas|min|minutes?|ore|hours?|heures|stunden|horas|uur|giorni|days?|jours|tage|días|dias|dagen|anni|years?|ans|jahre|años|anos|jaar|x|€|%)(?![\\p{L}]))';
 export const STREET = new RegExp(
   [
     // "40 Cwmbwrla Street", "27 boulevard Longchamp", "12 Princess Victoria Street"
@@ -80,9 +98,11 @@ export const STREET = new RegExp(
   'iu',
 );
 /** After the street: ", 28010 Madrid", ", Bristol BS2 0TX", ", Swansea SA5 8AZ", ", 9000 Gent". */
-const TOWN = /^,?\s+(?:\d{4,5}(?:-\d{3})?\s+[\p{L}][\p{L}' -]{1,30}|[\p{Lu}][\p{L}'-]+(?:\s[\p{Lu}][\p{L}'-]+)?(?:\s+[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})?)(?=[,.;!?\n]|\s*$|\s+(?:tel|phone|call|email|e-mail|and|und|et|y|e|en)\b)/u;
+const TOWN =
+  /^,?\s+(?:\d{4,5}(?:-\d{3})?\s+[\p{L}][\p{L}' -]{1,30}|[\p{Lu}][\p{L}'-]+(?:\s[\p{Lu}][\p{L}'-]+)?(?:\s+[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})?)(?=[,.;!?\n]|\s*$|\s+(?:tel|phone|call|email|e-mail|and|und|et|y|e|en)\b)/u;
 /** Before the number: "Unit 7, ", "St Jude's Church Hall, ". */
-const PREMISES = /(?:(?:unit|suite|flat|floor|building|block)\s+\d{1,4}[a-z]?|(?:[\p{Lu}][\p{L}'’]*\s+){1,4}(?:hall|house|centre|center|church|building|court|mill|works|yard|estate))\s*,\s*$/iu;
+const PREMISES =
+  /(?:(?:unit|suite|flat|floor|building|block)\s+\d{1,4}[a-z]?|(?:[\p{Lu}][\p{L}'’]*\s+){1,4}(?:hall|house|centre|center|church|building|court|mill|works|yard|estate))\s*,\s*$/iu;
 
 function streetAddressIn(prompt: string): string | undefined {
   const street = STREET.exec(prompt);
@@ -104,7 +124,10 @@ const HOURS_WORD =
   '(?:opening hours|opening times|hours|open|öffnungszeiten|geöffnet|auf(?=\\s*:)|horaires|ouvert|horario|abierto|orari|aperti|aperto|openingstijden|geopend|horário|aberto)';
 /** Opening hours the prompt gives: "open Mon–Fri 8am–6pm, Sat 9–4", "opening hours: ...". */
 export function hoursIn(prompt: string, language: Language = 'en'): string[] {
-  const m = new RegExp(`(?<![\\p{L}])${HOURS_WORD}(?![\\p{L}])\\s*(?:are|is|sind|sont|son|sono|zijn|são)?\\s*:?\\s*((?:${DAY}|\\d)[^\\n]*?)(?=\\.\\s|\\n|\\.?$)`, 'iu').exec(prompt);
+  const m = new RegExp(
+    `(?<![\\p{L}])${HOURS_WORD}(?![\\p{L}])\\s*(?:are|is|sind|sont|son|sono|zijn|são)?\\s*:?\\s*((?:${DAY}|\\d)[^\\n]*?)(?=\\.\\s|\\n|\\.?$)`,
+    'iu',
+  ).exec(prompt);
   const scanned = dayTimes(prompt, language);
   if (!m || !/\d|closed|daily|every day/i.test(m[1]!)) return scanned;
   const listed = m[1]!
@@ -116,12 +139,19 @@ export function hoursIn(prompt: string, language: Language = 'en'): string[] {
   // Days with times as the scanner reads them (without what follows: "... at the Old School Hall"), and
   // what else the list says ("closed Sundays").
   if (!scanned.length) return listed.slice(0, 10);
-  const rest = listed.filter((l) => !scanned.some((d) => l.toLowerCase().includes(d.toLowerCase())) && !dayTimes(l, language).length && CLOSED.test(l));
+  const rest = listed.filter(
+    (l) =>
+      !scanned.some((d) => l.toLowerCase().includes(d.toLowerCase())) &&
+      !dayTimes(l, language).length &&
+      CLOSED.test(l),
+  );
   return [...scanned, ...rest].slice(0, 10);
 }
 
-export const TIME_LIKE = /\d{1,2}\s*(?:[:.h]\d{2}|am|pm|h(?![\p{L}])|uhr|hs|uur)|\d{1,2}\s*[-–]\s*\d{1,2}(?!\d)/iu;
-export const CLOSED = /(?<![\p{L}])(?:closed|geschlossen|ruhetag|fermé|cerrado|chius[oi]|gesloten|fechado)(?![\p{L}])/iu;
+export const TIME_LIKE =
+  /\d{1,2}\s*(?:[:.h]\d{2}|am|pm|h(?![\p{L}])|uhr|hs|uur)|\d{1,2}\s*[-–]\s*\d{1,2}(?!\d)/iu;
+export const CLOSED =
+  /(?<![\p{L}])(?:closed|geschlossen|ruhetag|fermé|cerrado|chius[oi]|gesloten|fechado)(?![\p{L}])/iu;
 
 /** Day names and their short forms, English and each other language ("Mo", "lun", "L", "seg", "2.ª"). */
 const DAY_NAMES: Record<Language, string> = {
@@ -147,7 +177,10 @@ export function dayTimes(prompt: string, language: Language): string[] {
   // "le dimanche", "il sabato", "Mo, Di, Do", "Mi und Fr", "lunes a sábado".
   const one = `(?:(?:le|la|il|el|los|las|am|op|on|the|de|du|dal|van|das|from|von)\\s+)?${day}`;
   const days = `${one}(?:${UNTIL}${day}|(?:\\s*,\\s*|\\s+(?:und|and|et|y|e|en)\\s+)${day})*`;
-  const pattern = new RegExp(`(?<![\\p{L}\\d])${days}[\\s,:]+${RANGE}(?:\\s*(?:y|e|et|und|and|en|,|/)\\s*${RANGE})*(?![\\p{L}\\d])`, 'giu');
+  const pattern = new RegExp(
+    `(?<![\\p{L}\\d])${days}[\\s,:]+${RANGE}(?:\\s*(?:y|e|et|und|and|en|,|/)\\s*${RANGE})*(?![\\p{L}\\d])`,
+    'giu',
+  );
   // As written, "p.m." with its dot.
   return [...prompt.matchAll(pattern)].map((m) => (/[ap]\.m\.$/i.test(m[0]) ? m[0].trim() : clean(m[0])));
 }

@@ -47,43 +47,76 @@ function describe(brief: Brief): string {
 export class BuiltinProvider implements Provider {
   readonly models = ['builtin'] as const;
 
-  async generate({ prompt, files, element, projectName, onProgress }: GenerateRequest): Promise<GenerateResult> {
+  async generate({
+    prompt,
+    files,
+    element,
+    projectName,
+    onProgress,
+  }: GenerateRequest): Promise<GenerateResult> {
     const report = (result: GenerateResult): GenerateResult => {
       const before = new Map(files.map((f) => [f.path, f.content]));
       for (const file of result.files) {
         const old = before.get(file.path);
-        if (old === undefined || !contentEquals(old, file.content)) onProgress?.({ message: `Writing ${file.path}`, path: file.path });
+        if (old === undefined || !contentEquals(old, file.content))
+          onProgress?.({ message: `Writing ${file.path}`, path: file.path });
       }
       return result;
     };
-    onProgress?.({ message: files.length ? 'Reading the prompt and the current site' : 'Reading the prompt' });
+    onProgress?.({
+      message: files.length ? 'Reading the prompt and the current site' : 'Reading the prompt',
+    });
     const notes = readNotes(files);
     const image = namedImage(prompt, files);
-    const missing = image && 'missing' in image ? `There is no image ${image.missing} in the project: upload it in the Files tab first, then name it again.` : undefined;
+    const missing =
+      image && 'missing' in image
+        ? `There is no image ${image.missing} in the project: upload it in the Files tab first, then name it again.`
+        : undefined;
     // A first prompt may mention a logo it has not uploaded yet; a follow-up says it as a part not done.
-    if (missing && element) throw new GenerationError(missing.replace(' in the project:', ' in the project, so nothing changed:'));
+    if (missing && element)
+      throw new GenerationError(missing.replace(' in the project:', ' in the project, so nothing changed:'));
     const named = image && 'path' in image ? image : undefined;
     if (element && named) {
       const slot = slotOf(element);
       if (!notes.brief || !slot) {
         // A site builtin did not make: an image element takes the new image in its page.
         const swapped = notes.brief ? undefined : swapImage(files, element, named.path);
-        if (swapped) return report({ files: swapped, summary: `Edited the site: the selected image now shows ${named.path}` });
-        throw new GenerationError(`The selected element is not a picture, so ${named.path} was not placed: select a picture in the preview (the hero's, a gallery tile, a product's or the about section's) and ask again.`);
+        if (swapped)
+          return report({
+            files: swapped,
+            summary: `Edited the site: the selected image now shows ${named.path}`,
+          });
+        throw new GenerationError(
+          `The selected element is not a picture, so ${named.path} was not placed: select a picture in the preview (the hero's, a gallery tile, a product's or the about section's) and ask again.`,
+        );
       }
-      return report(this.again(files, notes, (brief) => ({ brief: { ...brief, pictures: { ...brief.pictures, [slot]: named.path } }, changes: [`${named.path} placed in the ${slotName(slot)}`] }), { skipped: [], onProgress }));
+      return report(
+        this.again(
+          files,
+          notes,
+          (brief) => ({
+            brief: { ...brief, pictures: { ...brief.pictures, [slot]: named.path } },
+            changes: [`${named.path} placed in the ${slotName(slot)}`],
+          }),
+          { skipped: [], onProgress },
+        ),
+      );
     }
     if (element) {
       // A prompt aimed at one selected element changes that element alone.
       const edited = editElement(files, element, prompt);
-      if (!edited) throw new GenerationError(`${MODEL} did not understand what to change in the selected element, so nothing changed: give its new text in quotes, or edit it in place in the preview.`);
+      if (!edited)
+        throw new GenerationError(
+          `${MODEL} did not understand what to change in the selected element, so nothing changed: give its new text in quotes, or edit it in place in the preview.`,
+        );
       return report({ files: edited.files, summary: `Edited the site: ${edited.change}` });
     }
     const current = notes.brief;
     if (!current) {
       // A site builtin did not make: the simple edits it understands are made in its HTML.
       const edited = editForeignHtml(files, prompt);
-      if (edited) return report({ files: edited.files, summary: `Edited the site: ${edited.changes.join(', ')}` });
+      if (edited)
+        return report({ files: edited.files, summary: `Edited the site: ${edited.changes.join(', ')}` });
       // A first generation (or a prompt that is no edit it knows): build from the prompt, keep other files.
       const understood = understand(prompt, projectName);
       const brief = { ...understood, images: imagesOf(files, understood) };
@@ -96,11 +129,19 @@ export class BuiltinProvider implements Provider {
     const skipped = [...(missing ? [missing] : []), ...notDone(prompt, named !== undefined)];
     const slot = named ? slotNamed(prompt) : undefined;
     return report(
-      this.again(files, notes, (brief) => {
-        const edit = applyEdit(brief, prompt);
-        if (!named || !slot) return edit;
-        return { brief: { ...edit.brief, pictures: { ...edit.brief.pictures, [slot]: named.path } }, changes: [...edit.changes, `${named.path} placed in the ${slotName(slot)}`] };
-      }, { skipped, prompt, onProgress }),
+      this.again(
+        files,
+        notes,
+        (brief) => {
+          const edit = applyEdit(brief, prompt);
+          if (!named || !slot) return edit;
+          return {
+            brief: { ...edit.brief, pictures: { ...edit.brief.pictures, [slot]: named.path } },
+            changes: [...edit.changes, `${named.path} placed in the ${slotName(slot)}`],
+          };
+        },
+        { skipped, prompt, onProgress },
+      ),
     );
   }
 
@@ -110,7 +151,16 @@ export class BuiltinProvider implements Provider {
    * stop a re-render. (A site of the first builtin generator cannot be rendered as it was: it is
    * rebuilt.)
    */
-  private again(files: SiteFile[], notes: Notes, change: (brief: Brief) => Edit, { skipped, prompt, onProgress }: { skipped: string[]; prompt?: string; onProgress: GenerateRequest['onProgress'] }): GenerateResult {
+  private again(
+    files: SiteFile[],
+    notes: Notes,
+    change: (brief: Brief) => Edit,
+    {
+      skipped,
+      prompt,
+      onProgress,
+    }: { skipped: string[]; prompt?: string; onProgress: GenerateRequest['onProgress'] },
+  ): GenerateResult {
     const current = notes.brief!;
     const back = current.version === 2 ? readBack(files, renderSite(current)) : undefined;
     const brief = back ? withReadBack(current, back) : current;
@@ -123,13 +173,20 @@ export class BuiltinProvider implements Provider {
       );
     }
     const { brief: edited, changes } = change(brief);
-    if (changes.length === 0) throw new GenerationError(skipped[0] ?? `${MODEL} did not understand what to change, so nothing changed: edit a text in place in the preview, or connect an AI model in Settings for changes like this.`);
+    if (changes.length === 0)
+      throw new GenerationError(
+        skipped[0] ??
+          `${MODEL} did not understand what to change, so nothing changed: edit a text in place in the preview, or connect an AI model in Settings for changes like this.`,
+      );
     onProgress?.({ message: `Changing: ${changes.join(', ')}` });
     const next: Brief = { ...edited, version: 2, images: imagesOf(files, edited) };
     const made = renderSite(next);
     const owned = new Set([...ownPaths(current), ...notes.paths]);
     const kept = files.filter((f) => !owned.has(f.path) && !made.some((m) => m.path === f.path));
-    return { files: [...kept, ...made], summary: `Edited the site: ${changes.join(', ')}${skipped.length ? `. Not done: ${skipped.join(' ')}` : ''}` };
+    return {
+      files: [...kept, ...made],
+      summary: `Edited the site: ${changes.join(', ')}${skipped.length ? `. Not done: ${skipped.join(' ')}` : ''}`,
+    };
   }
 }
 
@@ -139,10 +196,14 @@ const MODEL = 'The builtin model (Templates, offline)';
 function notDone(prompt: string, namesImage: boolean): string[] {
   const out: string[] = [];
   if (/\btranslat/i.test(prompt) && !namedLanguage(prompt) && !translationTarget(prompt)) {
-    out.push(`${MODEL} writes sites in ${Object.values(LANGUAGE_NAMES).join(', ')} only, so the site was not translated; connect an AI model in Settings for other languages.`);
+    out.push(
+      `${MODEL} writes sites in ${Object.values(LANGUAGE_NAMES).join(', ')} only, so the site was not translated; connect an AI model in Settings for other languages.`,
+    );
   }
   if (namesImage && !slotNamed(prompt)) {
-    out.push(`${MODEL} places an image where you point: select the picture in the preview (the hero's, a gallery tile, a product's or the about section's) and name the image again, or say "in the hero".`);
+    out.push(
+      `${MODEL} places an image where you point: select the picture in the preview (the hero's, a gallery tile, a product's or the about section's) and name the image again, or say "in the hero".`,
+    );
   }
   return out;
 }
@@ -159,7 +220,13 @@ function slotName(slot: string): string {
 function imagesOf(files: SiteFile[], brief: Brief): string[] {
   const own = new Set([...ownPaths(brief), ...Object.values(brief.pictures)]);
   return files
-    .filter((f) => IMAGE.test(f.path) && !own.has(f.path) && !f.path.startsWith('.') && !/(?:^|\/)(?:favicon|logo)[^/]*$/i.test(f.path))
+    .filter(
+      (f) =>
+        IMAGE.test(f.path) &&
+        !own.has(f.path) &&
+        !f.path.startsWith('.') &&
+        !/(?:^|\/)(?:favicon|logo)[^/]*$/i.test(f.path),
+    )
     .map((f) => f.path)
     .sort();
 }

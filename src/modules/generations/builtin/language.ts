@@ -17,7 +17,15 @@ const NAMED: Record<Language, RegExp> = {
   pt: /\b(?:in portuguese|auf portugiesisch|en portugais|en portugués|in portoghese|in het portugees|em português)(?![\p{L}])/iu,
 };
 
-export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'German', fr: 'French', es: 'Spanish', it: 'Italian', nl: 'Dutch', pt: 'Portuguese' };
+export const LANGUAGE_NAMES: Record<Language, string> = {
+  en: 'English',
+  de: 'German',
+  fr: 'French',
+  es: 'Spanish',
+  it: 'Italian',
+  nl: 'Dutch',
+  pt: 'Portuguese',
+};
 
 /** The language a prompt names for its site, if it names one. */
 export function namedLanguage(prompt: string): Language | undefined {
@@ -45,12 +53,19 @@ const SMALL_WORDS: Record<Language, Set<string>> = {
 const VOCABULARY: Record<Language, Set<string>> = (() => {
   const lists: Record<Language, string[]> = {
     en: [...KINDS.flatMap((k) => k.words), ...Object.values(wordsFor('en').sectionWords).flat()],
-    de: vocabularyOf('de'), fr: vocabularyOf('fr'), es: vocabularyOf('es'), it: vocabularyOf('it'), nl: vocabularyOf('nl'), pt: vocabularyOf('pt'),
+    de: vocabularyOf('de'),
+    fr: vocabularyOf('fr'),
+    es: vocabularyOf('es'),
+    it: vocabularyOf('it'),
+    nl: vocabularyOf('nl'),
+    pt: vocabularyOf('pt'),
   };
   const single = (l: Language) => lists[l].filter((w) => /^\p{L}{4,}$/u.test(w)).map((w) => w.toLowerCase());
   const seen = new Map<string, number>();
   for (const l of LANGUAGES) for (const w of new Set(single(l))) seen.set(w, (seen.get(w) ?? 0) + 1);
-  return Object.fromEntries(LANGUAGES.map((l) => [l, new Set(single(l).filter((w) => seen.get(w) === 1))])) as Record<Language, Set<string>>;
+  return Object.fromEntries(
+    LANGUAGES.map((l) => [l, new Set(single(l).filter((w) => seen.get(w) === 1))]),
+  ) as Record<Language, Set<string>>;
 })();
 
 /** A word of the language's own vocabulary, or (German, Dutch) a compound ending in one: "Damenhaarschnitt", "hondentrimsalon". */
@@ -67,10 +82,14 @@ export function writtenIn(prompt: string): Language {
   const words = prompt.toLowerCase().match(/\p{L}+/gu) ?? [];
   const guesses = detectAll(prompt, { only: [...LANGUAGES] });
   const score = (l: Language) =>
-    (guesses.find((g) => g.lang === l)?.accuracy ?? 0) * 10 + words.filter((w) => SMALL_WORDS[l].has(w)).length + words.filter((w) => inVocabulary(l, w)).length;
+    (guesses.find((g) => g.lang === l)?.accuracy ?? 0) * 10 +
+    words.filter((w) => SMALL_WORDS[l].has(w)).length +
+    words.filter((w) => inVocabulary(l, w)).length;
   const ranked = [...LANGUAGES].sort((a, b) => score(b) - score(a));
   // Without a single small word or word of its own, only a confident guess counts ("Luna Rossa" is English).
-  const sure = words.some((w) => SMALL_WORDS[ranked[0]!].has(w) || inVocabulary(ranked[0]!, w)) || (guesses[0]?.accuracy ?? 0) >= 0.5;
+  const sure =
+    words.some((w) => SMALL_WORDS[ranked[0]!].has(w) || inVocabulary(ranked[0]!, w)) ||
+    (guesses[0]?.accuracy ?? 0) >= 0.5;
   return sure ? ranked[0]! : 'en';
 }
 

@@ -9,7 +9,8 @@ import { parseBrief, type Brief } from './brief.ts';
 export const NOTES_FILE = `${INTERNAL_DIR}/builtin-brief.json`;
 export const LEGACY_NOTES_FILE = 'site.json';
 
-const text = (content: string | Buffer): string => (typeof content === 'string' ? content : content.toString('utf8'));
+const text = (content: string | Buffer): string =>
+  typeof content === 'string' ? content : content.toString('utf8');
 
 /** The brief the generator left in `files`, and the paths it kept it under (to be replaced). */
 export function readNotes(files: SiteFile[]): { brief: Brief | undefined; paths: Set<string> } {

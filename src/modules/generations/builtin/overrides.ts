@@ -17,7 +17,8 @@ type ChildNode = DefaultTreeAdapterMap['childNode'];
 type ParentNode = DefaultTreeAdapterMap['parentNode'];
 type Element = DefaultTreeAdapterMap['element'];
 
-const asText = (content: string | Buffer) => (typeof content === 'string' ? content : content.toString('utf8'));
+const asText = (content: string | Buffer) =>
+  typeof content === 'string' ? content : content.toString('utf8');
 const isElement = (node: ChildNode): node is Element => 'tagName' in node;
 /** Elements whose text is code, not words: compared as they are. */
 const CODE = new Set(['script', 'style', 'textarea', 'template', 'title']);
@@ -58,11 +59,26 @@ export function withReadBack(brief: Brief, back: ReadBack): Brief {
   const replaced = brief.replaced.map((r) => ({ ...r }));
   for (const change of back.replaced) {
     // A text a replacement made that is changed again: that replacement says the new words.
-    const earlier = replaced.find((r) => r.tag === change.tag && r.className === change.className && sameYear(r.to) === sameYear(change.from));
+    const earlier = replaced.find(
+      (r) =>
+        r.tag === change.tag && r.className === change.className && sameYear(r.to) === sameYear(change.from),
+    );
     if (earlier) earlier.to = change.to;
-    else if (!replaced.some((r) => r.tag === change.tag && r.className === change.className && sameYear(r.from) === sameYear(change.from))) replaced.push(change);
+    else if (
+      !replaced.some(
+        (r) =>
+          r.tag === change.tag &&
+          r.className === change.className &&
+          sameYear(r.from) === sameYear(change.from),
+      )
+    )
+      replaced.push(change);
   }
-  return { ...brief, texts: { ...brief.texts, ...back.texts }, replaced: replaced.filter((r) => r.from !== r.to) };
+  return {
+    ...brief,
+    texts: { ...brief.texts, ...back.texts },
+    replaced: replaced.filter((r) => r.from !== r.to),
+  };
 }
 
 /** The page with the brief's replaced texts applied (in order), as an in-place edit writes them. */
@@ -72,29 +88,49 @@ export function applyReplacedTexts(html: string, replaced: ReplacedText[]): stri
     const document = parse(page, { sourceCodeLocationInfo: true });
     const hits: Element[] = [];
     walkElements(document, false, (element) => {
-      if (element.tagName === rule.tag && (classOf(element) ?? '') === rule.className && !keyOf(element) && sameYear(textOf(element)) === sameYear(rule.from)) hits.push(element);
+      if (
+        element.tagName === rule.tag &&
+        (classOf(element) ?? '') === rule.className &&
+        !keyOf(element) &&
+        sameYear(textOf(element)) === sameYear(rule.from)
+      )
+        hits.push(element);
     });
     // From the end, so that the offsets of the earlier ones still hold.
     for (const element of hits.reverse()) {
       const at = element.sourceCodeLocation;
       if (!at?.startTag || !at.endTag) continue;
-      const start = page.slice(at.startTag.startOffset, at.startTag.endOffset).replace(/\s+data-sw-todo(?:="[^"]*")?/, '').replace(/\sclass="todo(?: ([^"]*))?"/, (_m, rest?: string) => (rest ? ` class="${rest}"` : ''));
-      page = page.slice(0, at.startTag.startOffset) + start + escapeText(rule.to) + page.slice(at.endTag.startOffset);
+      const start = page
+        .slice(at.startTag.startOffset, at.startTag.endOffset)
+        .replace(/\s+data-sw-todo(?:="[^"]*")?/, '')
+        .replace(/\sclass="todo(?: ([^"]*))?"/, (_m, rest?: string) => (rest ? ` class="${rest}"` : ''));
+      page =
+        page.slice(0, at.startTag.startOffset) +
+        start +
+        escapeText(rule.to) +
+        page.slice(at.endTag.startOffset);
     }
   }
   return page;
 }
 
-const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r?\n/g, '<br>');
+const escapeText = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r?\n/g, '<br>');
 
 /** The element holds words alone (text and line breaks), in the body, and is no code. */
 function holdsText(element: Element, inBody: boolean): boolean {
-  return inBody && !CODE.has(element.tagName) && element.childNodes.every((n) => n.nodeName === '#text' || n.nodeName === 'br');
+  return (
+    inBody &&
+    !CODE.has(element.tagName) &&
+    element.childNodes.every((n) => n.nodeName === '#text' || n.nodeName === 'br')
+  );
 }
 
 /** Its words as the builder's in-place edit reads them (line breaks as newlines). */
 function textOf(element: Element): string {
-  return element.childNodes.map((n) => (n.nodeName === '#text' ? (n as DefaultTreeAdapterMap['textNode']).value : '\n')).join('');
+  return element.childNodes
+    .map((n) => (n.nodeName === '#text' ? (n as DefaultTreeAdapterMap['textNode']).value : '\n'))
+    .join('');
 }
 
 const keyOf = (element: Element) => element.attrs.find((a) => a.name === 'data-sw')?.value;
@@ -103,17 +139,27 @@ const classOf = (element: Element) => normalClass(element.attrs.find((a) => a.na
 /** A placeholder loses `data-sw-todo` and its `todo` class once its text is written: not a change. */
 function normalClass(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const rest = value.split(/\s+/).filter((c) => c && c !== 'todo').join(' ');
+  const rest = value
+    .split(/\s+/)
+    .filter((c) => c && c !== 'todo')
+    .join(' ');
   return rest || undefined;
 }
 
 function attributesOf(element: Element): string {
-  return element.attrs
-    // The generator's own markers: a site rendered before pictures had slots has no `data-sw-picture`.
-    .filter((a) => a.name !== 'data-sw-todo' && a.name !== 'data-sw-picture' && !(a.name === 'class' && normalClass(a.value) === undefined))
-    .map((a) => `${a.name}=${a.name === 'class' ? normalClass(a.value) : a.value}`)
-    .sort()
-    .join('\u0000');
+  return (
+    element.attrs
+      // The generator's own markers: a site rendered before pictures had slots has no `data-sw-picture`.
+      .filter(
+        (a) =>
+          a.name !== 'data-sw-todo' &&
+          a.name !== 'data-sw-picture' &&
+          !(a.name === 'class' && normalClass(a.value) === undefined),
+      )
+      .map((a) => `${a.name}=${a.name === 'class' ? normalClass(a.value) : a.value}`)
+      .sort()
+      .join('\u0000')
+  );
 }
 
 function walkElements(node: ParentNode, inBody: boolean, visit: (element: Element) => void): void {
@@ -145,13 +191,23 @@ function sameTree(theirs: ParentNode, mine: ParentNode, inBody: boolean, changes
     }
     if (attributesOf(x) !== attributesOf(y)) return false;
     const body = inBody || x.tagName === 'body';
-    if (x.tagName === 'template' && !sameTree((x as DefaultTreeAdapterMap['template']).content, (y as DefaultTreeAdapterMap['template']).content, body, changes)) return false;
+    if (
+      x.tagName === 'template' &&
+      !sameTree(
+        (x as DefaultTreeAdapterMap['template']).content,
+        (y as DefaultTreeAdapterMap['template']).content,
+        body,
+        changes,
+      )
+    )
+      return false;
     if (holdsText(x, body) && holdsText(y, body)) {
       const [before, after] = [textOf(x), textOf(y)];
       if (sameYear(before) === sameYear(after)) continue;
       const key = keyOf(y);
       if (key) changes.texts[key] = after;
-      else if (before.trim() === '') return false; // words where there were none: markup work, not an edit
+      else if (before.trim() === '')
+        return false; // words where there were none: markup work, not an edit
       else changes.replaced.push({ tag: y.tagName, className: classOf(y) ?? '', from: before, to: after });
       continue;
     }

@@ -17,7 +17,9 @@ export function namedImage(prompt: string, files: SiteFile[]): NamedImage | unde
   const images = files.map((f) => f.path).filter((p) => IMAGE.test(p) && !p.startsWith('.'));
   for (const name of names) {
     const lower = name.toLowerCase();
-    const found = images.find((p) => p.toLowerCase() === lower) ?? images.find((p) => p.toLowerCase().endsWith(`/${lower}`));
+    const found =
+      images.find((p) => p.toLowerCase() === lower) ??
+      images.find((p) => p.toLowerCase().endsWith(`/${lower}`));
     if (found) return { path: found };
   }
   return { missing: names[0]! };
@@ -46,7 +48,13 @@ export function swapImage(files: SiteFile[], element: ElementContext, path: stri
   // A link from the page's folder to the image (pages in sub-folders need the way up).
   const depth = element.file.split('/').length - 1;
   const src = `${'../'.repeat(depth)}${path}`.replace(/"/g, '&quot;');
-  const swapped = /\ssrc=("[^"]*"|'[^']*'|[^\s>]+)/i.test(element.html) ? element.html.replace(/\ssrc=("[^"]*"|'[^']*'|[^\s>]+)/i, ` src="${src}"`) : element.html.replace(/^<img\b/i, `<img src="${src}"`);
+  const swapped = /\ssrc=("[^"]*"|'[^']*'|[^\s>]+)/i.test(element.html)
+    ? element.html.replace(/\ssrc=("[^"]*"|'[^']*'|[^\s>]+)/i, ` src="${src}"`)
+    : element.html.replace(/^<img\b/i, `<img src="${src}"`);
   const withoutSrcset = swapped.replace(/\ssrcset=("[^"]*"|'[^']*'|[^\s>]+)/i, '');
-  return files.map((f) => (f === page ? { path: f.path, content: html.slice(0, at) + withoutSrcset + html.slice(at + element.html.length) } : f));
+  return files.map((f) =>
+    f === page
+      ? { path: f.path, content: html.slice(0, at) + withoutSrcset + html.slice(at + element.html.length) }
+      : f,
+  );
 }

@@ -5,12 +5,21 @@
 // colour the prompt asked for.
 import { illustration } from './art.ts';
 import type { Brief } from './brief.ts';
-import { asDarkPage, asLightPage, contrast, ensureContrast, luminance, mix, parseHex, shade, tint } from './colors.ts';
+import {
+  asDarkPage,
+  asLightPage,
+  contrast,
+  ensureContrast,
+  luminance,
+  mix,
+  parseHex,
+  shade,
+  tint,
+} from './colors.ts';
 import { FONTS } from './fonts.ts';
 import type { Kind, SectionId } from './kinds.ts';
 import { heroSecondary, renderSection } from './sections.ts';
 import { el, escapeHtml, fill, picture, sectionHref, sectionTitle, text, type Site } from './site.ts';
-
 
 export interface Palette {
   bg: string;
@@ -39,18 +48,45 @@ export function palette(brief: Brief, kind: Kind): Palette {
   const ownPage = brief.dark ? darkTone : lightTone;
   // Without a tone or an accent the colours are those sites were made with before either existed,
   // so re-rendering an older site after an unrelated edit does not recolour it.
-  const bg = brief.dark ? (darkTone ? asDarkPage(darkTone) : '#0f172a') : lightTone ? asLightPage(lightTone) : '#ffffff';
-  const surface = brief.dark ? (darkTone ? mix(mix(bg, '#ffffff', 0.07), brand, 0.05) : '#1e293b') : lightTone ? mix(bg, brand, 0.06) : tint(brand, 0.94);
+  const bg = brief.dark
+    ? darkTone
+      ? asDarkPage(darkTone)
+      : '#0f172a'
+    : lightTone
+      ? asLightPage(lightTone)
+      : '#ffffff';
+  const surface = brief.dark
+    ? darkTone
+      ? mix(mix(bg, '#ffffff', 0.07), brand, 0.05)
+      : '#1e293b'
+    : lightTone
+      ? mix(bg, brand, 0.06)
+      : tint(brand, 0.94);
   const text = ensureContrast(ensureContrast(brief.dark ? (lightTone ?? '#e2e8f0') : '#1f2937', surface), bg);
-  const muted = ensureContrast(ensureContrast(brief.dark ? (lightTone ? mix(text, bg, 0.3) : '#94a3b8') : '#4b5563', surface), bg);
+  const muted = ensureContrast(
+    ensureContrast(brief.dark ? (lightTone ? mix(text, bg, 0.3) : '#94a3b8') : '#4b5563', surface),
+    bg,
+  );
   // The hero takes the accent's tint when there is one: the second colour shows where the eye lands.
-  const heroBg = ownPage || brief.accent ? mix(bg, brief.accent ?? brand, 0.12) : brief.dark ? shade(brand, 0.75) : tint(brand, 0.88);
+  const heroBg =
+    ownPage || brief.accent
+      ? mix(bg, brief.accent ?? brand, 0.12)
+      : brief.dark
+        ? shade(brand, 0.75)
+        : tint(brand, 0.88);
   // Dark: a light button with dark text, so it stands out from the page; light: the reverse. Either
   // way it stands out from the hero it sits on (3:1).
-  const primary = ensureContrast(brief.dark ? ensureContrast(brand, bg, 4.5) : ensureContrast(ensureContrast(brand, '#ffffff', 4.5), bg, 3), heroBg, 3);
+  const primary = ensureContrast(
+    brief.dark
+      ? ensureContrast(brand, bg, 4.5)
+      : ensureContrast(ensureContrast(brand, '#ffffff', 4.5), bg, 3),
+    heroBg,
+    3,
+  );
   const onPrimary = brief.dark ? ensureContrast(darkTone ? bg : '#0f172a', primary) : '#ffffff';
   const link = ensureContrast(ensureContrast(brand, bg), surface);
-  const onHero = contrast(text, heroBg) >= 4.5 ? text : ensureContrast(brief.dark ? '#ffffff' : '#111827', heroBg);
+  const onHero =
+    contrast(text, heroBg) >= 4.5 ? text : ensureContrast(brief.dark ? '#ffffff' : '#111827', heroBg);
   // The accent only decorates (illustrations), but at 3:1 it can never vanish into the page.
   const accent = brief.accent && parseHex(brief.accent) ? ensureContrast(brief.accent, bg, 3) : kind.accent;
   const todoBg = brief.dark ? '#422006' : '#fef3c7';
@@ -70,13 +106,21 @@ const NAV_LIMIT = 6;
 function nav(site: Site, fromHome: boolean, current?: SectionId): string {
   const linked = site.brief.sections.filter((s) => s !== 'hours' || site.brief.pages.includes(s));
   const pages = linked.filter((s) => site.brief.pages.includes(s));
-  const anchors = linked.filter((s) => !site.brief.pages.includes(s)).slice(0, Math.max(0, NAV_LIMIT - pages.length));
+  const anchors = linked
+    .filter((s) => !site.brief.pages.includes(s))
+    .slice(0, Math.max(0, NAV_LIMIT - pages.length));
   const items = linked.filter((s) => pages.includes(s) || anchors.includes(s));
-  const home = site.brief.pages.length ? `<li><a href="index.html"${fromHome ? ' aria-current="page"' : ''}>${escapeHtml(site.words.home)}</a></li>` : '';
+  const home = site.brief.pages.length
+    ? `<li><a href="index.html"${fromHome ? ' aria-current="page"' : ''}>${escapeHtml(site.words.home)}</a></li>`
+    : '';
   return `${home}${items.map((s) => `<li><a href="${sectionHref(site, s, fromHome)}"${s === current ? ' aria-current="page"' : ''}>${escapeHtml(sectionTitle(site, s))}</a></li>`).join('')}`;
 }
 
-function page(site: Site, p: Palette, o: { title: string; description: string; body: string; fromHome: boolean; current?: SectionId }): string {
+function page(
+  site: Site,
+  p: Palette,
+  o: { title: string; description: string; body: string; fromHome: boolean; current?: SectionId },
+): string {
   const { brief } = site;
   const place = brief.place ? ` · ${escapeHtml(brief.place)}` : '';
   return `<!DOCTYPE html>
@@ -110,7 +154,11 @@ ${o.body}
 export function renderIndex(site: Site, p: Palette): string {
   const { brief, kind } = site;
   const [ctaLabel, ctaTarget] = kind.cta;
-  const target = brief.sections.includes(ctaTarget) ? ctaTarget : brief.sections.includes('contact') ? 'contact' : brief.sections[0];
+  const target = brief.sections.includes(ctaTarget)
+    ? ctaTarget
+    : brief.sections.includes('contact')
+      ? 'contact'
+      : brief.sections[0];
   const second = heroSecondary(site);
   const headline = brief.headline ?? fill(site, kind.headline);
   const tagline = brief.tagline ?? fill(site, kind.tagline);
@@ -152,7 +200,11 @@ export function render404(site: Site, p: Palette): string {
   }).replace('href="styles.css"', 'href="/styles.css"');
 }
 
-const DENSITY = { compact: 'clamp(2.25rem, 5vw, 3.5rem)', comfortable: 'clamp(3.5rem, 9vw, 6rem)', spacious: 'clamp(5rem, 12vw, 8.5rem)' };
+const DENSITY = {
+  compact: 'clamp(2.25rem, 5vw, 3.5rem)',
+  comfortable: 'clamp(3.5rem, 9vw, 6rem)',
+  spacious: 'clamp(5rem, 12vw, 8.5rem)',
+};
 
 export function renderCss(site: Site, p: Palette): string {
   const { brief, kind } = site;
@@ -247,4 +299,3 @@ input, textarea { font: inherit; color: var(--text); background: var(--bg); bord
 .site-footer p { margin: 0; }
 `;
 }
-

@@ -4,11 +4,23 @@
 import { icon, illustration, offerIcons, type IconId } from './art.ts';
 import { escapeRegex, type SectionId } from './kinds.ts';
 import { midSentence } from './words/index.ts';
-import { altOf, el, escapeHtml, picture, price, sectionHref, sectionTitle, text, todo, type Site } from './site.ts';
+import {
+  altOf,
+  el,
+  escapeHtml,
+  picture,
+  price,
+  sectionHref,
+  sectionTitle,
+  text,
+  todo,
+  type Site,
+} from './site.ts';
 
 type Render = (site: Site, level: 1 | 2) => string;
 
-const heading = (site: Site, id: SectionId, level: 1 | 2) => el(site, `h${level}`, `${id}.title`, sectionTitle(site, id), `id="${id}-title"`);
+const heading = (site: Site, id: SectionId, level: 1 | 2) =>
+  el(site, `h${level}`, `${id}.title`, sectionTitle(site, id), `id="${id}-title"`);
 // Sections alternate their background by position (styles.css), whatever the order.
 const wrap = (id: SectionId, inner: string, width = '') =>
   `<section id="${id}" class="section" aria-labelledby="${id}-title"><div class="container${width ? ` ${width}` : ''}">\n${inner}\n</div></section>`;
@@ -18,7 +30,10 @@ function offers(site: Site): [string, string][] {
   if (!own) return site.kind.offers;
   // Lines that claim nothing about the business (no years, no prices, no promises of a time).
   const lines = site.words.describe;
-  return own.map((o, i) => [o, lines[i % lines.length]!.replace('{X}', o).replace('{x}', midSentence(site.brief.language, o))]);
+  return own.map((o, i) => [
+    o,
+    lines[i % lines.length]!.replace('{X}', o).replace('{x}', midSentence(site.brief.language, o)),
+  ]);
 }
 
 function cards(site: Site, id: 'services' | 'features'): string {
@@ -45,16 +60,21 @@ function priceFor(site: Site, name: string) {
   const given = site.brief.prices;
   const own = given.find((p) => p.item.toLowerCase() === wanted);
   if (own) return own;
-  const near = given.filter((p) => hasWords(p.item.toLowerCase(), wanted) || hasWords(wanted, p.item.toLowerCase()));
+  const near = given.filter(
+    (p) => hasWords(p.item.toLowerCase(), wanted) || hasWords(wanted, p.item.toLowerCase()),
+  );
   return near.length === 1 ? near[0] : undefined;
 }
 
-const hasWords = (text: string, words: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegex(words)}(?![\\p{L}\\p{N}])`, 'u').test(text);
+const hasWords = (text: string, words: string) =>
+  new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegex(words)}(?![\\p{L}\\p{N}])`, 'u').test(text);
 
 const SECTIONS: Record<SectionId, Render> = {
-  services: (site, level) => wrap('services', `${heading(site, 'services', level)}\n${cards(site, 'services')}`),
+  services: (site, level) =>
+    wrap('services', `${heading(site, 'services', level)}\n${cards(site, 'services')}`),
 
-  features: (site, level) => wrap('features', `${heading(site, 'features', level)}\n${cards(site, 'features')}`),
+  features: (site, level) =>
+    wrap('features', `${heading(site, 'features', level)}\n${cards(site, 'features')}`),
 
   menu: (site, level) => {
     const given = site.brief.prices;
@@ -63,13 +83,18 @@ const SECTIONS: Record<SectionId, Render> = {
       ? `<ul class="menu-list">${given.map((p, i) => `<li><span data-sw="menu.item.${i}">${text(site, `menu.item.${i}`, p.item)}</span> <span class="amount">${escapeHtml(price(site, p.price))}</span></li>`).join('')}</ul>
 ${todo(site, 'p', 'menu.more', site.words.menuMore)}`
       : `<div class="grid menu">${(site.kind.menu ?? [site.words.menuDefault])
-          .map((g, i) => `
-  <article class="card">${el(site, 'h3', `menu.${i}.title`, g)}${todo(site, 'p', `menu.${i}.items`, site.words.menuGroupTodo.replace('{x}', midSentence(site.brief.language, g)))}</article>`)
+          .map(
+            (g, i) => `
+  <article class="card">${el(site, 'h3', `menu.${i}.title`, g)}${todo(site, 'p', `menu.${i}.items`, site.words.menuGroupTodo.replace('{x}', midSentence(site.brief.language, g)))}</article>`,
+          )
           .join('')}
 </div>`;
-    return wrap('menu', `${heading(site, 'menu', level)}
+    return wrap(
+      'menu',
+      `${heading(site, 'menu', level)}
 ${el(site, 'p', 'menu.intro', site.words.menuIntro, 'class="lead"')}
-${body}`);
+${body}`,
+    );
   },
 
   products: (site, level) => {
@@ -81,7 +106,13 @@ ${body}`);
 <div class="grid">${ranges
         .map((r, i) => {
           const given = priceFor(site, r);
-          const shown = picture(site, `products.${i}`, images[i] ? `<img src="${escapeHtml(images[i]!)}" alt="" loading="lazy">` : illustration(site.kind.motif, i + 3));
+          const shown = picture(
+            site,
+            `products.${i}`,
+            images[i]
+              ? `<img src="${escapeHtml(images[i]!)}" alt="" loading="lazy">`
+              : illustration(site.kind.motif, i + 3),
+          );
           return `
   <article class="card product">${shown}${el(site, 'h3', `products.${i}.title`, r)}${given ? `<p class="amount">${escapeHtml(price(site, given.price))}</p>` : todo(site, 'p', `products.${i}.text`, site.words.productsTodo.replace('{x}', midSentence(site.brief.language, r)))}</article>`;
         })
@@ -93,13 +124,21 @@ ${body}`);
   gallery: (site, level) => {
     const own = site.images.slice(0, 9);
     const tiles = own.length
-      ? own.map((src, i) => `<figure class="tile">${picture(site, `gallery.${i}`, `<img src="${escapeHtml(src)}" alt="${escapeHtml(altOf(site, src))}" loading="lazy">`)}<figcaption data-sw="gallery.${i}.caption">${text(site, `gallery.${i}.caption`, altOf(site, site.brief.pictures[`gallery.${i}`] ?? src))}</figcaption></figure>`)
+      ? own.map(
+          (src, i) =>
+            `<figure class="tile">${picture(site, `gallery.${i}`, `<img src="${escapeHtml(src)}" alt="${escapeHtml(altOf(site, src))}" loading="lazy">`)}<figcaption data-sw="gallery.${i}.caption">${text(site, `gallery.${i}.caption`, altOf(site, site.brief.pictures[`gallery.${i}`] ?? src))}</figcaption></figure>`,
+        )
       : [0, 1, 2, 3, 4, 5].map((i) => {
           const placed = site.brief.pictures[`gallery.${i}`];
-          const caption = placed ? el(site, 'figcaption', `gallery.${i}.caption`, altOf(site, placed)) : todo(site, 'figcaption', `gallery.${i}.caption`, site.words.galleryTodo);
+          const caption = placed
+            ? el(site, 'figcaption', `gallery.${i}.caption`, altOf(site, placed))
+            : todo(site, 'figcaption', `gallery.${i}.caption`, site.words.galleryTodo);
           return `<figure class="tile">${picture(site, `gallery.${i}`, illustration(site.kind.motif, i + 1))}${caption}</figure>`;
         });
-    return wrap('gallery', `${heading(site, 'gallery', level)}\n<div class="gallery">${tiles.join('\n')}</div>`);
+    return wrap(
+      'gallery',
+      `${heading(site, 'gallery', level)}\n<div class="gallery">${tiles.join('\n')}</div>`,
+    );
   },
 
   timetable: (site, level) => {
@@ -111,7 +150,7 @@ ${body}`);
 <caption class="visually-hidden">${escapeHtml(sectionTitle(site, 'timetable'))}</caption>
 <thead><tr>${site.words.timetableHead.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead>
 <tbody>${classes.map((c, i) => `<tr><th scope="row" data-sw="timetable.${i}.class">${text(site, `timetable.${i}.class`, c)}</th>${todo(site, 'td', `timetable.${i}.when`, site.words.addDayAndTime)}${todo(site, 'td', `timetable.${i}.with`, site.words.addName)}</tr>`).join('\n')}</tbody>
-</table></div>`
+</table></div>`,
     );
   },
 
@@ -120,10 +159,14 @@ ${body}`);
     // Exactly the prompt's own items with their prices, when it gave them (each its own: matching
     // names could give "Taglio e barba" the price of "Taglio"); else the kind's tiers, asking for theirs.
     const cards = given.length
-      ? given.map((p, i) => `
-  <article class="card price">${el(site, 'h3', `pricing.${i}.title`, p.item)}<p class="amount">${escapeHtml(price(site, p.price))}</p></article>`)
-      : (site.kind.tiers ?? site.words.tiersDefault).map((t, i) => `
-  <article class="card price${i === 1 ? ' featured' : ''}">${el(site, 'h3', `pricing.${i}.title`, t)}${todo(site, 'p', `pricing.${i}.price`, site.words.addPrice)}${todo(site, 'p', `pricing.${i}.text`, site.words.addIncluded)}</article>`);
+      ? given.map(
+          (p, i) => `
+  <article class="card price">${el(site, 'h3', `pricing.${i}.title`, p.item)}<p class="amount">${escapeHtml(price(site, p.price))}</p></article>`,
+        )
+      : (site.kind.tiers ?? site.words.tiersDefault).map(
+          (t, i) => `
+  <article class="card price${i === 1 ? ' featured' : ''}">${el(site, 'h3', `pricing.${i}.title`, t)}${todo(site, 'p', `pricing.${i}.price`, site.words.addPrice)}${todo(site, 'p', `pricing.${i}.text`, site.words.addIncluded)}</article>`,
+        );
     return wrap('pricing', `${heading(site, 'pricing', level)}\n<div class="grid">${cards.join('')}\n</div>`);
   },
 
@@ -132,8 +175,10 @@ ${body}`);
       'team',
       `${heading(site, 'team', level)}
 <div class="grid team">${[0, 1, 2]
-        .map((i) => `
-  <article class="card person">${icon('users', 'avatar')}${todo(site, 'h3', `team.${i}.name`, site.words.addName)}${todo(site, 'p', `team.${i}.role`, site.words.teamRole)}</article>`)
+        .map(
+          (i) => `
+  <article class="card person">${icon('users', 'avatar')}${todo(site, 'h3', `team.${i}.name`, site.words.addName)}${todo(site, 'p', `team.${i}.role`, site.words.teamRole)}</article>`,
+        )
         .join('')}
 </div>`,
     ),
@@ -146,7 +191,7 @@ ${el(site, `h${level}`, 'about.title', site.words.aboutTitle, 'id="about-title"'
 ${el(site, 'p', 'about.text', site.kind.about, 'class="lead"')}
 ${todo(site, 'p', 'about.story', site.words.aboutStory)}
 </div>
-${picture(site, 'about', illustration(site.kind.motif, 9))}</div>`
+${picture(site, 'about', illustration(site.kind.motif, 9))}</div>`,
     ),
 
   area: (site, level) =>
@@ -174,7 +219,10 @@ ${phone ? `<p>${telLink(phone, site.words.callPhone.replace('{phone}', phone), '
       'events',
       `${heading(site, 'events', level)}
 <ul class="events">${[0, 1]
-        .map((i) => `<li class="card">${icon('calendar')}${todo(site, 'p', `events.${i}`, site.words.eventsTodo)}</li>`)
+        .map(
+          (i) =>
+            `<li class="card">${icon('calendar')}${todo(site, 'p', `events.${i}`, site.words.eventsTodo)}</li>`,
+        )
         .join('')}</ul>`,
       'narrow',
     ),
@@ -217,7 +265,7 @@ ${el(site, 'p', 'signup.text', ['software', 'app'].includes(site.kind.id) ? site
   <label for="signup-email">${escapeHtml(site.words.labelEmail)}</label><input id="signup-email" name="email" type="email" autocomplete="email" required>
   ${honeypot(site, 'signup')}
   <button class="button" type="submit">${escapeHtml(site.kind.cta[1] === 'signup' ? site.kind.cta[0] : sectionTitle(site, 'signup'))}</button>
-</form></div></div>`
+</form></div></div>`,
     ),
 
   donate: (site, level) =>
@@ -236,8 +284,10 @@ ${todo(site, 'p', 'donate.link', site.words.donateTodo)}
     return wrap(
       'faq',
       `${heading(site, 'faq', level)}${questions
-        .map((q, i) => `
-<details>${el(site, 'summary', `faq.${i}.q`, q)}${todo(site, 'p', `faq.${i}.a`, site.words.addAnswer)}</details>`)
+        .map(
+          (q, i) => `
+<details>${el(site, 'summary', `faq.${i}.q`, q)}${todo(site, 'p', `faq.${i}.a`, site.words.addAnswer)}</details>`,
+        )
         .join('')}`,
       'narrow',
     );
@@ -248,8 +298,10 @@ ${todo(site, 'p', 'donate.link', site.words.donateTodo)}
       'reviews',
       `${heading(site, 'reviews', level)}
 <div class="grid">${[0, 1]
-        .map((i) => `
-  <figure class="card quote">${todo(site, 'blockquote', `reviews.${i}.quote`, site.words.reviewTodo)}${todo(site, 'figcaption', `reviews.${i}.who`, site.words.reviewWho)}</figure>`)
+        .map(
+          (i) => `
+  <figure class="card quote">${todo(site, 'blockquote', `reviews.${i}.quote`, site.words.reviewTodo)}${todo(site, 'figcaption', `reviews.${i}.who`, site.words.reviewWho)}</figure>`,
+        )
         .join('')}
 </div>`,
     ),
@@ -257,12 +309,36 @@ ${todo(site, 'p', 'donate.link', site.words.donateTodo)}
   contact: (site, level) => {
     const { phone, email, address } = site.brief.contact;
     const item = (name: IconId, body: string) => `<li>${icon(name)}${body}</li>`;
-    const phoneItem = item('call', phone ? telLink(phone) : todo(site, 'span', 'contact.phone', `${site.words.phoneTodo}${forExample(site)}`));
-    const emailItem = item('mail', email ? `<a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a>` : todo(site, 'span', 'contact.email', site.words.emailTodo));
-    const addressItem = item('pin', address ? `<span>${escapeHtml(address)}</span>` : todo(site, 'span', 'contact.address', site.brief.place ? site.words.addressInTodo.replace('{place}', site.brief.place) : site.words.addressTodo));
+    const phoneItem = item(
+      'call',
+      phone
+        ? telLink(phone)
+        : todo(site, 'span', 'contact.phone', `${site.words.phoneTodo}${forExample(site)}`),
+    );
+    const emailItem = item(
+      'mail',
+      email
+        ? `<a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a>`
+        : todo(site, 'span', 'contact.email', site.words.emailTodo),
+    );
+    const addressItem = item(
+      'pin',
+      address
+        ? `<span>${escapeHtml(address)}</span>`
+        : todo(
+            site,
+            'span',
+            'contact.address',
+            site.brief.place
+              ? site.words.addressInTodo.replace('{place}', site.brief.place)
+              : site.words.addressTodo,
+          ),
+    );
     // An online product is reached by email: no phone or street address to ask for.
     const online = ['software', 'app'].includes(site.kind.id);
-    const facts = online ? [emailItem, ...(phone ? [phoneItem] : []), ...(address ? [addressItem] : [])] : [phoneItem, emailItem, addressItem];
+    const facts = online
+      ? [emailItem, ...(phone ? [phoneItem] : []), ...(address ? [addressItem] : [])]
+      : [phoneItem, emailItem, addressItem];
     return wrap(
       'contact',
       `<div class="split"><div>
@@ -276,7 +352,7 @@ ${el(site, 'p', 'contact.text', site.words.contactText, 'class="lead"')}
   <div class="field"><label for="contact-message">${escapeHtml(site.words.labelMessage)}</label><textarea id="contact-message" name="message" rows="5" required></textarea></div>
   ${honeypot(site, 'contact')}
   <button class="button" type="submit">${escapeHtml(site.words.send)}</button>
-</form></div>`
+</form></div>`,
     );
   },
 };
@@ -298,7 +374,8 @@ function honeypot(site: Site, form: string): string {
 }
 
 /** " (for example +44 20 7946 0000)" in the site's words, when the country is known. */
-const forExample = (site: Site) => (site.country ? site.words.forExample.replace('{example}', site.country.phoneExample) : '');
+const forExample = (site: Site) =>
+  site.country ? site.words.forExample.replace('{example}', site.country.phoneExample) : '';
 
 export function renderSection(site: Site, id: SectionId, level: 1 | 2 = 2): string {
   return SECTIONS[id](site, level);
@@ -309,4 +386,3 @@ export function heroSecondary(site: Site): SectionId | undefined {
   const [, target] = site.kind.cta;
   return site.brief.sections.find((s) => s !== target && s !== 'contact' && s !== 'hours');
 }
-

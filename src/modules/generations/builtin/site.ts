@@ -19,11 +19,20 @@ export interface Site {
 }
 
 export function siteOf(brief: Brief, images: string[] = []): Site {
-  return { brief, kind: kindIn(kindById(brief.kind), brief.language), country: countryOf(brief.country), words: wordsFor(brief.language), images };
+  return {
+    brief,
+    kind: kindIn(kindById(brief.kind), brief.language),
+    country: countryOf(brief.country),
+    words: wordsFor(brief.language),
+    images,
+  };
 }
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 /** {name}, {inPlace} and {place} filled in. */
@@ -31,7 +40,10 @@ export function fill(site: Site, template: string): string {
   const { name, place } = site.brief;
   // "Bakery in York" needs no second "in York".
   const inPlace = place && !name.includes(place) ? site.words.inPlace.replace('{place}', place) : '';
-  return template.replaceAll('{name}', name).replaceAll('{inPlace}', inPlace).replaceAll('{place}', place ?? '');
+  return template
+    .replaceAll('{name}', name)
+    .replaceAll('{inPlace}', inPlace)
+    .replaceAll('{place}', place ?? '');
 }
 
 /** The text of `key`: as changed by the person, else the default (with {name} … filled in), escaped. */
@@ -50,13 +62,19 @@ export function el(site: Site, tag: string, key: string, fallback: string, attrs
  */
 export function todo(site: Site, tag: string, key: string, request: string, className = ''): string {
   // Written once the person gives the fact: exactly what the builder's text edit leaves behind.
-  if (site.brief.texts[key] !== undefined) return `<${tag} data-sw="${key}"${className ? ` class="${className}"` : ''}>${text(site, key, '')}</${tag}>`;
+  if (site.brief.texts[key] !== undefined)
+    return `<${tag} data-sw="${key}"${className ? ` class="${className}"` : ''}>${text(site, key, '')}</${tag}>`;
   return `<${tag} data-sw="${key}" class="todo${className ? ` ${className}` : ''}" data-sw-todo>${escapeHtml(request)}</${tag}>`;
 }
 
 /** A name for an image from its file name ("wedding-1.jpg": "Wedding 1"). */
 export function altOf(site: Site, path: string): string {
-  const base = path.split('/').pop()!.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' ').trim();
+  const base = path
+    .split('/')
+    .pop()!
+    .replace(/\.[a-z0-9]+$/i, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
   return base ? base[0]!.toUpperCase() + base.slice(1) : site.words.photo;
 }
 
@@ -103,7 +121,8 @@ export function sectionTitle(site: Site, id: SectionId): string {
 
 /** A price as the prompt wrote it, with the country's currency when it wrote a bare number. */
 export function price(site: Site, written: string): string {
-  if (/[£$€¥₹]|\b(?:eur|gbp|usd|chf|kr)\b|euros?|pounds|dollars/i.test(written) || !site.country) return written;
+  if (/[£$€¥₹]|\b(?:eur|gbp|usd|chf|kr)\b|euros?|pounds|dollars/i.test(written) || !site.country)
+    return written;
   const c = site.country.currency;
   return c.before ? `${c.symbol}${written}` : `${written} ${c.symbol}`;
 }

@@ -13,14 +13,22 @@ import type { KindCopy, KindText, Language, Words } from './types.ts';
 export { LANGUAGES, type Language, type Words } from './types.ts';
 
 const WORDS: Record<Language, Words> = { en, de, fr, es, it, nl, pt };
-const KIND_COPY: Record<Exclude<Language, 'en'>, Record<string, KindCopy>> = { de: deKinds, fr: frKinds, es: esKinds, it: itKinds, nl: nlKinds, pt: ptKinds };
+const KIND_COPY: Record<Exclude<Language, 'en'>, Record<string, KindCopy>> = {
+  de: deKinds,
+  fr: frKinds,
+  es: esKinds,
+  it: itKinds,
+  nl: nlKinds,
+  pt: ptKinds,
+};
 
 export const wordsFor = (language: Language): Words => WORDS[language];
 
 /** The kind with its copy in `language` (what is not words, as its sections and palette, unchanged). */
 export function kindIn(kind: Kind, language: Language): Kind {
   if (language === 'en') return kind;
-  const copy: Partial<KindCopy> & KindText | undefined = KIND_COPY[language][kind.id] ?? (kind.id === 'business' ? BUSINESS[language] : undefined);
+  const copy: (Partial<KindCopy> & KindText) | undefined =
+    KIND_COPY[language][kind.id] ?? (kind.id === 'business' ? BUSINESS[language] : undefined);
   if (!copy) return kind;
   // A list a translation leaves out (none should) stays the English one.
   const { words: _words, cta, ...text } = copy;
@@ -33,11 +41,15 @@ export function kindWordsOf(id: string): string[] {
 }
 
 /** "Our business": the name of a site whose prompt gives none (and no project name either). */
-export const ourBusiness = (language: Language) => (language === 'en' ? 'Our business' : OUR_BUSINESS[language]);
+export const ourBusiness = (language: Language) =>
+  language === 'en' ? 'Our business' : OUR_BUSINESS[language];
 
 /** A language's own words for kinds of business and parts of a site ("friseursalon", "leistungen"). */
 export function vocabularyOf(language: Exclude<Language, 'en'>): string[] {
-  return [...Object.values(KIND_COPY[language]).flatMap((c) => c.words ?? []), ...Object.values(WORDS[language].sectionWords).flat()];
+  return [
+    ...Object.values(KIND_COPY[language]).flatMap((c) => c.words ?? []),
+    ...Object.values(WORDS[language].sectionWords).flat(),
+  ];
 }
 
 /** Every language's words for each section, for reading a prompt. */

@@ -8,7 +8,21 @@ export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** The words of a kind (kinds.ts holds the English, and what is not words). */
-export type KindText = Pick<Kind, 'label' | 'headline' | 'tagline' | 'offerTitle' | 'offers' | 'about' | 'menu' | 'products' | 'tiers' | 'team' | 'classes' | 'faq'> & {
+export type KindText = Pick<
+  Kind,
+  | 'label'
+  | 'headline'
+  | 'tagline'
+  | 'offerTitle'
+  | 'offers'
+  | 'about'
+  | 'menu'
+  | 'products'
+  | 'tiers'
+  | 'team'
+  | 'classes'
+  | 'faq'
+> & {
   /** The main call to action's label. */
   cta: string;
 };
@@ -31,9 +45,31 @@ export interface Words {
   backTo: string;
   /** What each section is called (navigation, headings); the kind may name some itself. */
   titles: {
-    features: string; menu: string; drinks: string; shop: string; rooms: string; properties: string; portfolio: string; gallery: string;
-    timetable: string; pricing: string; prices: string; team: string; about: string; area: string; emergency: string; tourDates: string;
-    events: string; hours: string; book: string; getStarted: string; signUp: string; donate: string; faq: string; reviews: string; contact: string;
+    features: string;
+    menu: string;
+    drinks: string;
+    shop: string;
+    rooms: string;
+    properties: string;
+    portfolio: string;
+    gallery: string;
+    timetable: string;
+    pricing: string;
+    prices: string;
+    team: string;
+    about: string;
+    area: string;
+    emergency: string;
+    tourDates: string;
+    events: string;
+    hours: string;
+    book: string;
+    getStarted: string;
+    signUp: string;
+    donate: string;
+    faq: string;
+    reviews: string;
+    contact: string;
   };
   /** Lines for the business's own offers that claim nothing: {X}/{x} is the offer. */
   describe: [string, string, string, string];
