@@ -1,7 +1,7 @@
 // Every service of the core, built once from explicit collaborators. The server, the CLI, the
 // worker process and the tests get them from the container (src/container.ts); a way in (REST
 // routes, the site edge, later pages and MCP tools) calls these and nothing below them.
-import type { Config } from '../config.ts';
+import type { CoreSettings } from './settings.ts';
 import type { Database } from '../db/index.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Throttle } from '../lib/throttle.ts';
@@ -70,7 +70,7 @@ export interface Services {
 }
 
 export interface ServiceDeps {
-  config: Config;
+  config: CoreSettings;
   database: Database;
   providers: ProviderRegistry;
   /** Counts form posts per site and address (a separate key space from the API's). */

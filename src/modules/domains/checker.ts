@@ -1,6 +1,6 @@
 // Re-checks pending custom domains in the background every DOMAIN_CHECK_INTERVAL, with the same
 // claim loop and leases as the other workers, so several instances never check one twice at once.
-import type { Config } from '../../config.ts';
+import type { SitesSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
 import { findLeasedDomain, leaseDueChecks } from './repo.ts';
@@ -14,14 +14,14 @@ export class DomainChecker {
   constructor(
     private readonly domains: DomainsService,
     private readonly database: Database,
-    config: Config,
+    settings: { sites: Pick<SitesSettings, 'domainCheckIntervalMs'> },
     logger?: ClaimLoopLogger,
   ) {
     this.loop = new ClaimLoop({
       name: 'domain checker',
       concurrency: 4,
       // Due times are minutes apart; looking every few seconds is plenty.
-      pollIntervalMs: Math.min(config.sites.domainCheckIntervalMs, 5_000),
+      pollIntervalMs: Math.min(settings.sites.domainCheckIntervalMs, 5_000),
       claim: async (limit) => {
         const { ids, token } = await leaseDueChecks(this.database, limit, LEASE_MS);
         return ids.map((id) => ({ id, token }));

@@ -3,7 +3,7 @@
 // an A record to it) routes visitors here. Look-ups go through the
 // resolvers of DNS_SERVERS when set.
 import { Resolver } from 'node:dns/promises';
-import type { SitesSettings } from '../../config.ts';
+import type { SitesSettings } from '../settings.ts';
 
 import type { DnsRecord } from './schema.ts';
 

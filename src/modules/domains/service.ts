@@ -2,7 +2,7 @@
 // background check), active once both records are right. The project's custom_domain,
 // custom_domain_status and published_url follow its domains.
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../../config.ts';
+import type { SitesSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import { bool, type Executor } from '../../db/executor.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -25,7 +25,7 @@ export class DomainsService {
 
   constructor(
     private readonly database: Database,
-    private readonly config: Config,
+    private readonly config: { publicUrl: string; sites: SitesSettings },
   ) {
     this.dns = new DnsChecker(config.sites.dnsServers);
   }

@@ -1,11 +1,11 @@
 // The AI providers configured by the environment: `builtin` always, and an OpenAI-compatible
 // provider for the models in AI_MODELS when AI_API_KEY is set.
-import type { Config } from '../../config.ts';
+import type { AiSettings } from '../settings.ts';
 import { BuiltinProvider } from './builtin/index.ts';
 import { OpenAiProvider } from './openai.ts';
 import type { Provider, ProviderRegistry } from './provider.ts';
 
-export function createProviders(config: Config): ProviderRegistry {
+export function createProviders(config: { ai: AiSettings }): ProviderRegistry {
   const byModel = new Map<string, Provider>();
   const builtin = new BuiltinProvider();
   byModel.set('builtin', builtin);

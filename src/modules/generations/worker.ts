@@ -3,7 +3,7 @@
 // job whose process died is taken over when its lease runs out, and a retryable failure (a model
 // timeout, 429 or 5xx) is tried again on GENERATION_RETRY_SCHEDULE. On success the new files
 // replace the project's files in the same transaction that marks the generation succeeded.
-import type { Config, GenerationSettings } from '../../config.ts';
+import type { FileLimits, GenerationSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
 import { DomainError } from '../common/errors.ts';
@@ -48,7 +48,7 @@ export class GenerationWorker {
   constructor(
     private readonly database: Database,
     private readonly models: ModelSource,
-    private readonly config: Config,
+    private readonly config: { generation: GenerationSettings; files: FileLimits },
     private readonly logger?: ClaimLoopLogger,
   ) {
     this.loop = new ClaimLoop<Job>({

@@ -1,6 +1,6 @@
 // A project's deployments (every publish, newest first) and putting an earlier one live again at
 // once: a rollback needs no build and no copy, the deployment's files are still stored.
-import type { Config } from '../../config.ts';
+import type { SitesSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import { num } from '../../db/executor.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -15,7 +15,7 @@ import { siteUrl } from './urls.ts';
 export class DeploymentsService {
   constructor(
     private readonly database: Database,
-    private readonly config: Config,
+    private readonly config: { sites: SitesSettings },
   ) {}
 
   async list(

@@ -2,7 +2,7 @@
 // already covers), never the dashboard's, so that a site's scripts can never act as the signed-in
 // person. A link names the project (its current files) or one version (`/v/{versionId}`), with
 // an expiry and a signature; anyone holding it may open it until it expires.
-import type { SitesSettings } from '../../config.ts';
+import type { SitesSettings } from '../settings.ts';
 import type { PreviewSigner } from './preview-signer.ts';
 
 /** The subdomain label of the preview origin; reserved, never a site's. */

@@ -1,7 +1,7 @@
 // Publishing: every publish is an immutable deployment (a frozen copy of the files it served);
 // the project points at its current one. The project.published event is written in the same
 // transaction, so a publish is never live without its event, nor the event sent for nothing.
-import type { Config } from '../../config.ts';
+import type { FileLimits, SitesSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { signalWork } from '../../jobs/signal.ts';
@@ -20,7 +20,7 @@ import { latestVersion, recordVersion } from '../versions/repo.ts';
 export class PublishingService {
   constructor(
     private readonly database: Database,
-    private readonly config: Config,
+    private readonly config: { files: FileLimits; sites: SitesSettings },
     private readonly previewLinks: PreviewLinks,
   ) {}
 

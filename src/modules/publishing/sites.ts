@@ -1,6 +1,6 @@
 // What published sites and preview links serve, for the site edge: the site a host names, and the
 // files of a deployment (immutable) or of a project's current state (previews). Reads only.
-import type { SitesSettings } from '../../config.ts';
+import type { SitesSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import { isInternalPath } from '../files/paths.ts';
 import type { PreviewSigner } from './preview-signer.ts';

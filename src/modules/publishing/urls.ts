@@ -1,6 +1,6 @@
 // Where a published site lives: its active custom domain over https, else its subdomain of the
 // sites domain.
-import type { SitesSettings } from '../../config.ts';
+import type { SitesSettings } from '../settings.ts';
 
 export function siteUrl(
   sites: Pick<SitesSettings, 'domain' | 'scheme'>,

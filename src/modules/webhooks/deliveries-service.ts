@@ -1,5 +1,5 @@
 // The delivery log of an endpoint, replays, and the test ping.
-import type { Config } from '../../config.ts';
+import type { WebhookSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import { notFound } from '../common/errors.ts';
 import { activeSecrets, deliveryLeaseMs, type DeliveryJob } from '../../events/claim.ts';
@@ -15,7 +15,7 @@ import type { DeliveriesQuery, WebhookAttempt, WebhookDelivery } from './deliver
 export class DeliveriesService {
   constructor(
     private readonly database: Database,
-    private readonly config: Config,
+    private readonly config: { webhooks: WebhookSettings; webhooksAllowPrivate: boolean },
   ) {}
 
   private get db() {

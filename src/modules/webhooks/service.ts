@@ -1,7 +1,7 @@
 // Webhook endpoints: https URLs (http and private targets only with WEBHOOKS_ALLOW_PRIVATE),
 // at least one known event kind, a Standard Webhooks secret shown once and rotated with overlap.
 import type { Updateable } from 'kysely';
-import type { Config } from '../../config.ts';
+import type { WebhookSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import type { WebhooksTable } from '../../db/schema.ts';
 import { notFound } from '../common/errors.ts';
@@ -24,7 +24,7 @@ export class WebhooksService {
 
   constructor(
     private readonly database: Database,
-    private readonly config: Config,
+    private readonly config: { webhooks: WebhookSettings; webhooksAllowPrivate: boolean },
   ) {
     this.listQuery = repo.webhookList(database);
   }
