@@ -13,15 +13,21 @@ import {
   type Driver,
   type SqliteDatabase,
   type SqliteStatement,
+  type Transaction,
 } from 'kysely';
 import type { DB } from './schema.ts';
-import type { Engine } from './engine.ts';
+import { tagEngine, type Engine } from './engine.ts';
 
 export type { Engine } from './engine.ts';
 
 export interface Database {
   db: Kysely<DB>;
   engine: Engine;
+  /**
+   * Runs `fn` in one transaction (committed when it resolves, rolled back when it throws). Open
+   * every transaction here: the repos read the engine from the transaction (db/engine.ts).
+   */
+  transaction<T>(fn: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
   /** SQLite only: a second, read-only connection for prepared hot-path reads (see db/prepared.ts). */
   sqliteReader?: SQLite.Database;
   /** SQLite only: the connection behind `db`, for prepared bulk writes. Use it only inside a
@@ -50,7 +56,22 @@ function openPostgres(url: string, max: number): Database {
   // dropped that client and opens a new one for the next query, so there is nothing to do.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', pgPool: pool, close: () => db.destroy() };
+  return {
+    db,
+    engine: 'postgres',
+    transaction: transactions(db, 'postgres'),
+    pgPool: pool,
+    close: () => db.destroy(),
+  };
+}
+
+function transactions(db: Kysely<DB>, engine: Engine): Database['transaction'] {
+  tagEngine(db, engine);
+  return (fn) =>
+    db.transaction().execute((trx) => {
+      tagEngine(trx, engine);
+      return fn(trx);
+    });
 }
 
 /** The SQLite database file under DATA_DIR. */
@@ -74,6 +95,7 @@ function openSqlite(opts: DatabaseOptions): Database {
   return {
     db,
     engine: 'sqlite',
+    transaction: transactions(db, 'sqlite'),
     sqliteReader: reader,
     sqliteWriter: writer,
     close: async () => {

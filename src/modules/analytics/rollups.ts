@@ -43,7 +43,7 @@ export async function recordViews(
     orgOf.set(v.project_id, v.org_id);
   }
   const writer = viewWriter(database);
-  await database.db.transaction().execute(async (trx) => {
+  await database.transaction(async (trx) => {
     if (opts.keepRaw) await writer.insertRaw(trx, views);
     const newVisitors = await writer.insertVisitors(trx, [...visitors.values()]);
     const rollups = new Rollups();

@@ -2,6 +2,7 @@
 import { sql, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import { likePattern } from '../projects/list-repo.ts';
 import type { Database } from '../../db/index.ts';
+import { forWrite } from '../../db/locks.ts';
 import type { Executor } from '../../db/executor.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import { OrgList } from '../../db/org-list.ts';
@@ -61,7 +62,7 @@ export function findClientByEmailForProject(
     .selectAll()
     .where('org_id', '=', orgId)
     .where('email_lower', '=', email.toLowerCase())
-    .$if(lock, (qb) => qb.forUpdate())
+    .$if(lock, (qb) => forWrite(db, qb))
     .executeTakeFirst();
 }
 
@@ -80,7 +81,7 @@ export function findClientPlanId(
     .select(['id', 'plan_id'])
     .where('org_id', '=', orgId)
     .where('id', '=', id)
-    .$if(lock, (qb) => qb.forUpdate())
+    .$if(lock, (qb) => forWrite(db, qb))
     .executeTakeFirst();
 }
 

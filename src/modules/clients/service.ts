@@ -55,7 +55,7 @@ export class ClientsService {
 
   async create(orgId: string, body: CreateClientBody): Promise<Client> {
     try {
-      return await this.db.transaction().execute((trx) => this.createIn(trx, orgId, body));
+      return await this.database.transaction((trx) => this.createIn(trx, orgId, body));
     } catch (error) {
       // Two concurrent creates with one email: the unique index decides, the loser gets the 400.
       if (isUniqueViolation(error)) throw duplicateEmail(body.email);
@@ -97,7 +97,7 @@ export class ClientsService {
   }
 
   async update(orgId: string, id: string, body: UpdateClientBody): Promise<Client> {
-    return this.db.transaction().execute((trx) => this.updateIn(trx, orgId, id, body));
+    return this.database.transaction((trx) => this.updateIn(trx, orgId, id, body));
   }
 
   /** The update inside the caller's transaction (a client accepting its invitation becomes active with its account). */

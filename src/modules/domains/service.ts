@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { toIso } from '../../lib/clock.ts';
 import { ConflictError, notAllowed, notFound } from '../common/errors.ts';
 import { findClientPlan } from '../plans/repo.ts';
-import { requireProject, updateProject } from '../projects/repo.ts';
+import { lockProject, requireProject, updateProject } from '../projects/repo.ts';
 import type { CustomDomain } from './schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { signalWork } from '../../jobs/signal.ts';
@@ -68,10 +68,8 @@ export class DomainsService {
       new URL(this.config.publicUrl).hostname,
     );
     try {
-      const added = await this.db.transaction().execute(async (trx) => {
-        const project = await requireProject(trx, orgId, projectId, {
-          lock: this.database.engine === 'postgres',
-        });
+      const added = await this.database.transaction(async (trx) => {
+        const project = await lockProject(trx, orgId, projectId);
         await this.checkPlan(trx, orgId, project.org_client_id);
         if (await repo.domainTaken(trx, domain)) throw domainTaken(domain);
         const now = new Date().toISOString();
@@ -135,7 +133,7 @@ export class DomainsService {
       lease_token: null,
       updated_at: now.toISOString(),
     };
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       await repo.recordCheck(trx, row.org_id, row.id, changes, leaseToken);
       await this.syncProject(trx, row.org_id, row.project_id);
     });
@@ -144,7 +142,7 @@ export class DomainsService {
   }
 
   async remove(orgId: string, projectId: string, domainId: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       if (!(await repo.deleteDomain(trx, orgId, projectId, domainId))) throw notFound('Domain');
       await this.syncProject(trx, orgId, projectId);
     });

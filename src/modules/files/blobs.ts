@@ -3,27 +3,12 @@
 // is first stored, and removed when nothing refers to it any more.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
+import { holdBlobStore } from '../../db/locks.ts';
 import { sha256 } from './content.ts';
 
-// On PostgreSQL a writer that finds a blob stored (and so does not store it) must not have it swept
-// away by a concurrent deletion before its own reference commits: writers hold this lock shared
-// and the sweep exclusively, each until its transaction ends. SQLite runs one writer at a time.
-const BLOB_LOCK = 0x5_17e_b10b;
-
-async function holdBlobs(trx: Executor, postgres: boolean, mode: 'write' | 'sweep'): Promise<void> {
-  if (!postgres) return;
-  if (mode === 'write') await sql`select pg_advisory_xact_lock_shared(${BLOB_LOCK})`.execute(trx);
-  else await sql`select pg_advisory_xact_lock(${BLOB_LOCK})`.execute(trx);
-}
-
 /** Stores the bytes of the project's working files that no blob holds yet. */
-export async function storeProjectBlobs(
-  trx: Executor,
-  postgres: boolean,
-  orgId: string,
-  projectId: string,
-): Promise<void> {
-  await holdBlobs(trx, postgres, 'write');
+export async function storeProjectBlobs(trx: Executor, orgId: string, projectId: string): Promise<void> {
+  await holdBlobStore(trx, 'write');
   await trx
     .insertInto('blobs')
     .columns(['sha256', 'content', 'size', 'created_at'])
@@ -45,12 +30,8 @@ export async function storeProjectBlobs(
 }
 
 /** Stores `contents` as blobs (those not stored yet) and returns each one's sha256 by path. */
-export async function storeBlobs(
-  trx: Executor,
-  postgres: boolean,
-  contents: Map<string, Buffer>,
-): Promise<Map<string, string>> {
-  await holdBlobs(trx, postgres, 'write');
+export async function storeBlobs(trx: Executor, contents: Map<string, Buffer>): Promise<Map<string, string>> {
+  await holdBlobStore(trx, 'write');
   const hashes = new Map<string, string>();
   const rows = new Map<string, { sha256: string; content: Buffer; size: number; created_at: string }>();
   const now = new Date().toISOString();
@@ -81,8 +62,8 @@ export async function storeBlobs(
 }
 
 /** Removes the blobs among `hashes` that no version, deployment or template refers to any more. */
-export async function sweepBlobs(trx: Executor, postgres: boolean, hashes: Iterable<string>): Promise<void> {
-  await holdBlobs(trx, postgres, 'sweep');
+export async function sweepBlobs(trx: Executor, hashes: Iterable<string>): Promise<void> {
+  await holdBlobStore(trx, 'sweep');
   const all = [...new Set(hashes)];
   for (let i = 0; i < all.length; i += 500) {
     await trx

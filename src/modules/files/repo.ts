@@ -225,12 +225,11 @@ export async function copyTemplateToProject(
 /** Snapshots a project's files into a new template (the template row must exist): its blobs, then their hashes. */
 export async function snapshotProjectToTemplate(
   trx: Executor,
-  postgres: boolean,
   orgId: string,
   projectId: string,
   templateId: string,
 ): Promise<void> {
-  await storeProjectBlobs(trx, postgres, orgId, projectId);
+  await storeProjectBlobs(trx, orgId, projectId);
   await trx
     .insertInto('template_files')
     .columns(['org_id', 'template_id', 'path', 'content_type', 'size', 'sha256', 'updated_at'])

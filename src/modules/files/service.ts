@@ -4,7 +4,7 @@ import type { Database } from '../../db/index.ts';
 import { bool } from '../../db/executor.ts';
 import { invalid, notAllowed, notFound } from '../common/errors.ts';
 import { findClientPlan } from '../plans/repo.ts';
-import { requireProject } from '../projects/repo.ts';
+import { lockProject, requireProject } from '../projects/repo.ts';
 import { findTemplate } from '../templates/repo.ts';
 import { decodeContent } from './content.ts';
 import { replaceElementText } from './text-edit.ts';
@@ -60,10 +60,10 @@ export class FilesService {
     const path = validPath(rawPath);
     const content = decodeContent(body.content, body.encoding ?? 'utf8');
     if (!content) throw invalid(`field 'content' is not valid base64`);
-    return this.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       // Locked (PostgreSQL) until the transaction ends: concurrent writes to one project queue here,
       // so the totals checked below are the totals written. SQLite's BEGIN IMMEDIATE does the same.
-      await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
+      await lockProject(trx, orgId, projectId);
       return this.write(trx, orgId, projectId, path, content, change);
     });
   }
@@ -80,8 +80,8 @@ export class FilesService {
   ): Promise<FileMeta> {
     const path = validPath(edit.file);
     if (!/\.html?$/i.test(path)) throw invalid(`field 'file': only HTML pages can be edited in place`);
-    return this.db.transaction().execute(async (trx) => {
-      await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
+    return this.database.transaction(async (trx) => {
+      await lockProject(trx, orgId, projectId);
       const current = await repo.getFile(trx, orgId, projectId, path);
       if (!current || current.encoding !== 'utf8') throw notFound('File');
       const content = Buffer.from(replaceElementText(current.content, edit.selector, edit.text));
@@ -111,8 +111,8 @@ export class FilesService {
 
   async delete(orgId: string, projectId: string, rawPath: string, change: FileChange = {}): Promise<string> {
     const path = validPath(rawPath);
-    return this.db.transaction().execute(async (trx) => {
-      await requireProject(trx, orgId, projectId, { lock: this.database.engine === 'postgres' });
+    return this.database.transaction(async (trx) => {
+      await lockProject(trx, orgId, projectId);
       if (!(await repo.deleteFile(trx, orgId, projectId, path))) throw notFound('File');
       await this.recordChange(trx, orgId, projectId, change, `Deleted ${path}`);
       return path;
@@ -120,7 +120,7 @@ export class FilesService {
   }
 
   private recordChange(trx: Executor, orgId: string, projectId: string, change: FileChange, summary: string) {
-    return recordVersion(trx, this.database.engine === 'postgres', {
+    return recordVersion(trx, {
       orgId,
       projectId,
       source: change.source ?? 'files_api',

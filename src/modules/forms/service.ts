@@ -82,7 +82,7 @@ export class FormsService {
       page,
       created_at: new Date().toISOString(),
     };
-    await this.database.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       await repo.insertSubmission(trx, site.orgId, submission);
       await recordEvent(trx, { orgId: site.orgId, type: 'form.submitted', data: { submission } });
     });

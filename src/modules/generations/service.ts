@@ -3,7 +3,7 @@
 // queued here; the generation worker (worker.ts) carries it out.
 import type { Database } from '../../db/index.ts';
 import { ConflictError, RateLimitedError, invalid, notFound } from '../common/errors.ts';
-import { requireProject } from '../projects/repo.ts';
+import { lockProject, requireProject } from '../projects/repo.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ModelSource, ProviderRegistry } from './provider.ts';
 import { signalWork } from '../../jobs/signal.ts';
@@ -46,19 +46,12 @@ export class GenerationsService {
     if (!choice.providerFor(model)) {
       throw invalid(`field 'model': unknown model '${model}'; available: ${choice.models.join(', ')}`);
     }
-    const generation = await this.database.db.transaction().execute(async (trx) => {
-      const project = await requireProject(trx, orgId, projectId, {
-        lock: this.database.engine === 'postgres',
-      });
+    const generation = await this.database.transaction(async (trx) => {
+      const project = await lockProject(trx, orgId, projectId);
       if (project.org_client_id) {
         // SQLite runs one write transaction at a time; on PostgreSQL the client row is locked so
         // that two requests cannot both take the last message of the day.
-        const client = await findClientPlanId(
-          trx,
-          orgId,
-          project.org_client_id,
-          this.database.engine === 'postgres',
-        );
+        const client = await findClientPlanId(trx, orgId, project.org_client_id, true);
         if (client?.plan_id) {
           const plan = await findPlan(trx, orgId, client.plan_id);
           if (plan) {
@@ -120,8 +113,8 @@ export class GenerationsService {
    */
   async cancel(orgId: string, projectId: string, id: string): Promise<Generation> {
     const postgres = this.database.engine === 'postgres';
-    return this.database.db.transaction().execute(async (trx) => {
-      await requireProject(trx, orgId, projectId, { lock: postgres });
+    return this.database.transaction(async (trx) => {
+      await lockProject(trx, orgId, projectId);
       const row = await repo.findGeneration(trx, orgId, projectId, id);
       if (!row) throw notFound('Generation');
       if (row.status !== 'queued' && row.status !== 'running') {

@@ -9,7 +9,7 @@ import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
 import { DomainError } from '../common/errors.ts';
 import { checkFileSet } from '../files/rules.ts';
 import { readProjectFiles, replaceProjectFiles } from '../files/repo.ts';
-import { requireProject } from '../projects/repo.ts';
+import { lockProject, requireProject } from '../projects/repo.ts';
 import { GenerationError, type ElementContext, type ModelSource, type ProgressStep } from './provider.ts';
 import { appendEvent, recordEvent as recordProgress } from './progress.ts';
 import type { Updateable } from 'kysely';
@@ -174,13 +174,13 @@ export class GenerationWorker {
     summary: string,
   ): Promise<void> {
     const now = new Date().toISOString();
-    await this.database.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       // The project row locked (PostgreSQL) as every write of its files does, so a file written
       // through the API meanwhile is never half-replaced.
-      await requireProject(trx, job.orgId, job.projectId, { lock: this.database.engine === 'postgres' });
+      await lockProject(trx, job.orgId, job.projectId);
       const checked = checkFileSet(files, this.config.files);
       await replaceProjectFiles(trx, job.orgId, job.projectId, checked);
-      const version = await recordVersion(trx, this.database.engine === 'postgres', {
+      const version = await recordVersion(trx, {
         orgId: job.orgId,
         projectId: job.projectId,
         source: 'generation',
@@ -272,7 +272,7 @@ export class GenerationWorker {
     changes: Updateable<GenerationsTable>,
     event: { kind: 'retrying' | 'failed'; message: string },
   ): Promise<void> {
-    await this.database.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       if (await repo.updateLeased(trx, job.id, job.token, changes)) {
         await appendEvent(trx, this.database.engine === 'postgres', {
           generationId: job.id,

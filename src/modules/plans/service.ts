@@ -63,7 +63,7 @@ export class PlansService {
   async update(orgId: string, id: string, body: UpdatePlanBody): Promise<Plan> {
     // A bad value is a 400 even for a plan that does not exist (400 before 404).
     const changes = body.name === undefined ? body : { ...body, name: nonBlank('name', body.name) };
-    return this.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       if (!(await repo.findPlan(trx, orgId, id))) throw notFound('Plan');
       const now = nowIso();
       if (body.is_default === true) await repo.unsetOtherDefaults(trx, orgId, id, now);

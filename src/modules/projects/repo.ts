@@ -6,6 +6,7 @@ import { bool, num, type Executor } from '../../db/executor.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import type { ProjectsTable } from '../../db/schema.ts';
 import { toIso } from '../../lib/clock.ts';
+import { forWrite } from '../../db/locks.ts';
 import { notFound } from '../common/errors.ts';
 import type { Project } from './schema.ts';
 
@@ -50,23 +51,22 @@ export function findProject(db: Executor, orgId: string, id: string): Promise<Pr
  * Project `id` of organization `orgId`, or NotFoundError ("Project not found"): the one place that
  * decides it (with its prepared twin and deleteProject below), so another
  * organization's project is always indistinguishable from a missing one.
- * With `lock` (PostgreSQL) the row stays locked until the transaction ends, so checks on the
- * project's contents (file limits, publishing) see no concurrent change.
  */
-export async function requireProject(
-  db: Executor,
-  orgId: string,
-  id: string,
-  opts: { lock?: boolean } = {},
-): Promise<ProjectRow> {
-  const row = await db
-    .selectFrom('projects')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('id', '=', id)
-    .$if(opts.lock === true, (qb) => qb.forUpdate())
-    .executeTakeFirst();
-  return found(row);
+export async function requireProject(db: Executor, orgId: string, id: string): Promise<ProjectRow> {
+  return found(await projectQuery(db, orgId, id).executeTakeFirst());
+}
+
+/**
+ * requireProject for a change of the project or its contents: the project stays locked until the
+ * transaction ends (db/locks.ts), so concurrent writers queue and the checks made on its files,
+ * limits and deployments see no change made meanwhile.
+ */
+export async function lockProject(trx: Executor, orgId: string, id: string): Promise<ProjectRow> {
+  return found(await forWrite(trx, projectQuery(trx, orgId, id)).executeTakeFirst());
+}
+
+function projectQuery(db: Executor, orgId: string, id: string) {
+  return db.selectFrom('projects').selectAll().where('org_id', '=', orgId).where('id', '=', id);
 }
 
 /** requireProject for GET /projects/{id}, the hot read: one prepared statement, no query building per request. */

@@ -62,7 +62,7 @@ export class ProjectsService {
     const name = nonBlank('name', body.name);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction().execute((trx) => this.insert(trx, orgId, body, name, attempt > 1));
+        return await this.database.transaction((trx) => this.insert(trx, orgId, body, name, attempt > 1));
       } catch (error) {
         // The only unique column written is the subdomain: another create took it between our
         // check and our insert. Start over (the transaction is void) with a random suffix.
@@ -79,13 +79,8 @@ export class ProjectsService {
     name: string,
     suffixed: boolean,
   ): Promise<Project> {
-    // SQLite runs one write transaction at a time; PostgreSQL needs the client row locked.
-    const client = await findClientByEmailForProject(
-      trx,
-      orgId,
-      body.client_email,
-      this.database.engine === 'postgres',
-    );
+    // The client row locked (db/locks.ts) so that concurrent creates count its projects in turn.
+    const client = await findClientByEmailForProject(trx, orgId, body.client_email, true);
     if (!client)
       throw new NotFoundError(
         `field 'client_email': no client with email '${body.client_email}' in this organization`,
@@ -125,7 +120,7 @@ export class ProjectsService {
     await repo.insertProject(trx, row);
     if (template) {
       await copyTemplateToProject(trx, orgId, template.id, row.id);
-      await recordVersion(trx, this.database.engine === 'postgres', {
+      await recordVersion(trx, {
         orgId,
         projectId: row.id,
         source: 'template',
@@ -140,10 +135,8 @@ export class ProjectsService {
   async update(orgId: string, id: string, body: UpdateProjectBody): Promise<Project> {
     // A bad value is a 400 even for a project that does not exist (400 before 404).
     const name = body.name === undefined ? undefined : nonBlank('name', body.name);
-    return this.db.transaction().execute(async (trx) => {
-      const current = await repo.requireProject(trx, orgId, id, {
-        lock: this.database.engine === 'postgres',
-      });
+    return this.database.transaction(async (trx) => {
+      const current = await repo.lockProject(trx, orgId, id);
       const changes: {
         name?: string;
         name_lower?: string;
@@ -170,7 +163,7 @@ export class ProjectsService {
   }
 
   async delete(orgId: string, id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       // Its views leave the organization's analytics with it (raw views and visitor sets cascade).
       // Deleted first: on PostgreSQL the row lock waits for views being written for it, and holds
       // back later ones, so the rollups read next are final.
@@ -178,7 +171,7 @@ export class ProjectsService {
       await repo.deleteProject(trx, orgId, id);
       await removeProjectRollups(this.database, trx, orgId, id);
       // Content no other version, deployment or template holds goes with it.
-      await sweepBlobs(trx, this.database.engine === 'postgres', hashes);
+      await sweepBlobs(trx, hashes);
     });
     // Its site, if published, is gone.
     signalWork('sites');

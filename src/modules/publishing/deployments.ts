@@ -7,7 +7,7 @@ import { recordEvent } from '../../events/outbox.ts';
 import { signalWork } from '../../jobs/signal.ts';
 import { toIso } from '../../lib/clock.ts';
 import { notFound } from '../common/errors.ts';
-import { requireProject, toProject } from '../projects/repo.ts';
+import { lockProject, requireProject, toProject } from '../projects/repo.ts';
 import * as repo from './repo.ts';
 import type { Deployment, Published } from './schema.ts';
 import { siteUrl } from './urls.ts';
@@ -42,10 +42,8 @@ export class DeploymentsService {
 
   /** Serves deployment `deploymentId` again from the next request on, with a project.published event. */
   async promote(orgId: string, projectId: string, deploymentId: string): Promise<Published> {
-    const published = await this.database.db.transaction().execute(async (trx): Promise<Published> => {
-      const current = await requireProject(trx, orgId, projectId, {
-        lock: this.database.engine === 'postgres',
-      });
+    const published = await this.database.transaction(async (trx): Promise<Published> => {
+      const current = await lockProject(trx, orgId, projectId);
       if (!(await repo.findDeployment(trx, orgId, projectId, deploymentId))) throw notFound('Deployment');
       const now = new Date().toISOString();
       const url = siteUrl(this.config.sites, current);

@@ -12,7 +12,6 @@ import { contentTypeFor } from '../files/content.ts';
 /** A new deployment of `files` (its bytes stored as blobs), naming the version it published if any. */
 export async function insertDeployment(
   trx: Executor,
-  postgres: boolean,
   deployment: { orgId: string; projectId: string; versionId: string | null; files: Map<string, Buffer> },
 ): Promise<string> {
   const { files } = deployment;
@@ -30,7 +29,7 @@ export async function insertDeployment(
       created_at: new Date().toISOString(),
     })
     .execute();
-  const hashes = await storeBlobs(trx, postgres, files);
+  const hashes = await storeBlobs(trx, files);
   const rows = [...files].map(([path, content]) => ({
     deployment_id: id,
     path,

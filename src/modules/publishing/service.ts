@@ -8,7 +8,7 @@ import { signalWork } from '../../jobs/signal.ts';
 import { forPeople, invalid } from '../common/errors.ts';
 import { readProjectFiles } from '../files/repo.ts';
 import { checkFileSet, type SiteFile } from '../files/rules.ts';
-import { requireProject, toProject } from '../projects/repo.ts';
+import { lockProject, requireProject, toProject } from '../projects/repo.ts';
 import type { Project } from '../projects/schema.ts';
 import type { PreviewLinks } from './preview-links.ts';
 import * as repo from './repo.ts';
@@ -26,11 +26,8 @@ export class PublishingService {
 
   /** Publishes `builtFiles` when given, else the project's current files. */
   async publish(orgId: string, projectId: string, builtFiles?: Record<string, string>): Promise<Published> {
-    const published = await this.database.db.transaction().execute(async (trx): Promise<Published> => {
-      const current = await requireProject(trx, orgId, projectId, {
-        lock: this.database.engine === 'postgres',
-      });
-      const postgres = this.database.engine === 'postgres';
+    const published = await this.database.transaction(async (trx): Promise<Published> => {
+      const current = await lockProject(trx, orgId, projectId);
       const files: SiteFile[] = builtFiles
         ? Object.entries(builtFiles).map(([path, content]) => ({ path, content }))
         : await readProjectFiles(trx, orgId, projectId);
@@ -39,7 +36,7 @@ export class PublishingService {
       const versionId = builtFiles
         ? null
         : ((
-            (await recordVersion(trx, postgres, { orgId, projectId, source: 'files_api' })) ??
+            (await recordVersion(trx, { orgId, projectId, source: 'files_api' })) ??
             (await latestVersion(trx, orgId, projectId))
           )?.id ?? null);
       if (files.length === 0) {
@@ -54,7 +51,7 @@ export class PublishingService {
       const checked = checkFileSet(files, this.config.files, 'builtFiles path');
       for (const [path, content] of checked) if (isUnserved(path, content)) checked.delete(path);
       if (!checked.has('index.html')) throw invalid('Nothing to publish: the files have no index.html');
-      const deployId = await repo.insertDeployment(trx, postgres, {
+      const deployId = await repo.insertDeployment(trx, {
         orgId,
         projectId,
         versionId,
@@ -83,10 +80,8 @@ export class PublishingService {
 
   /** Takes the site offline; `last_published_at` keeps the time of the last publish. */
   async unpublish(orgId: string, projectId: string): Promise<Project> {
-    const project = await this.database.db.transaction().execute(async (trx) => {
-      const current = await requireProject(trx, orgId, projectId, {
-        lock: this.database.engine === 'postgres',
-      });
+    const project = await this.database.transaction(async (trx) => {
+      const current = await lockProject(trx, orgId, projectId);
       if (current.current_deployment_id === null && current.published_url === null) return toProject(current);
       const changes = {
         current_deployment_id: null,

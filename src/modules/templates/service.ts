@@ -69,21 +69,14 @@ export class TemplatesService {
       updated_at: now,
     };
     // In one transaction, so the project cannot vanish between the check and the insert.
-    return this.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       if (row.source_project_id && !(await findProject(trx, orgId, row.source_project_id))) {
         throw new NotFoundError(
           `field 'source_project_id': no project ${row.source_project_id} in this organization`,
         );
       }
       await repo.insertTemplate(trx, row);
-      if (row.source_project_id)
-        await snapshotProjectToTemplate(
-          trx,
-          this.database.engine === 'postgres',
-          orgId,
-          row.source_project_id,
-          row.id,
-        );
+      if (row.source_project_id) await snapshotProjectToTemplate(trx, orgId, row.source_project_id, row.id);
       return repo.toTemplate(row);
     });
   }
@@ -92,7 +85,7 @@ export class TemplatesService {
     // A bad value is a 400 even for a template that does not exist (400 before 404).
     const name = body.name === undefined ? undefined : nonBlank('name', body.name);
     const category = body.category === undefined ? undefined : nonBlank('category', body.category);
-    return this.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       const current = await repo.findTemplate(trx, orgId, id);
       if (!current) throw notFound('Template');
       const changes: Updateable<TemplatesTable> = {};
@@ -110,10 +103,10 @@ export class TemplatesService {
   }
 
   async delete(orgId: string, id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       const hashes = await templateBlobHashes(trx, orgId, id);
       if (!(await repo.deleteTemplate(trx, orgId, id))) throw notFound('Template');
-      await sweepBlobs(trx, this.database.engine === 'postgres', hashes);
+      await sweepBlobs(trx, hashes);
     });
   }
 }

@@ -54,11 +54,7 @@ export interface NewVersion {
  * transaction, which must hold the project's write lock. Returns undefined when the files are
  * exactly those of the latest version and `always` is not set: nothing changed.
  */
-export async function recordVersion(
-  trx: Executor,
-  postgres: boolean,
-  v: NewVersion,
-): Promise<VersionRow | undefined> {
+export async function recordVersion(trx: Executor, v: NewVersion): Promise<VersionRow | undefined> {
   const files = await trx
     .selectFrom('project_files')
     .select(['path', 'sha256', 'size'])
@@ -75,7 +71,7 @@ export async function recordVersion(
     .executeTakeFirst();
   if (!v.always && latest && latest.manifest_sha256 === manifest) return undefined;
   if (!latest && files.length === 0) return undefined;
-  await storeProjectBlobs(trx, postgres, v.orgId, v.projectId);
+  await storeProjectBlobs(trx, v.orgId, v.projectId);
   const row = {
     id: newId(),
     org_id: v.orgId,

@@ -5,7 +5,7 @@
 import type { Database } from '../../db/index.ts';
 import { notFound } from '../common/errors.ts';
 import { validPath } from '../files/rules.ts';
-import { requireProject } from '../projects/repo.ts';
+import { lockProject, requireProject } from '../projects/repo.ts';
 import * as repo from './repo.ts';
 import type { PreviewLinks } from '../publishing/preview-links.ts';
 import type { Actor, Version, VersionDetail } from './schema.ts';
@@ -59,13 +59,12 @@ export class VersionsService {
 
   /** Makes the project's files those of `versionId` again, as a new version (never destructive). */
   async restore(orgId: string, projectId: string, versionId: string, actor?: Actor): Promise<Version> {
-    const postgres = this.database.engine === 'postgres';
-    const row = await this.db.transaction().execute(async (trx) => {
-      await requireProject(trx, orgId, projectId, { lock: postgres });
+    const row = await this.database.transaction(async (trx) => {
+      await lockProject(trx, orgId, projectId);
       const target = await repo.findVersion(trx, orgId, projectId, versionId);
       if (!target) throw notFound('Version');
       await repo.checkOutVersion(trx, orgId, projectId, target.id);
-      const made = await repo.recordVersion(trx, postgres, {
+      const made = await repo.recordVersion(trx, {
         orgId,
         projectId,
         source: 'restore',

@@ -67,9 +67,9 @@ export class DeliveriesService {
     const { timeoutMs } = this.config.webhooks;
     // Leased to this request as a dispatcher would lease it, so no dispatcher sends it meanwhile.
     const lease = newLease(deliveryLeaseMs(timeoutMs));
-    const event = await this.db
-      .transaction()
-      .execute((trx) => recordTestEvent(trx, orgId, webhookId, { webhook: repo.toWebhook(webhook) }, lease));
+    const event = await this.database.transaction((trx) =>
+      recordTestEvent(trx, orgId, webhookId, { webhook: repo.toWebhook(webhook) }, lease),
+    );
     const job: DeliveryJob = {
       deliveryId: event.deliveryIds[0]!,
       webhookId,

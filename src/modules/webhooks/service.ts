@@ -70,7 +70,7 @@ export class WebhooksService {
   }
 
   async update(orgId: string, id: string, body: UpdateWebhookBody): Promise<Webhook> {
-    const updated = await this.db.transaction().execute(async (trx) => {
+    const updated = await this.database.transaction(async (trx) => {
       const current = await repo.findWebhook(trx, orgId, id);
       if (!current) throw notFound('Webhook');
       const changes: Updateable<WebhooksTable> = { updated_at: nowIso() };
@@ -100,7 +100,7 @@ export class WebhooksService {
    * sent remains on record; they leave with the organization.
    */
   async delete(orgId: string, id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       if (!(await repo.deleteWebhook(trx, orgId, id))) throw notFound('Webhook');
       await dropPending(trx, orgId, id);
     });
@@ -111,7 +111,7 @@ export class WebhooksService {
    * with both, so a receiver can switch to the new secret without missing a delivery.
    */
   async rotateSecret(orgId: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.database.transaction(async (trx) => {
       const current = await repo.findWebhook(trx, orgId, id);
       if (!current) throw notFound('Webhook');
       const now = Date.now();
