@@ -11,8 +11,7 @@ import fastifyView from '@fastify/view';
 import { Eta } from 'eta';
 import { UI_DIR } from './dir.ts';
 import { parse as parseQuery } from 'node:querystring';
-import type { Config } from '../config.ts';
-import type { Services } from '../modules/index.ts';
+import type { PagesDeps, RouteDeps } from './deps.ts';
 import { DomainError, NotFoundError, RateLimitedError, NotAllowedError } from '../modules/common/errors.ts';
 import { noticeCookie, peopleWords, render } from './page.ts';
 import { previewOrigin } from '../modules/publishing/preview-links.ts';
@@ -26,18 +25,6 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 export function servesHost(host: string | undefined, ownHost: string): boolean {
   const name = (host ?? '').toLowerCase();
   return name === ownHost || LOOPBACK.has(name.replace(/:\d+$/, ''));
-}
-
-/** What the pages are built from (the container provides it). */
-export interface PagesDeps {
-  config: Config;
-  services: Services;
-  /** The served OpenAPI document, for the API reference page. */
-  openApiDocument: () => unknown;
-}
-
-export interface RouteDeps extends PagesDeps {
-  cookies: { secure: boolean; ttlMs: number };
 }
 
 const eta = new Eta({ views: `${UI_DIR}views`, cache: true, autoEscape: true, autoTrim: [false, 'nl'] });

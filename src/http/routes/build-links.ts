@@ -1,7 +1,7 @@
 // Build links made through the API, so that an agent (or the agency's own software) can hand a
 // person a link that starts their website.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { RouteDeps } from './index.ts';
+import type { RouteDeps } from './deps.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
 import { BuildLink, CreateBuildLinkBody } from '../../modules/build-links/schema.ts';

@@ -1,6 +1,6 @@
 // The files of a project (and, read-only, of a template), and the project's zip export.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { RouteDeps } from './index.ts';
+import type { RouteDeps } from './deps.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
 import {

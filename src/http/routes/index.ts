@@ -1,8 +1,7 @@
 // Every /api/v1 route module, registered by the app factory under the /api/v1 prefix. Each is
 // thin: schema, permission (by method, in the guard), one service call, the answer's shape.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Config } from '../../config.ts';
-import type { Services } from '../../modules/index.ts';
+import type { RouteDeps } from './deps.ts';
 import { analyticsRoutes } from './analytics.ts';
 import { clientsRoutes } from './clients.ts';
 import { filesRoutes } from './files.ts';
@@ -17,12 +16,6 @@ import { webhooksRoutes } from './webhooks.ts';
 import { webhookDeliveriesRoutes } from './webhook-deliveries.ts';
 import { versionsRoutes } from './versions.ts';
 import { buildLinksRoutes } from './build-links.ts';
-
-/** What a route module is given: the services, and the settings its schemas mention (body limits). */
-export interface RouteDeps {
-  services: Services;
-  config: Config;
-}
 
 export const apiRoutes: ((deps: RouteDeps) => FastifyPluginAsyncTypebox)[] = [
   clientsRoutes,

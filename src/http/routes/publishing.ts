@@ -1,7 +1,7 @@
 // Publishing a project's site, taking it offline, and preview links.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { RouteDeps } from './index.ts';
+import type { RouteDeps } from './deps.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
 import { Project } from '../../modules/projects/schema.ts';

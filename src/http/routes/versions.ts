@@ -1,7 +1,7 @@
 // Versions of a project's files, and its deployments: reading any version, restoring one, and
 // putting an earlier deployment live again.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { RouteDeps } from './index.ts';
+import type { RouteDeps } from './deps.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
 import {

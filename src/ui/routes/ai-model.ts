@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { canManage } from '../../modules/accounts/roles.ts';
 import { InvalidInputError } from '../../modules/common/errors.ts';
 import { OPENAI_URL } from '../../modules/generations/org-model.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { checkbox, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { requireSeat, type OrgSeat } from '../session.ts';

@@ -2,7 +2,7 @@
 // numbers in a table; 7 to 365 days; every project or one.
 import type { FastifyPluginAsync } from 'fastify';
 import { isUuid } from '../../lib/ids.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { barChart, lineChart } from '../charts.ts';
 import { render } from '../page.ts';
 import { requireSeat } from '../session.ts';

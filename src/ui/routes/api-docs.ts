@@ -2,7 +2,7 @@
 // served OpenAPI document (no Swagger UI, nothing from a CDN). `/api/v1/docs` keeps serving the JSON.
 import type { FastifyPluginAsync } from 'fastify';
 import { apiReference } from '../api-reference.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { render } from '../page.ts';
 import { requireSeat } from '../session.ts';
 

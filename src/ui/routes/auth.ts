@@ -7,7 +7,7 @@ import type { InvitationView } from '../../modules/accounts/members.ts';
 import { text, optional, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { clearSessionCookie, requireSignedIn, setSessionCookie } from '../session.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 
 /** Where to go after signing in: a path on this site only (never `//host` or `/\host`). */
 export function safeNext(next: unknown): string {

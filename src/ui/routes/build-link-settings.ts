@@ -7,7 +7,7 @@ import { MAX_BUILD_PROMPT } from '../../modules/build-links/schema.ts';
 import { canManage } from '../../modules/accounts/roles.ts';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import { escapeHtml } from '../../lib/html.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { checkbox, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { requireSeat } from '../session.ts';

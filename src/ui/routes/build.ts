@@ -8,7 +8,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import type { BuildRequest } from '../../modules/build-links/schema.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { checked, optional, text, type Form } from '../forms.ts';
 import {
   DomainError,

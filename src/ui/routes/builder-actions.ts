@@ -5,7 +5,7 @@
 // script and works as a plain form post without it (builder/answer.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import { GenerateBody } from '../../modules/generations/schema.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { checked, optional, text, type Form } from '../forms.ts';
 import { answer } from '../builder/answer.ts';
 import { builderScope } from '../builder/scope.ts';

@@ -3,7 +3,7 @@
 // a new version appears, and the AI messages counter) and a file's content for the code editor. Access: builder/scope.ts.
 import type { FastifyPluginAsync } from 'fastify';
 import { resumeAfter, writeEventStream } from '../../lib/sse.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { render } from '../page.ts';
 import { builderScope } from '../builder/scope.ts';
 import { loadWorkspace, type WorkspaceQuery } from '../builder/workspace.ts';

@@ -5,7 +5,7 @@ import { InvalidInputError, notFound } from '../../modules/common/errors.ts';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import { CreatePlanBody, UpdatePlanBody } from '../../modules/plans/schema.ts';
 import { CreateTemplateBody, UpdateTemplateBody } from '../../modules/templates/schema.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { checkbox, checked, nullable, number, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { requireSeat } from '../session.ts';

@@ -1,6 +1,6 @@
 // Every page of the dashboard, the portal and the builder, one file per area.
 import type { FastifyPluginAsync } from 'fastify';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { plainQuery } from '../query.ts';
 import { overviewRoutes } from './overview.ts';
 import { clientRoutes } from './clients.ts';

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { isUuid } from '../../lib/ids.ts';
 import { PERMISSIONS, type Permission } from '../../modules/orgs/service.ts';
 import { notFound } from '../../modules/common/errors.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { list, optional, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { requireSeat } from '../session.ts';

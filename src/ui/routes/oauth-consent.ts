@@ -7,7 +7,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthRequestError, type AuthorizationRequest } from '../../modules/oauth/service.ts';
 import { isLoopback } from '../../modules/oauth/clients.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { text, type Form } from '../forms.ts';
 import { allowFormTarget, redirectWith, render } from '../page.ts';
 import { requireSignedIn } from '../session.ts';

@@ -5,7 +5,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { canManage } from '../../modules/accounts/roles.ts';
 import { ConflictError, InvalidInputError } from '../../modules/common/errors.ts';
 import { requiredRecords, TXT_PREFIX } from '../../modules/domains/dns-check.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { requireSeat, type OrgSeat } from '../session.ts';

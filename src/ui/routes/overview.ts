@@ -1,7 +1,7 @@
 // `/`: where a person lands. A fresh install goes to set-up, a visitor to sign-in, a client to
 // the portal, an agency member to the overview: counts, recent projects, 30 days of traffic.
 import type { FastifyPluginAsync } from 'fastify';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { lineChart } from '../charts.ts';
 import { render } from '../page.ts';
 import { requireSeat } from '../session.ts';

@@ -2,7 +2,7 @@
 // form submissions, traffic) and its plan's limits, under the agency's name.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { notFound } from '../../modules/common/errors.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { barChart, lineChart } from '../charts.ts';
 import { render } from '../page.ts';
 import { requireSignedIn, NoOrganization } from '../session.ts';

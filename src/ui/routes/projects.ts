@@ -6,7 +6,7 @@ import { isUuid } from '../../lib/ids.ts';
 import { InvalidInputError, NotAllowedError, TooLargeError } from '../../modules/common/errors.ts';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import { CreateProjectBody, PROJECT_STATUSES, UpdateProjectBody } from '../../modules/projects/schema.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { checked, nullable, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';

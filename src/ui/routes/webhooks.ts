@@ -12,7 +12,7 @@ import {
   UpdateWebhookBody,
   type Webhook,
 } from '../../modules/webhooks/schema.ts';
-import type { RouteDeps } from '../plugin.ts';
+import type { RouteDeps } from '../deps.ts';
 import { checked, list, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';

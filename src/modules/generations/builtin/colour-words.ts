@@ -1,6 +1,6 @@
 // Colours a prompt names, in the seven languages, and the role each plays: the brand, an accent,
 // the page's tone, a dark theme ("sage green", "cream and gold", "black and gold", "fond noir").
-import type { Brief } from './brief.ts';
+import type { Brief } from './brief-shape.ts';
 import {
   asDarkPage,
   asLightPage,

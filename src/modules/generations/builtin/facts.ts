@@ -2,7 +2,7 @@
 // number (libphonenumber-js), the email, the address (after a word that introduces it, or a
 // street with its number and town) and the opening hours (days with times, wherever they stand).
 import { findNumbers, type CountryCode } from 'libphonenumber-js/max';
-import type { Brief } from './brief.ts';
+import type { Brief } from './brief-shape.ts';
 import { clean } from './prompt-text.ts';
 import type { Language } from './words/types.ts';
 

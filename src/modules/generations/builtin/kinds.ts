@@ -3,61 +3,10 @@
 // software product's features and pricing tiers …), its palette, font, illustration and copy.
 // The copy states no facts (no years, ratings, prices, reviews or addresses): those come from the
 // prompt, or the site shows a placeholder asking for them. {name} and {inPlace} are filled in.
-import type { FontId } from './fonts.ts';
-import type { MotifId } from './art.ts';
+import type { Kind } from './kind-shape.ts';
 import { kindWordsOf } from './words/index.ts';
 
-export const SECTION_IDS = [
-  'services',
-  'features',
-  'menu',
-  'products',
-  'gallery',
-  'timetable',
-  'pricing',
-  'team',
-  'about',
-  'area',
-  'emergency',
-  'events',
-  'hours',
-  'booking',
-  'signup',
-  'donate',
-  'faq',
-  'reviews',
-  'contact',
-] as const;
-export type SectionId = (typeof SECTION_IDS)[number];
-
-export interface Kind {
-  id: string;
-  label: string;
-  /** Words that name the business itself ("photographer"): they decide the kind. */
-  words: string[];
-  /** Words that only hint at it ("wedding", "bread"): they count when nothing names the business. */
-  hints?: string[];
-  primary: string;
-  accent: string;
-  font: FontId;
-  motif: MotifId;
-  headline: string;
-  tagline: string;
-  /** The main call to action and the section it leads to. */
-  cta: [string, SectionId];
-  sections: SectionId[];
-  /** What the business offers: the heading of that section and its cards. */
-  offerTitle: string;
-  offers: [string, string][];
-  about: string;
-  /** Menu groups, product ranges, pricing tiers, team title, timetable classes: where the kind has them. */
-  menu?: string[];
-  products?: string[];
-  tiers?: string[];
-  team?: string;
-  classes?: string[];
-  faq?: string[];
-}
+export { SECTION_IDS, type Kind, type SectionId } from './kind-shape.ts';
 
 const kind = (k: Kind): Kind => k;
 

@@ -1,5 +1,5 @@
 // The words of a builtin site in its language, and a kind's copy in it (English: kinds.ts).
-import type { Kind } from '../kinds.ts';
+import type { Kind } from '../kind-shape.ts';
 import { BUSINESS, OUR_BUSINESS } from './business.ts';
 import { de, deKinds } from './de.ts';
 import { en } from './en.ts';

@@ -2,7 +2,7 @@
 // language's file (de, fr, es, it, nl, pt) gives the same keys. Templates: {name} the business,
 // {place} its town, {inPlace} the language's "in {place}" (or nothing), {x} a word of the site
 // (as the language writes it mid-sentence), {X} the same at the start, {phone}, {example}.
-import type { Kind, SectionId } from '../kinds.ts';
+import type { Kind, SectionId } from '../kind-shape.ts';
 
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt'] as const;
 export type Language = (typeof LANGUAGES)[number];
