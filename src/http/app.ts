@@ -21,7 +21,7 @@ import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
 import { registerPagingCheck } from './paging.ts';
 import { errorResponses } from './schemas.ts';
-import { lazyRequestLogger, requestForLog } from './request-logger.ts';
+import { requestForLog } from './log-redaction.ts';
 import { requestIdOf } from './request-id.ts';
 import { trustFunction } from '../lib/client-address.ts';
 import { apiRoutes } from './routes/index.ts';
@@ -62,7 +62,6 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
     requestIdHeader: false,
     genReqId: requestIdOf,
-    childLoggerFactory: lazyRequestLogger,
     schemaErrorFormatter,
     // request.ip: the rightmost X-Forwarded-For entry no trusted proxy added (lib/client-address.ts).
     trustProxy: config.trustProxy === false ? false : trustFunction(config.trustProxy),
