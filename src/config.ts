@@ -1,5 +1,6 @@
 // Every setting Sitewright reads from the environment, validated once at boot.
-// README.md lists the same variables with their defaults; keep the two in step.
+// docs/configuration.md is generated from this schema (each variable's `description`) by
+// `npm run docs:config`; a test fails when the two differ.
 import { Type, type Static } from '@sinclair/typebox';
 import { isIP } from 'node:net';
 import { Value } from '@sinclair/typebox/value';
@@ -7,184 +8,300 @@ import { parseCidrList } from './lib/cidr.ts';
 import { parseTrustProxy, type TrustProxy } from './lib/client-address.ts';
 import { parseDuration, parseDurationList } from './lib/duration.ts';
 import { parseSecretsKey } from './lib/secrets.ts';
+import type {
+  AccountSettings,
+  AiSettings,
+  CoreSettings,
+  GenerationSettings,
+  SitesSettings,
+  WebhookSettings,
+} from './modules/settings.ts';
 
-const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
+export type { AccountSettings, AiSettings, GenerationSettings, SitesSettings, WebhookSettings };
 
-const EnvSchema = Type.Object({
-  PORT: Type.String({ default: '3000', pattern: '^[0-9]{1,5}$' }),
-  HOST: Type.String({ default: '0.0.0.0' }),
-  DATA_DIR: Type.String({ default: './data' }),
-  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
-  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
-  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+const Bool = (description: string) =>
+  Type.Union([Type.Literal('true'), Type.Literal('false')], { description });
+
+export const EnvSchema = Type.Object({
+  PORT: Type.String({ default: '3000', pattern: '^[0-9]{1,5}$', description: 'HTTP port.' }),
+  HOST: Type.String({ default: '0.0.0.0', description: 'Interface to listen on.' }),
+  DATA_DIR: Type.String({
+    default: './data',
+    description:
+      'Directory of the SQLite database (`sitewright.db`), and of the key file `secrets.key` on the embedded default (see `SECRETS_KEY`).',
+  }),
+  DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description: '`postgres://...`: use PostgreSQL instead of SQLite. Unset: SQLite in `DATA_DIR`.',
+    }),
+  ),
+  REDIS_URL: Type.Optional(
+    Type.String({
+      pattern: '^rediss?://',
+      description:
+        '`redis://...`: count rate limits in Redis, shared by every instance. Unset: counted in the memory of each process.',
+    }),
+  ),
+  PUBLIC_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        'The service origin as clients see it (used in `builder_url`). Default computed in code: `http://localhost:$PORT`.',
+    }),
+  ),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
-    { default: 'info' },
+    { default: 'info', description: 'How much the server logs (JSON lines, pino).' },
   ),
-  RATE_LIMIT_QUOTA: Type.String({ default: '100', pattern: '^[1-9][0-9]*$' }),
-  RATE_LIMIT_WINDOW_SECONDS: Type.String({ default: '60', pattern: '^[1-9][0-9]*$' }),
-  SQLITE_SYNCHRONOUS: Type.Union([Type.Literal('NORMAL'), Type.Literal('FULL')], { default: 'FULL' }),
-  WEBHOOKS_ALLOW_PRIVATE: Bool,
-  API_DEPRECATION: Type.Optional(Type.String()),
-  API_SUNSET: Type.Optional(Type.String()),
-  SHUTDOWN_GRACE_MS: Type.String({ default: '10000', pattern: '^[0-9]+$' }),
-  WEBHOOK_DISPATCHER: Bool,
-  WEBHOOK_RETRY_SCHEDULE: Type.String({ default: '0s,5s,5m,30m,2h,5h,10h,10h' }),
-  WEBHOOK_TIMEOUT: Type.String({ default: '15s' }),
-  WEBHOOK_DISABLE_AFTER: Type.String({ default: '5d' }),
-  WEBHOOK_SECRET_ROTATION_OVERLAP: Type.String({ default: '24h' }),
-  WEBHOOK_POLL_INTERVAL: Type.String({ default: '100ms' }),
-  WEBHOOK_CONCURRENCY: Type.String({ default: '64', pattern: '^[1-9][0-9]{0,3}$' }),
-  WEBHOOK_ENDPOINT_CONCURRENCY: Type.String({ default: '8', pattern: '^[1-9][0-9]{0,3}$' }),
-  SITES_DOMAIN: Type.Optional(Type.String({ pattern: '^[a-z0-9.-]+(:[0-9]{1,5})?$' })),
-  SITES_SCHEME: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('https')])),
-  SITES_IPV4: Type.Optional(Type.String({ pattern: '^([0-9]{1,3}[.]){3}[0-9]{1,3}$' })),
-  PREVIEW_TTL: Type.String({ default: '7d' }),
-  PREVIEW_SECRET: Type.Optional(Type.String({ minLength: 32 })),
-  DNS_SERVERS: Type.Optional(Type.String()),
-  DOMAIN_CHECK_INTERVAL: Type.String({ default: '5m' }),
-  TRUST_PROXY: Type.String({ default: 'false' }),
-  TLS_ASK_ALLOW: Type.String({ default: '127.0.0.0/8,::1' }),
-  MCP_ALLOWED_ORIGINS: Type.String({ default: '' }),
-  FORM_MAX_BYTES: Type.String({ default: '65536', pattern: '^[1-9][0-9]*$' }),
-  FORM_RATE_LIMIT: Type.String({ default: '10', pattern: '^[1-9][0-9]*$' }),
-  FORM_RATE_LIMIT_WINDOW: Type.String({ default: '10m' }),
-  ANALYTICS_FLUSH_INTERVAL: Type.String({ default: '1s' }),
-  ANALYTICS_CAPTURE: Bool,
-  ANALYTICS_RAW_RETENTION_DAYS: Type.String({ default: '30', pattern: '^[0-9]{1,4}$' }),
-  FILE_MAX_BYTES: Type.String({ default: '5242880', pattern: '^[1-9][0-9]*$' }),
-  PROJECT_MAX_BYTES: Type.String({ default: '52428800', pattern: '^[1-9][0-9]*$' }),
-  PROJECT_MAX_FILES: Type.String({ default: '1000', pattern: '^[1-9][0-9]*$' }),
-  AI_API_KEY: Type.Optional(Type.String()),
-  AI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  AI_MODELS: Type.String({ default: 'gpt-4o-mini' }),
-  AI_DEFAULT_MODEL: Type.String({ default: 'builtin' }),
-  AI_TIMEOUT: Type.String({ default: '120s' }),
-  AI_ALLOW_PRIVATE_ENDPOINTS: Type.Optional(Bool),
-  SECRETS_KEY: Type.Optional(Type.String()),
-  GENERATION_WORKER: Bool,
-  GENERATION_CONCURRENCY: Type.String({ default: '2', pattern: '^[1-9][0-9]{0,2}$' }),
-  GENERATION_POLL_INTERVAL: Type.String({ default: '1s' }),
-  GENERATION_RETRY_SCHEDULE: Type.String({ default: '0s,30s,2m' }),
-  GENERATION_TIMEOUT: Type.String({ default: '5m' }),
-  REGISTRATION: Type.Union([Type.Literal('invite'), Type.Literal('open')], { default: 'invite' }),
-  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
-  MAIL_FROM: Type.Optional(Type.String()),
-  SESSION_TTL: Type.String({ default: '30d' }),
+  RATE_LIMIT_QUOTA: Type.String({
+    default: '100',
+    pattern: '^[1-9][0-9]*$',
+    description: 'Requests per window per credential.',
+  }),
+  RATE_LIMIT_WINDOW_SECONDS: Type.String({
+    default: '60',
+    pattern: '^[1-9][0-9]*$',
+    description: 'The rate-limit window, in seconds.',
+  }),
+  SQLITE_SYNCHRONOUS: Type.Union([Type.Literal('NORMAL'), Type.Literal('FULL')], {
+    default: 'FULL',
+    description:
+      '`FULL` fsyncs every commit; `NORMAL` is faster and may lose the last commits on power loss (never corrupts).',
+  }),
+  WEBHOOKS_ALLOW_PRIVATE: Bool(
+    '`true` allows `http` and private/loopback webhook targets. Local development and tests only. Default computed in code: `false` (not in the schema: `loadConfig` sets it when unset).',
+  ),
+  API_DEPRECATION: Type.Optional(
+    Type.String({
+      description: 'When set, sent as the `Deprecation` header on every `/api/v1` response.',
+    }),
+  ),
+  API_SUNSET: Type.Optional(
+    Type.String({ description: 'When set, sent as the `Sunset` header on every `/api/v1` response.' }),
+  ),
+  SHUTDOWN_GRACE_MS: Type.String({
+    default: '10000',
+    pattern: '^[0-9]+$',
+    description: 'How long in-flight requests may take to finish on SIGTERM/SIGINT, in milliseconds.',
+  }),
+  WEBHOOK_DISPATCHER: Bool(
+    'Run the webhook dispatcher inside `sitewright start`. Default computed in code: `true` (not in the schema: `loadConfig` sets it when unset).',
+  ),
+  WEBHOOK_RETRY_SCHEDULE: Type.String({
+    default: '0s,5s,5m,30m,2h,5h,10h,10h',
+    description:
+      'The delay before each delivery attempt, comma-separated durations (`ms`, `s`, `m`, `h`, `d`); the first must be `0s`.',
+  }),
+  WEBHOOK_TIMEOUT: Type.String({ default: '15s', description: 'Per-attempt timeout.' }),
+  WEBHOOK_DISABLE_AFTER: Type.String({
+    default: '5d',
+    description: 'Switch an endpoint off after it fails continuously this long.',
+  }),
+  WEBHOOK_SECRET_ROTATION_OVERLAP: Type.String({
+    default: '24h',
+    description: 'How long the previous secret keeps signing after a rotation.',
+  }),
+  WEBHOOK_POLL_INTERVAL: Type.String({
+    default: '100ms',
+    description: 'How often an idle dispatcher looks for due deliveries.',
+  }),
+  WEBHOOK_CONCURRENCY: Type.String({
+    default: '64',
+    pattern: '^[1-9][0-9]{0,3}$',
+    description: 'Attempts in flight at once per dispatcher.',
+  }),
+  WEBHOOK_ENDPOINT_CONCURRENCY: Type.String({
+    default: '8',
+    pattern: '^[1-9][0-9]{0,3}$',
+    description: 'Attempts in flight at once to one endpoint, across all instances.',
+  }),
+  SITES_DOMAIN: Type.Optional(
+    Type.String({
+      pattern: '^[a-z0-9.-]+(:[0-9]{1,5})?$',
+      description:
+        'Published sites answer on `{subdomain}.{SITES_DOMAIN}` (e.g. `sites.agency.com`), previews on `preview.{SITES_DOMAIN}`; a port is allowed. Default computed in code: `localhost:$PORT`.',
+    }),
+  ),
+  SITES_SCHEME: Type.Optional(
+    Type.Union([Type.Literal('http'), Type.Literal('https')], {
+      description:
+        'The scheme used in `published_url` on the sites domain. Default computed in code: the scheme of `PUBLIC_URL`.',
+    }),
+  ),
+  SITES_IPV4: Type.Optional(
+    Type.String({
+      pattern: '^([0-9]{1,3}[.]){3}[0-9]{1,3}$',
+      description:
+        'The public IPv4 address apex custom domains point an `A` record at. Unset: apex domains are told to use a CNAME/ALIAS.',
+    }),
+  ),
+  PREVIEW_TTL: Type.String({ default: '7d', description: 'How long a preview link works.' }),
+  PREVIEW_SECRET: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description:
+        'Key that signs preview links (32+ characters). Default computed at run time: when unset, a key generated once and kept in the database, shared by every instance.',
+    }),
+  ),
+  DNS_SERVERS: Type.Optional(
+    Type.String({
+      description:
+        'Comma-separated resolvers for custom-domain checks: IP addresses, optionally with `:port` (`1.1.1.1,127.0.0.1:5353,[::1]:53`). Unset: the system resolvers.',
+    }),
+  ),
+  DOMAIN_CHECK_INTERVAL: Type.String({
+    default: '5m',
+    description: 'How often pending custom domains are checked again in the background.',
+  }),
+  TRUST_PROXY: Type.String({
+    default: 'false',
+    description:
+      "The front proxies whose `X-Forwarded-For` is believed, for every way in (pages, API, OAuth, MCP, sites): their addresses or CIDRs (`127.0.0.1`, `10.0.0.0/8,fd00::/8`), `true` (any proxy on loopback or a private network), or a hop count (`1`: the one proxy in front, whatever its address; only when nothing else can reach the server). The client's address is the rightmost entry no trusted proxy added; the leftmost, which the client writes, is never believed. Unset behind a proxy, every visitor has the proxy's address: see [Production layout](operations.md#production-layout).",
+  }),
+  TLS_ASK_ALLOW: Type.String({
+    default: '127.0.0.0/8,::1',
+    description:
+      "Comma-separated CIDRs (or addresses) whose callers `GET /internal/tls/ask` answers; anyone else gets 404. Add the front proxy's private range when it does not run on the same machine.",
+  }),
+  MCP_ALLOWED_ORIGINS: Type.String({
+    default: '',
+    description:
+      "Browser origins besides `PUBLIC_URL`'s that may call `/api/mcp` (comma-separated, e.g. `http://localhost:6274` for the MCP Inspector).",
+  }),
+  FORM_MAX_BYTES: Type.String({
+    default: '65536',
+    pattern: '^[1-9][0-9]*$',
+    description: 'The largest form post a published site accepts, in bytes (413 above).',
+  }),
+  FORM_RATE_LIMIT: Type.String({
+    default: '10',
+    pattern: '^[1-9][0-9]*$',
+    description: 'Form posts allowed per visitor address and site per `FORM_RATE_LIMIT_WINDOW` (429 above).',
+  }),
+  FORM_RATE_LIMIT_WINDOW: Type.String({ default: '10m', description: 'The form rate-limit window.' }),
+  ANALYTICS_FLUSH_INTERVAL: Type.String({
+    default: '1s',
+    description:
+      'How long captured views may wait in memory before they are written (1,000 waiting are written at once).',
+  }),
+  ANALYTICS_CAPTURE: Bool(
+    'Record page views of published sites. Default computed in code: `true` (not in the schema: `loadConfig` sets it when unset).',
+  ),
+  ANALYTICS_RAW_RETENTION_DAYS: Type.String({
+    default: '30',
+    pattern: '^[0-9]{1,4}$',
+    description:
+      'Days raw page views (in packs, see [Traffic analytics](api/analytics-and-forms.md#traffic-analytics)) are kept; `0` stores none. Reports read the daily rollups, which are kept.',
+  }),
+  FILE_MAX_BYTES: Type.String({
+    default: '5242880',
+    pattern: '^[1-9][0-9]*$',
+    description: 'The largest project file, in bytes (the default is 5 MiB).',
+  }),
+  PROJECT_MAX_BYTES: Type.String({
+    default: '52428800',
+    pattern: '^[1-9][0-9]*$',
+    description: "The total size of one project's files, in bytes (the default is 50 MiB).",
+  }),
+  PROJECT_MAX_FILES: Type.String({
+    default: '1000',
+    pattern: '^[1-9][0-9]*$',
+    description: 'Files in one project.',
+  }),
+  AI_API_KEY: Type.Optional(
+    Type.String({
+      description: 'Enables the OpenAI-compatible provider for the models of `AI_MODELS`.',
+    }),
+  ),
+  AI_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        'Base URL of any OpenAI-compatible chat-completions API, e.g. `http://localhost:11434/v1`. Unset: OpenAI.',
+    }),
+  ),
+  AI_MODELS: Type.String({
+    default: 'gpt-4o-mini',
+    description: 'Comma-separated models served by that provider (only with `AI_API_KEY`).',
+  }),
+  AI_DEFAULT_MODEL: Type.String({
+    default: 'builtin',
+    description: 'The model used when a request names none; must be `builtin` or one of `AI_MODELS`.',
+  }),
+  AI_TIMEOUT: Type.String({
+    default: '120s',
+    description:
+      'How long the model may take to start answering, and the longest silence within its streamed answer.',
+  }),
+  AI_ALLOW_PRIVATE_ENDPOINTS: Type.Optional(
+    Bool(
+      "Whether an organization's own AI endpoint (*Settings → AI model*) may be on loopback or a private network, e.g. a local Ollama ([ai-models.md](ai-models.md)). Default computed in code from `REGISTRATION`: `true` with `REGISTRATION=invite`, `false` with `open`.",
+    ),
+  ),
+  SECRETS_KEY: Type.Optional(
+    Type.String({
+      description:
+        "32 random bytes (base64 or hex) sealing the keys organizations hand over; required to keep them with `DATABASE_URL`. Default computed at run time: when unset, on the embedded default (SQLite, no `DATABASE_URL`) a key made once in the key file `DATA_DIR/secrets.key` (mode 0600); with `DATABASE_URL`, none, so organizations' keys cannot be kept.",
+    }),
+  ),
+  GENERATION_WORKER: Bool(
+    'Run AI generation jobs inside `sitewright start`. Default computed in code: `true` (not in the schema: `loadConfig` sets it when unset).',
+  ),
+  GENERATION_CONCURRENCY: Type.String({
+    default: '2',
+    pattern: '^[1-9][0-9]{0,2}$',
+    description: 'Generation jobs run at once per process.',
+  }),
+  GENERATION_POLL_INTERVAL: Type.String({
+    default: '1s',
+    description: 'How often an idle worker looks for queued generations.',
+  }),
+  GENERATION_RETRY_SCHEDULE: Type.String({
+    default: '0s,30s,2m',
+    description: 'One try per entry: the delay before it (retryable failures only).',
+  }),
+  GENERATION_TIMEOUT: Type.String({
+    default: '5m',
+    description: 'A job running longer is aborted (and retried if tries remain).',
+  }),
+  REGISTRATION: Type.Union([Type.Literal('invite'), Type.Literal('open')], {
+    default: 'invite',
+    description:
+      '`invite`: after the first account (the set-up page), accounts are created only by invitation; `open`: anyone may sign up with an organization of their own.',
+  }),
+  SMTP_URL: Type.Optional(
+    Type.String({
+      pattern: '^smtps?://',
+      description:
+        '`smtp://user:pass@host:port` (or `smtps://`) to send mail (invitations, password resets). Unset: messages are written to the log.',
+    }),
+  ),
+  MAIL_FROM: Type.Optional(
+    Type.String({
+      description:
+        'The sender of outgoing mail. Default computed in code: `Sitewright <no-reply@{host of PUBLIC_URL}>`.',
+    }),
+  ),
+  SESSION_TTL: Type.String({ default: '30d', description: 'How long a sign-in lasts.' }),
 });
 
-export interface Config {
+/** The settings of every part: the core's (modules/settings.ts) and those of the ways in. */
+export interface Config extends CoreSettings {
   port: number;
   host: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
   redisUrl: string | undefined;
-  publicUrl: string;
   /** Browser origins besides PUBLIC_URL's that may call /api/mcp (DNS-rebinding protection). */
   mcpAllowedOrigins: string[];
   logLevel: string;
   /** The front proxies whose X-Forwarded-For is believed (TRUST_PROXY), for every way in. */
   trustProxy: TrustProxy;
   rateLimit: { quota: number; windowSeconds: number };
-  sqliteSynchronous: 'NORMAL' | 'FULL';
   /** SECRETS_KEY: seals the secrets organizations hand over; without it the embedded default keeps a key file in DATA_DIR. */
   secretsKey: Buffer | undefined;
-  webhooksAllowPrivate: boolean;
   /** Deprecation and Sunset header values for /api/v1, sent only when set. */
   deprecation: { deprecation: string | undefined; sunset: string | undefined };
   shutdownGraceMs: number;
-  webhooks: WebhookSettings;
-  generation: GenerationSettings;
-  ai: AiSettings;
-  sites: SitesSettings;
-  /** Limits on project files, in bytes and files. */
-  files: { maxFileBytes: number; maxProjectBytes: number; maxProjectFiles: number };
-  accounts: AccountSettings;
-}
-
-/** People: sign-up policy, sessions and mail. */
-export interface AccountSettings {
-  /** 'invite': accounts only through an invitation (after the first); 'open': anyone may sign up. */
-  registration: 'invite' | 'open';
-  /** smtp(s)://user:pass@host:port; unset: messages are written to the log. */
-  smtpUrl: string | undefined;
-  mailFrom: string;
-  sessionTtlMs: number;
-  /** The session cookie is Secure and __Host- prefixed when PUBLIC_URL is https. */
-  secureCookies: boolean;
-}
-
-/** Published sites, previews and custom domains. */
-export interface SitesSettings {
-  /** Sites answer on `{subdomain}.{domain}`; may carry a port (`localhost:3000`). */
-  domain: string;
-  /** Scheme of published URLs on the sites domain. */
-  scheme: 'http' | 'https';
-  /** The address apex custom domains point an A record at; unset: apex domains need ALIAS/CNAME flattening. */
-  ipv4: string | undefined;
-  previewTtlMs: number;
-  /** Signs preview links; unset: a secret generated once and kept in the database. */
-  previewSecret: string | undefined;
-  /** Resolvers for custom-domain checks (IP addresses, optionally with a port); empty: the system's. */
-  dnsServers: string[];
-  domainCheckIntervalMs: number;
-  /** The CIDRs whose callers /internal/tls/ask answers (everyone else: 404); validated. */
-  tlsAskAllow: string[];
-  formMaxBytes: number;
-  /** Form posts allowed per client IP and site in formRateWindowMs. */
-  formRateLimit: number;
-  formRateWindowMs: number;
-  analyticsFlushMs: number;
-  /** Whether page views of published sites are recorded at all. */
-  analyticsCapture: boolean;
-  /** Days raw page views are kept (0: not stored); the daily rollups behind /analytics stay. */
-  analyticsRawRetentionDays: number;
-}
-
-/** AI providers: `builtin` always; an OpenAI-compatible API when apiKey is set. */
-export interface AiSettings {
-  apiKey: string | undefined;
-  baseUrl: string | undefined;
-  models: string[];
-  defaultModel: string;
-  timeoutMs: number;
-  /**
-   * Whether an organization's own AI endpoint (Settings → AI model) may be on loopback or a
-   * private network (a local Ollama). Default: yes when only invited people get accounts, no when
-   * anyone may sign up (REGISTRATION=open): a stranger's organization must not reach the server's network.
-   */
-  allowPrivateEndpoints: boolean;
-}
-
-/** AI generation jobs; durations in milliseconds. */
-export interface GenerationSettings {
-  /** Run generation jobs inside `sitewright start` (false: run `sitewright worker` beside it). */
-  worker: boolean;
-  /** Jobs run at once by one process. */
-  concurrency: number;
-  pollIntervalMs: number;
-  /** Delay before each try; a job is tried once per entry (the first is normally 0s). */
-  retrySchedule: number[];
-  /** A job running longer than this is aborted; also the lease another worker waits out after a crash. */
-  timeoutMs: number;
-}
-
-/** Webhook delivery settings; every duration is in milliseconds. */
-export interface WebhookSettings {
-  /** Run the dispatcher inside `sitewright start` (false: API only, run `sitewright worker` beside it). */
-  dispatcher: boolean;
-  /** Delay before each attempt, the first measured from the event, each next from the previous attempt. */
-  retrySchedule: number[];
-  timeoutMs: number;
-  /** An endpoint failing without a single success for this long is switched off. */
-  disableAfterMs: number;
-  /** How long after a rotation deliveries still carry the previous secret's signature too. */
-  rotationOverlapMs: number;
-  pollIntervalMs: number;
-  /** Attempts in flight at once in one dispatcher. */
-  concurrency: number;
-  /** Attempts in flight at once to one endpoint, across all dispatchers: a dead endpoint can hold no more. */
-  endpointConcurrency: number;
 }
 
 export class ConfigError extends Error {}

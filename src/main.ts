@@ -134,7 +134,7 @@ export async function startServer(): Promise<void> {
   if (shared) {
     log.warn(
       { publicUrl: config.publicUrl, sitesDomain: config.sites.domain },
-      `SITES_DOMAIN shares the registrable domain ${shared} with PUBLIC_URL: a published site's scripts can set cookies the dashboard receives. Give the sites a domain of their own (README, Production layout).`,
+      `SITES_DOMAIN shares the registrable domain ${shared} with PUBLIC_URL: a published site's scripts can set cookies the dashboard receives. Give the sites a domain of their own (docs/operations.md, Production layout).`,
     );
   }
   const server: Stoppable = { stop: () => app.close() };

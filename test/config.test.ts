@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 import { formatDuration, parseDuration } from '../src/lib/duration.ts';
 
 describe('webhook settings', () => {
-  it('default to the schedule and limits of DESIGN.md', () => {
+  it('default to the schedule and limits of docs/api/webhooks.md', () => {
     const { webhooks } = loadConfig({});
     expect(webhooks.retrySchedule).toEqual([
       0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
@@ -105,7 +105,7 @@ describe('site settings', () => {
     );
   });
 
-  it('default the analytics and form settings as the README says', () => {
+  it('default the analytics and form settings as docs/configuration.md says', () => {
     expect(loadConfig({}).sites).toMatchObject({
       analyticsCapture: true,
       analyticsFlushMs: 1000,

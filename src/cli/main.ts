@@ -25,7 +25,7 @@ Commands:
 The password of \`user\` commands is read from stdin when piped
 (e.g. printf '%s' "$PW" | sitewright user ...); otherwise one is generated and printed once.
 
-Settings come from the environment (DATA_DIR, DATABASE_URL, ...): see README.md.`;
+Settings come from the environment (DATA_DIR, DATABASE_URL, ...): see docs/configuration.md.`;
 
 /** The options each command takes; any other one given is an error, never silently ignored. */
 const COMMAND_FLAGS: Record<string, string[]> = {

@@ -1,4 +1,4 @@
-// How a URL path maps to a site's files (README, "the 404/SPA rule"): `/` and `/dir/` serve their
+// How a URL path maps to a site's files (docs/api/publishing.md, "the 404/SPA rule"): `/` and `/dir/` serve their
 // index.html and an extension-less path is tried as a directory. Anything else that matches no
 // file answers the site's own 404.html with status 404 when it has one. A site without a 404.html
 // is taken for a single-page app: an extension-less path falls back to `/index.html` (200), so

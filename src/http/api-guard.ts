@@ -1,4 +1,4 @@
-// Checks every /api/v1 request in the order DESIGN.md fixes: 401 -> 429 -> 403 -> 415 (400 comes
+// Checks every /api/v1 request in the order docs/api/decisions.md fixes: 401 -> 429 -> 403 -> 415 (400 comes
 // from schema validation, 404 from the handler). A request without a valid credential is counted
 // against its client IP: past the quota it gets 429 rather than 401, so keys cannot be guessed
 // at speed. The key is looked up on every request, so a revocation is immediate everywhere.

@@ -1,6 +1,6 @@
 // Whether the sites share the dashboard's registrable domain (by the Public Suffix List): then a
 // site's script can set cookies for the parent domain that the dashboard receives. Sitewright
-// works that way, but warns at start-up; the README's production layout gives sites a
+// works that way, but warns at start-up; the production layout (docs/operations.md) gives sites a
 // registrable domain of their own.
 import { getDomain } from 'tldts';
 

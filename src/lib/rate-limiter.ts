@@ -61,7 +61,7 @@ export class RateLimiter {
     );
   }
 
-  /** The five rate-limit headers every /api/v1 response carries (DESIGN.md). */
+  /** The five rate-limit headers every /api/v1 response carries (docs/api/decisions.md, Rate limit). */
   headers(rate: RateDecision): Record<string, string> {
     return {
       'ratelimit-policy': this.policy,

@@ -1,4 +1,4 @@
-// Several processes of ours on one SQLite file (`sitewright start` twice, as README allows with a
+// Several processes of ours on one SQLite file (`sitewright start` twice, as docs/operations.md allows with a
 // `sitewright worker` beside a server) write at the same time: every write waits for the write
 // lock instead of failing with "database is locked" (a 500). SQLite only: PostgreSQL has no such
 // lock.

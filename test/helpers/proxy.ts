@@ -1,4 +1,4 @@
-// A real front proxy on loopback (Debian's Caddy, as in the README's production layout) for the
+// A real front proxy on loopback (Debian's Caddy, as in the production layout of docs/operations.md) for the
 // tests of anything that depends on the client's address. Visitors are told apart by the loopback
 // address they connect from (127.0.0.2, 127.0.0.3, ...: Linux routes all of 127/8 to lo). Caddy
 // here trusts what loopback clients say in X-Forwarded-For and appends the address it saw, as

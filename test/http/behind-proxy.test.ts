@@ -1,4 +1,4 @@
-// Behind the README's front proxy (Caddy on loopback), with TRUST_PROXY naming it: every way in
+// Behind the front proxy of docs/operations.md (Caddy on loopback), with TRUST_PROXY naming it: every way in
 // tells visitors apart by their own address, never by the proxy's, and never by what a client
 // wrote in X-Forwarded-For (the rightmost untrusted entry counts). Before TRUST_PROXY drove all
 // of them, one visitor's failed sign-ins or requests without a key slowed everyone down, and

@@ -4,7 +4,7 @@ import { useTestApi } from '../helpers/app.ts';
 
 const api = useTestApi();
 
-// The 24 operations of the spec's section 4, plus the additions documented in the README.
+// The 24 operations of the spec's section 4, plus the additions documented in docs/api/.
 const SPEC_OPERATIONS = [
   'get /clients',
   'post /clients',
