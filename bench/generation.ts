@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { HtmlValidate } from 'html-validate';
 import { chromium } from 'playwright-core';
-import { BuiltinProvider } from '../src/modules/generations/builtin/index.ts';
+import { BuiltinProvider } from '../src/providers/builtin/index.ts';
 import { onCleanup, runBenchmark } from './lib/cleanup.ts';
 import { describeRun } from './lib/machine.ts';
 import { APP_DIR } from './lib/product.ts';

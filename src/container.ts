@@ -12,7 +12,8 @@ import { parseSecretsKey, SecretBox } from './lib/secrets.ts';
 import { Throttle } from './lib/throttle.ts';
 import { createServices, type Services } from './modules/index.ts';
 import { createMailer } from './modules/mail/mailer.ts';
-import { createProviders } from './modules/generations/registry.ts';
+import { createProviders } from './providers/registry.ts';
+import { endpointConnector } from './providers/openai/connect.ts';
 import type { ProviderRegistry } from './modules/generations/provider.ts';
 
 export interface Container {
@@ -81,6 +82,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     config,
     database,
     providers,
+    connectEndpoint: endpointConnector(config.ai),
     formLimiter,
     accountThrottle,
     mailer,

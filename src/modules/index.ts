@@ -16,7 +16,7 @@ import { DomainsService } from './domains/service.ts';
 import { FilesService } from './files/service.ts';
 import { FormsService } from './forms/service.ts';
 import { GenerationsService } from './generations/service.ts';
-import type { ProviderRegistry } from './generations/provider.ts';
+import type { ConnectEndpoint, ProviderRegistry } from './generations/provider.ts';
 import { OrgModelService } from './generations/org-model.ts';
 import type { SecretBox } from '../lib/secrets.ts';
 import { OrgService } from './orgs/service.ts';
@@ -73,6 +73,8 @@ export interface ServiceDeps {
   config: CoreSettings;
   database: Database;
   providers: ProviderRegistry;
+  /** Connects an organization's own endpoint (Settings → AI model). */
+  connectEndpoint: ConnectEndpoint;
   /** Counts form posts per site and address (a separate key space from the API's). */
   formLimiter: RateLimiter;
   /** Slows down attempts on accounts (sign-ins, resets, sign-ups) per account and per address. */
@@ -87,6 +89,7 @@ export function createServices({
   config,
   database,
   providers,
+  connectEndpoint,
   formLimiter,
   accountThrottle,
   mailer,
@@ -104,8 +107,7 @@ export function createServices({
   });
   const templates = new TemplatesService(database);
   const projects = new ProjectsService(database, config.publicUrl);
-  const aiModels = new OrgModelService(database, providers, {
-    timeoutMs: config.ai.timeoutMs,
+  const aiModels = new OrgModelService(database, providers, connectEndpoint, {
     allowPrivateEndpoints: config.ai.allowPrivateEndpoints,
     secrets,
     secretsMissing: SECRETS_MISSING,

@@ -5,7 +5,7 @@ import { insertInBatches } from '../../db/batches.ts';
 import type { Executor } from '../../db/executor.ts';
 import { num } from '../../db/executor.ts';
 import { toIso } from '../../lib/clock.ts';
-import { storeProjectBlobs } from './blobs.ts';
+import { storeProjectBlobs } from './blobs-repo.ts';
 import { contentTypeFor, encodingFor, isTextType, sha256 } from './content.ts';
 import type { SiteFile } from './rules.ts';
 import type { FileMeta, FileWithContent } from './schema.ts';

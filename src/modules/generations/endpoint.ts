@@ -1,11 +1,9 @@
 // An organization's own AI endpoint (Settings → AI model) is a URL a member typed, called from
 // the server: on an installation where strangers can open organizations it must not reach the
-// server's own network. The URL is checked as written when it is saved, and every connection is
-// checked again after DNS resolution (a name can point anywhere later), as webhooks are.
-import { lookup as dnsLookup } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
-import { bareHost, isLocalName, isRefusedAddress, refusingLookup } from '../../lib/address-policy.ts';
+// server's own network. The URL is checked as written when it is saved; every connection is checked
+// again after DNS resolution by the adapter (providers/openai/connect.ts), as webhooks are.
+import { isIP } from 'node:net';
+import { bareHost, isLocalName, isRefusedAddress } from '../../lib/address-policy.ts';
 import { invalid } from '../common/errors.ts';
 
 /** The endpoint's base URL as the client calls it (no trailing slash), or an error naming `field`. */
@@ -36,20 +34,4 @@ export function checkEndpointUrl(raw: string, allowPrivate: boolean, field = 'ba
     );
   }
   return text;
-}
-
-/** A fetch whose connections never reach a refused address, address literals included. */
-export function refusingFetch(): typeof fetch {
-  const connector = buildConnector({ lookup: refusingLookup(dnsLookup as LookupFunction) });
-  const dispatcher = new Agent({
-    connect: (options, callback) => {
-      const host = options.hostname.replace(/^\[|\]$/g, '');
-      // A literal is never looked up: judged here.
-      if (isIP(host) !== 0 && isRefusedAddress(host))
-        return callback(new Error(`${host} is a private, loopback or reserved address`), null);
-      return connector(options, callback);
-    },
-  });
-  return ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-    undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
 }

@@ -9,17 +9,15 @@ import { bool } from '../../db/executor.ts';
 import { toIso } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
 import { invalid } from '../common/errors.ts';
-import { checkEndpointUrl, refusingFetch } from './endpoint.ts';
-import { OpenAiProvider } from './openai.ts';
+import { checkEndpointUrl } from './endpoint.ts';
 import { deleteOrgModel, findOrgModel, saveOrgModel, type OrgModelRow } from './org-model-repo.ts';
-import { GenerationError, type Provider, type ProviderRegistry } from './provider.ts';
+import { GenerationError, type ConnectEndpoint, type Provider, type ProviderRegistry } from './provider.ts';
 
 export const OPENAI_URL = 'https://api.openai.com/v1';
 const MAX_MODEL = 100; // as long as a generation's `model` field may be
 const MAX_KEY = 4_096;
 
 export interface OrgModelSettings {
-  timeoutMs: number;
   /** Endpoints on loopback and private networks (a local Ollama): AI_ALLOW_PRIVATE_ENDPOINTS. */
   allowPrivateEndpoints: boolean;
   /** Seals keys; undefined: keys cannot be kept (`secretsMissing` says why and what to do). */
@@ -51,11 +49,10 @@ export interface ConnectModelInput {
 const context = (orgId: string) => `ai_models:${orgId}`;
 
 export class OrgModelService {
-  private fetch: typeof fetch | undefined;
-
   constructor(
     private readonly database: Database,
     private readonly installation: ProviderRegistry,
+    private readonly connectEndpoint: ConnectEndpoint,
     private readonly settings: OrgModelSettings,
   ) {}
 
@@ -116,7 +113,7 @@ export class OrgModelService {
     if (key && !this.settings.secrets)
       throw invalid(`field 'api_key' cannot be kept: ${this.settings.secretsMissing}`);
     try {
-      await this.provider(baseUrl, key).check(model);
+      await this.connectEndpoint({ baseUrl, apiKey: key }).check(model);
     } catch (error) {
       if (error instanceof GenerationError)
         throw invalid(`the model did not answer the test call: ${error.message}`);
@@ -143,7 +140,7 @@ export class OrgModelService {
     const row = orgId === null ? undefined : await findOrgModel(this.database.db, orgId);
     const key = row ? this.keyOf(row) : undefined;
     if (!row || key === undefined) return this.installation;
-    const own = this.provider(row.base_url, key);
+    const own = this.connectEndpoint({ baseUrl: row.base_url, apiKey: key });
     const defaultModel = bool(row.use_by_default) ? row.model : this.installation.defaultModel;
     const names = [...new Set([defaultModel, ...this.installation.models, row.model])];
     return {
@@ -159,18 +156,5 @@ export class OrgModelService {
   private keyOf(row: OrgModelRow): string | null | undefined {
     if (row.api_key_sealed === null) return null;
     return this.settings.secrets?.open(row.api_key_sealed, context(row.org_id));
-  }
-
-  private provider(baseUrl: string | null, key: string | null): OpenAiProvider {
-    // One connection pool for every organization's endpoint, refusing private addresses unless allowed.
-    if (!this.settings.allowPrivateEndpoints) this.fetch ??= refusingFetch();
-    // A keyless endpoint (Ollama) ignores the header; the client wants some key.
-    return new OpenAiProvider({
-      apiKey: key ?? 'none',
-      baseUrl: baseUrl ?? OPENAI_URL,
-      models: [],
-      timeoutMs: this.settings.timeoutMs,
-      ...(this.fetch ? { fetch: this.fetch } : {}),
-    });
   }
 }

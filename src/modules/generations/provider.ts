@@ -79,3 +79,18 @@ export interface ProviderRegistry {
   /** The provider serving `model`, or undefined when no configured provider serves it. */
   providerFor(model: string): Provider | undefined;
 }
+
+/** An organization's own OpenAI-compatible endpoint (Settings → AI model). */
+export interface EndpointProvider extends Provider {
+  /** One short test call; a GenerationError says in a sentence why it failed. */
+  check(model: string): Promise<void>;
+}
+
+/**
+ * Connects to an OpenAI-compatible endpoint (null: OpenAI's own API) with a key (null: none);
+ * the adapter applies the installation's timeout and its rule on private addresses.
+ */
+export type ConnectEndpoint = (endpoint: {
+  baseUrl: string | null;
+  apiKey: string | null;
+}) => EndpointProvider;

@@ -12,7 +12,7 @@ import { findClientByEmailForProject, type ClientRow } from '../clients/repo.ts'
 import { findPlan } from '../plans/repo.ts';
 import { findTemplate } from '../templates/repo.ts';
 import { copyTemplateToProject } from '../files/repo.ts';
-import { projectBlobHashes, sweepBlobs } from '../files/blobs.ts';
+import { projectBlobHashes, sweepBlobs } from '../files/blobs-repo.ts';
 import { recordVersion } from '../versions/repo.ts';
 import { removeProjectRollups } from '../analytics/rollups.ts';
 import { ProjectListQuery, type ProjectFilter } from './list-repo.ts';

@@ -6,7 +6,7 @@ import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import { newId } from '../../lib/ids.ts';
-import { storeBlobs } from '../files/blobs.ts';
+import { storeBlobs } from '../files/blobs-repo.ts';
 import { contentTypeFor } from '../files/content.ts';
 
 /** A new deployment of `files` (its bytes stored as blobs), naming the version it published if any. */

@@ -10,7 +10,7 @@ import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { findProject } from '../projects/repo.ts';
 import { snapshotProjectToTemplate } from '../files/repo.ts';
-import { sweepBlobs, templateBlobHashes } from '../files/blobs.ts';
+import { sweepBlobs, templateBlobHashes } from '../files/blobs-repo.ts';
 import { nonBlank } from '../common/text.ts';
 import * as repo from './repo.ts';
 import {

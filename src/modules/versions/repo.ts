@@ -8,7 +8,7 @@ import type { VersionSource, VersionsTable } from '../../db/schema.ts';
 import { toIso } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { manifestSha256 } from '../../lib/manifest.ts';
-import { storeProjectBlobs } from '../files/blobs.ts';
+import { storeProjectBlobs } from '../files/blobs-repo.ts';
 import { encodingFor } from '../files/content.ts';
 import type { Actor, Version, VersionFile } from './schema.ts';
 

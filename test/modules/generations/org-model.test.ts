@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../../src/lib/secrets.ts';
-import { refusingFetch } from '../../../src/modules/generations/endpoint.ts';
+import { endpointConnector, refusingFetch } from '../../../src/providers/openai/connect.ts';
 import { OrgModelService } from '../../../src/modules/generations/org-model.ts';
 import { useTestApi } from '../../helpers/app.ts';
 import { FakeOpenAi, GOOD_SITE } from '../../helpers/fake-openai.ts';
@@ -29,14 +29,18 @@ const connect = (orgId: string, extra: Partial<Parameters<OrgModelService['conne
   });
 
 /** The same service over the same database, with other settings. */
-const variant = (settings: Partial<ConstructorParameters<typeof OrgModelService>[2]>) =>
-  new OrgModelService(api.ctx.database, api.ctx.providers, {
-    timeoutMs: 30_000,
-    allowPrivateEndpoints: true,
-    secrets: new SecretBox(Buffer.alloc(32, 7)),
-    secretsMissing: 'no key',
-    ...settings,
-  });
+const variant = (settings: Partial<ConstructorParameters<typeof OrgModelService>[3]>) =>
+  new OrgModelService(
+    api.ctx.database,
+    api.ctx.providers,
+    endpointConnector({ timeoutMs: 30_000, allowPrivateEndpoints: settings.allowPrivateEndpoints ?? true }),
+    {
+      allowPrivateEndpoints: true,
+      secrets: new SecretBox(Buffer.alloc(32, 7)),
+      secretsMissing: 'no key',
+      ...settings,
+    },
+  );
 
 describe('an organization’s own AI model', () => {
   it('is kept only after a test call, with the key sealed, and offered to its organization only', async () => {

@@ -2,7 +2,7 @@
 // the preview ("use wedding1.png here"), or in the hero or the about section when the prompt names
 // them. The place is a slot of the brief (site.ts `picture`), so the image stays there when the
 // site is rendered again.
-import type { ElementContext, SiteFile } from '../provider.ts';
+import type { ElementContext, SiteFile } from '../../modules/generations/provider.ts';
 
 const IMAGE = /\.(?:png|jpe?g|gif|webp|avif|svg)$/i;
 /** A file name with an image extension, as a prompt writes it ("images/wedding1.png", "Team Photo.JPG"). */

@@ -1,7 +1,7 @@
 // The builtin model on a prompt aimed at one selected element: new text, removal, and a clear
 // failure for what it does not understand; the rest of the site is untouched.
 import { describe, expect, it } from 'vitest';
-import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
+import { BuiltinProvider } from '../../../src/providers/builtin/index.ts';
 
 const PAGE =
   '<!doctype html><html><head><title>Luna</title></head><body><h1>Luna Bakery</h1><p class="x">Fresh bread</p></body></html>';

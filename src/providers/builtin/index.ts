@@ -3,8 +3,13 @@
 // and rendered as a complete static site; a follow-up prompt on a site it made edits that brief and
 // renders the site again, keeping the texts the person changed in the builder. The brief is kept
 // in `.sitewright/` (builtin/notes.ts), which sites never serve.
-import type { GenerateRequest, GenerateResult, Provider, SiteFile } from '../provider.ts';
-import { GenerationError } from '../provider.ts';
+import type {
+  GenerateRequest,
+  GenerateResult,
+  Provider,
+  SiteFile,
+} from '../../modules/generations/provider.ts';
+import { GenerationError } from '../../modules/generations/provider.ts';
 import { understand, type Brief } from './brief.ts';
 import { applyEdit, translationTarget, type Edit } from './edit.ts';
 import { editForeignHtml } from './edit-html.ts';

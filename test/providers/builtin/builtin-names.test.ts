@@ -3,7 +3,7 @@
 // quotes, with "del", "do", "ai" inside; never a time, a colour, a language, an address's unit or
 // a country.
 import { describe, expect, it } from 'vitest';
-import { understand } from '../../../src/modules/generations/builtin/brief.ts';
+import { understand } from '../../../src/providers/builtin/brief.ts';
 
 describe('builtin: names and places', () => {
   it.each([

@@ -2,9 +2,9 @@
 // `lang` set, the prompt's pages, colour and facts; a follow-up can translate the site; what it
 // cannot do is said in one sentence with what to do instead, never as its grammar.
 import { describe, expect, it } from 'vitest';
-import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
-import { contactIn, hoursIn } from '../../../src/modules/generations/builtin/facts.ts';
-import { languageOf } from '../../../src/modules/generations/builtin/language.ts';
+import { BuiltinProvider } from '../../../src/providers/builtin/index.ts';
+import { contactIn, hoursIn } from '../../../src/providers/builtin/facts.ts';
+import { languageOf } from '../../../src/providers/builtin/language.ts';
 import type { SiteFile } from '../../../src/modules/generations/provider.ts';
 
 const generate = (prompt: string, files: SiteFile[] = []) =>

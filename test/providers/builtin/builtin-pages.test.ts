@@ -3,8 +3,8 @@
 // and the short items of a list that asks for pages; never the site itself ("a landing page")
 // nor a form ("a menu page and a booking form").
 import { describe, expect, it } from 'vitest';
-import { pagesMentioned } from '../../../src/modules/generations/builtin/asked.ts';
-import { understand } from '../../../src/modules/generations/builtin/brief.ts';
+import { pagesMentioned } from '../../../src/providers/builtin/asked.ts';
+import { understand } from '../../../src/providers/builtin/brief.ts';
 
 describe('builtin: the pages a prompt asks for', () => {
   it.each([

@@ -6,8 +6,8 @@
 // builtin generator's sites).
 import { HtmlValidate, StaticConfigLoader, type RuleConfig } from 'html-validate';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
-import type { SiteFile } from './provider.ts';
-import { siteFileCandidates } from '../files/paths.ts';
+import type { SiteFile } from '../../modules/generations/provider.ts';
+import { siteFileCandidates } from '../../modules/files/paths.ts';
 
 type Node = DefaultTreeAdapterMap['childNode'] | DefaultTreeAdapterMap['document'];
 type ElementNode = DefaultTreeAdapterMap['element'];

@@ -1,7 +1,7 @@
 // The quality gate on its own: what a correct modern site passes, and each kind of problem it finds.
 import { describe, expect, it } from 'vitest';
-import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
-import { checkSite, checkSiteProblems, internalTarget } from '../../../src/modules/generations/quality.ts';
+import { BuiltinProvider } from '../../../src/providers/builtin/index.ts';
+import { checkSite, checkSiteProblems, internalTarget } from '../../../src/providers/openai/quality.ts';
 import { page } from '../../helpers/fake-openai.ts';
 
 const nav =

@@ -4,7 +4,7 @@
 // element that is no picture is said in one sentence, and a site it did not make gets the image
 // in its selected <img>.
 import { describe, expect, it } from 'vitest';
-import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
+import { BuiltinProvider } from '../../../src/providers/builtin/index.ts';
 import type { ElementContext, SiteFile } from '../../../src/modules/generations/provider.ts';
 
 const generate = (prompt: string, files: SiteFile[] = [], element?: ElementContext) =>

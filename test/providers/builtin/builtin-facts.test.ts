@@ -3,8 +3,8 @@
 // ("Estamos en Calle Mayor 5, 28013 Madrid"). And what is not a fact: a street in an "open"
 // list, a course of four weeks, "do 2-3" in English.
 import { describe, expect, it } from 'vitest';
-import { understand } from '../../../src/modules/generations/builtin/brief.ts';
-import { contactIn, hoursIn } from '../../../src/modules/generations/builtin/facts.ts';
+import { understand } from '../../../src/providers/builtin/brief.ts';
+import { contactIn, hoursIn } from '../../../src/providers/builtin/facts.ts';
 
 describe('builtin: facts without an introducing word', () => {
   it.each([

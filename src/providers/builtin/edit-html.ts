@@ -2,8 +2,8 @@
 // site, but it can still make the simple edits it understands in the HTML itself, rather than
 // starting over: a new headline (the first <h1> of index.html) and a new name (the <title> of
 // index.html, and that name wherever it appears in the site's HTML files).
-import { escapeHtml, unescapeHtml } from '../../../lib/html.ts';
-import type { SiteFile } from '../provider.ts';
+import { escapeHtml, unescapeHtml } from '../../lib/html.ts';
+import type { SiteFile } from '../../modules/generations/provider.ts';
 import { headlineIn, renameIn } from './edit.ts';
 
 /** The edited files and what changed, or undefined when the prompt asks for nothing it can do here. */

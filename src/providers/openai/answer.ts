@@ -5,8 +5,8 @@
 // or deletes one ({"path", "delete": true}). A malformed answer (not JSON, wrong shape, unsafe path,
 // over the limits) is refused outright; an edit that cannot be applied exactly (its search text
 // found zero or several times) is a problem the model is asked to repair, like a failed quality check.
-import { normalisePath, PathError } from '../files/paths.ts';
-import { GenerationError, type SiteFile } from './provider.ts';
+import { normalisePath, PathError } from '../../modules/files/paths.ts';
+import { GenerationError, type SiteFile } from '../../modules/generations/provider.ts';
 
 export const ANSWER_LIMITS = { maxFiles: 50, maxFileBytes: 1_000_000, maxTotalBytes: 3_000_000 };
 

@@ -1,8 +1,8 @@
 // The builtin model's colours: the colour words of a prompt, in any of its languages, each in its
 // role (brand, accent, page tone, dark theme), and every site they make keeps WCAG AA contrast.
 import { describe, expect, it } from 'vitest';
-import { parseBrief, understand } from '../../../src/modules/generations/builtin/brief.ts';
-import { findColors } from '../../../src/modules/generations/builtin/colour-words.ts';
+import { parseBrief, understand } from '../../../src/providers/builtin/brief.ts';
+import { findColors } from '../../../src/providers/builtin/colour-words.ts';
 import {
   contrast,
   LIGHT_TONES,
@@ -10,11 +10,11 @@ import {
   NAMED_COLORS,
   parseHex,
   tint,
-} from '../../../src/modules/generations/builtin/colors.ts';
-import { applyEdit } from '../../../src/modules/generations/builtin/edit.ts';
-import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
-import { kindById } from '../../../src/modules/generations/builtin/kinds.ts';
-import { palette } from '../../../src/modules/generations/builtin/render.ts';
+} from '../../../src/providers/builtin/colors.ts';
+import { applyEdit } from '../../../src/providers/builtin/edit.ts';
+import { BuiltinProvider } from '../../../src/providers/builtin/index.ts';
+import { kindById } from '../../../src/providers/builtin/kinds.ts';
+import { palette } from '../../../src/providers/builtin/render.ts';
 import type { SiteFile } from '../../../src/modules/generations/provider.ts';
 
 const builtin = new BuiltinProvider();

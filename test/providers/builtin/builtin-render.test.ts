@@ -6,8 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
-import { KINDS } from '../../../src/modules/generations/builtin/kinds.ts';
+import { BuiltinProvider } from '../../../src/providers/builtin/index.ts';
+import { KINDS } from '../../../src/providers/builtin/kinds.ts';
 import { contentTypeFor } from '../../../src/modules/files/content.ts';
 import { hasChromium, launchChromium, seriousViolations } from '../../helpers/browser.ts';
 

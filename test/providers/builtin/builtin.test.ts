@@ -1,12 +1,12 @@
 // The builtin model: what it understands from a prompt, the edits it applies, and the care it
 // takes with user text and colour contrast.
 import { describe, expect, it } from 'vitest';
-import { understand } from '../../../src/modules/generations/builtin/brief.ts';
-import { applyEdit } from '../../../src/modules/generations/builtin/edit.ts';
-import { contrast } from '../../../src/modules/generations/builtin/colors.ts';
-import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
-import { palette } from '../../../src/modules/generations/builtin/render.ts';
-import { KINDS, kindById } from '../../../src/modules/generations/builtin/kinds.ts';
+import { understand } from '../../../src/providers/builtin/brief.ts';
+import { applyEdit } from '../../../src/providers/builtin/edit.ts';
+import { contrast } from '../../../src/providers/builtin/colors.ts';
+import { BuiltinProvider } from '../../../src/providers/builtin/index.ts';
+import { palette } from '../../../src/providers/builtin/render.ts';
+import { KINDS, kindById } from '../../../src/providers/builtin/kinds.ts';
 import { HtmlValidate } from 'html-validate';
 import { parse } from 'parse5';
 import { replaceElementText } from '../../../src/modules/files/text-edit.ts';

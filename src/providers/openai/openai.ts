@@ -17,7 +17,7 @@ import {
   type ProgressStep,
   type Provider,
   type SiteFile,
-} from './provider.ts';
+} from '../../modules/generations/provider.ts';
 import {
   checkSiteProblems,
   formatProblem,

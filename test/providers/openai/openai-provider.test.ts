@@ -1,7 +1,7 @@
 // The OpenAI-compatible provider against a fake server on loopback: good answers are written,
 // anything malformed, truncated, unsafe or late fails the generation with a clear error.
 import { afterAll, describe, expect, it } from 'vitest';
-import { OpenAiProvider } from '../../../src/modules/generations/openai.ts';
+import { OpenAiProvider } from '../../../src/providers/openai/openai.ts';
 import { GenerationError, type ProgressStep } from '../../../src/modules/generations/provider.ts';
 import { FakeOpenAi, GOOD_SITE, page } from '../../helpers/fake-openai.ts';
 import { useTestApi } from '../../helpers/app.ts';

@@ -1,10 +1,10 @@
 // A prompt aimed at one element the person selected in the builder: the builtin model understands
 // a new text for it ("say “Fresh every day”", "change it to Open on Sundays", "replace with ...")
 // and removing it ("remove this", "delete it"), and changes that element alone in its page.
-import { InvalidInputError } from '../../common/errors.ts';
-import { replaceElementText } from '../../files/text-edit.ts';
-import type { ElementContext, SiteFile } from '../provider.ts';
-import { GenerationError } from '../provider.ts';
+import { InvalidInputError } from '../../modules/common/errors.ts';
+import { replaceElementText } from '../../modules/files/text-edit.ts';
+import type { ElementContext, SiteFile } from '../../modules/generations/provider.ts';
+import { GenerationError } from '../../modules/generations/provider.ts';
 
 const QUOTED = /["“”'‘’«»]([^"“”'‘’«»]{1,2000})["“”'‘’«»]/;
 const TO_TEXT = /\b(?:change|set|rename|replace|make|edit)\b.*?\b(?:to|with|into)\s*:?\s+(.{1,2000})$/is;

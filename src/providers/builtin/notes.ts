@@ -1,9 +1,9 @@
 // Where the builtin generator keeps its brief between prompts. It lives under `.sitewright/`, which
 // is never published nor served (files/paths.ts). Sites made before that kept it as `site.json` at
 // the root, where it was served publicly; such a file is still read (and moved on the next edit),
-// and is recognised so that publishing and serving can leave it out.
-import { INTERNAL_DIR } from '../../files/paths.ts';
-import type { SiteFile } from '../provider.ts';
+// and publishing and serving leave it out (modules/publishing/unserved.ts).
+import { INTERNAL_DIR } from '../../modules/files/paths.ts';
+import type { SiteFile } from '../../modules/generations/provider.ts';
 import { parseBrief, type Brief } from './brief.ts';
 
 export const NOTES_FILE = `${INTERNAL_DIR}/builtin-brief.json`;
@@ -24,9 +24,4 @@ export function readNotes(files: SiteFile[]): { brief: Brief | undefined; paths:
     brief ??= parsed;
   }
   return { brief, paths };
-}
-
-/** True for a root `site.json` that is the generator's old notes, not a file of the site's own. */
-export function isLegacyNotes(path: string, content: string | Buffer): boolean {
-  return path === LEGACY_NOTES_FILE && parseBrief(text(content)) !== undefined;
 }

@@ -1,9 +1,9 @@
 // The AI providers configured by the environment: `builtin` always, and an OpenAI-compatible
 // provider for the models in AI_MODELS when AI_API_KEY is set.
-import type { AiSettings } from '../settings.ts';
+import type { AiSettings } from '../modules/settings.ts';
 import { BuiltinProvider } from './builtin/index.ts';
-import { OpenAiProvider } from './openai.ts';
-import type { Provider, ProviderRegistry } from './provider.ts';
+import { OpenAiProvider } from './openai/openai.ts';
+import type { Provider, ProviderRegistry } from '../modules/generations/provider.ts';
 
 export function createProviders(config: { ai: AiSettings }): ProviderRegistry {
   const byModel = new Map<string, Provider>();

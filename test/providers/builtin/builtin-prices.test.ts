@@ -4,9 +4,9 @@
 // a time, a phone number, a postcode, a percentage, a size) stays out.
 import { HtmlValidate } from 'html-validate';
 import { describe, expect, it } from 'vitest';
-import { understand } from '../../../src/modules/generations/builtin/brief.ts';
-import { BuiltinProvider } from '../../../src/modules/generations/builtin/index.ts';
-import { pricesIn } from '../../../src/modules/generations/builtin/prices.ts';
+import { understand } from '../../../src/providers/builtin/brief.ts';
+import { BuiltinProvider } from '../../../src/providers/builtin/index.ts';
+import { pricesIn } from '../../../src/providers/builtin/prices.ts';
 import type { SiteFile } from '../../../src/modules/generations/provider.ts';
 
 const generate = (prompt: string) =>

@@ -10,7 +10,7 @@
 //   the page was changed by hand, and the generator does not render the site again over it.
 // So an in-place text edit never stops a later prompt, whatever element it was made on.
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
-import type { SiteFile } from '../provider.ts';
+import type { SiteFile } from '../../modules/generations/provider.ts';
 import type { Brief, ReplacedText } from './brief.ts';
 
 type ChildNode = DefaultTreeAdapterMap['childNode'];
