@@ -11,7 +11,7 @@ import { RateLimiter } from './lib/rate-limiter.ts';
 import { parseSecretsKey, SecretBox } from './lib/secrets.ts';
 import { Throttle } from './lib/throttle.ts';
 import { createServices, type Services } from './modules/index.ts';
-import { createMailer } from './modules/mail/mailer.ts';
+import { createMailer } from './providers/mail.ts';
 import { createProviders } from './providers/registry.ts';
 import { endpointConnector } from './providers/openai/connect.ts';
 import type { ProviderRegistry } from './modules/generations/provider.ts';

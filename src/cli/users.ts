@@ -9,7 +9,7 @@ import { Throttle } from '../lib/throttle.ts';
 import { AccountsService, normalizeEmail } from '../modules/accounts/service.ts';
 import { isRole, ROLES } from '../modules/accounts/roles.ts';
 import { DomainError } from '../modules/common/errors.ts';
-import { createMailer } from '../modules/mail/mailer.ts';
+import { createMailer } from '../providers/mail.ts';
 import { OrgService } from '../modules/orgs/service.ts';
 import { CliError, printJson } from './output.ts';
 

@@ -1,0 +1,35 @@
+// Outgoing mail: SMTP through nodemailer when SMTP_URL is set; otherwise each message is written
+// to the log (links included), so a single-machine install without a mail server still works.
+import nodemailer from 'nodemailer';
+import type { Mailer } from '../modules/mail/mailer.ts';
+
+export interface MailLogger {
+  info(obj: object, msg?: string): void;
+}
+
+export function createMailer(
+  opts: { smtpUrl: string | undefined; from: string },
+  logger?: MailLogger,
+): Mailer {
+  if (!opts.smtpUrl) {
+    return {
+      send: async (message) => {
+        logger?.info(
+          { mail: { from: opts.from, ...message } },
+          `mail to ${message.to} (no SMTP_URL: logged, not sent)`,
+        );
+      },
+    };
+  }
+  const transport = nodemailer.createTransport(opts.smtpUrl);
+  return {
+    send: async (message) => {
+      await transport.sendMail({
+        from: opts.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
+    },
+  };
+}
