@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { caller, principal } from '../caller.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
 import {
   CreateProjectBody,
@@ -38,10 +38,8 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
       },
       async (request) => {
         const { limit = DEFAULT_LIMIT, offset = 0, client_id, q, status } = request.query;
-        const c = caller(request);
         // A connector token of a client's own account lists that client's projects only.
-        if (c.clientId && client_id && client_id !== c.clientId) return { projects: [], total: 0 };
-        return projects.list(c.orgId, { clientId: c.clientId ?? client_id, q, status }, limit, offset);
+        return projects.listFor(principal(request), { clientId: client_id, q, status }, limit, offset);
       },
     );
 

@@ -18,6 +18,8 @@ import { removeProjectRollups } from '../analytics/rollups.ts';
 import { ProjectListQuery, type ProjectFilter } from './list-repo.ts';
 import { nonBlank } from '../common/text.ts';
 import * as repo from './repo.ts';
+import { projectClientFilter, requireVisibleProject } from '../access/access.ts';
+import type { Principal } from '../access/principal.ts';
 import type { CreateProjectBody, Project, UpdateProjectBody } from './schema.ts';
 import { isReserved, slugify, withSuffix } from './subdomain.ts';
 
@@ -56,6 +58,25 @@ export class ProjectsService {
 
   async get(orgId: string, id: string): Promise<Project> {
     return repo.toProject(await this.requireById(orgId, id));
+  }
+
+  /** The projects a principal may see: a client's own account sees its client's only. */
+  async listFor(
+    principal: Principal,
+    filter: ProjectFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ projects: Project[]; total: number }> {
+    const clientId = projectClientFilter(principal, filter.clientId);
+    if (clientId === null) return { projects: [], total: 0 };
+    return this.list(principal.orgId, { ...filter, clientId }, limit, offset);
+  }
+
+  /** A project the principal may see; another client's is "not found", as another organization's. */
+  async getFor(principal: Principal, id: string): Promise<Project> {
+    const project = await this.get(principal.orgId, id);
+    requireVisibleProject(principal, project);
+    return project;
   }
 
   async create(orgId: string, body: CreateProjectBody): Promise<Project> {

@@ -9,6 +9,7 @@ import type { Services } from '../../modules/index.ts';
 import type { Actor } from '../../modules/versions/schema.ts';
 import { idFromUrl } from '../ids.ts';
 import { requireSignedIn } from '../session.ts';
+import { clientPrincipal, memberPrincipal } from '../../modules/access/principal.ts';
 
 export interface BuilderScope {
   orgId: string;
@@ -28,13 +29,15 @@ export async function builderScope(
   const who = requireSignedIn(request);
   const id = idFromUrl(rawId, 'Project');
   const actor = { userId: who.user.id };
-  if (who.org) {
-    const project = await unlessMissing(services.projects.get(who.org.id, id));
+  const member = memberPrincipal(who);
+  if (member && who.org) {
+    const project = await unlessMissing(services.projects.getFor(member, id));
     if (project) return { orgId: who.org.id, orgName: who.org.name, project, actor, asClient: false };
   }
-  if (who.client) {
-    const project = await unlessMissing(services.projects.get(who.client.orgId, id));
-    if (project && project.org_client_id === who.client.id)
+  const client = clientPrincipal(who);
+  if (client && who.client) {
+    const project = await unlessMissing(services.projects.getFor(client, id));
+    if (project)
       return { orgId: who.client.orgId, orgName: who.client.orgName, project, actor, asClient: true };
   }
   throw notFound('Project');

@@ -1,8 +1,8 @@
 // The client portal: a client signed in sees only its own projects (published address, builder,
 // form submissions, traffic) and its plan's limits, under the agency's name.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { notFound } from '../../modules/common/errors.ts';
 import type { RouteDeps } from '../deps.ts';
+import { clientPrincipal } from '../../modules/access/principal.ts';
 import { barChart, lineChart } from '../charts.ts';
 import { render } from '../page.ts';
 import { requireSignedIn, NoOrganization } from '../session.ts';
@@ -12,14 +12,15 @@ export function portalRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { projects, plans, analytics, forms } = deps.services;
   const requireClient = (request: FastifyRequest) => {
     const who = requireSignedIn(request);
-    if (!who.client) throw new NoOrganization();
-    return { who, client: who.client };
+    const principal = clientPrincipal(who);
+    if (!who.client || !principal) throw new NoOrganization();
+    return { who, client: who.client, principal };
   };
   return async (app) => {
     app.get('/portal', async (request, reply) => {
-      const { client } = requireClient(request);
+      const { client, principal } = requireClient(request);
       const [owned, plan] = await Promise.all([
-        projects.list(client.orgId, { clientId: client.id }, 100, 0),
+        projects.listFor(principal, {}, 100, 0),
         client.planId ? plans.get(client.orgId, client.planId).catch(() => null) : Promise.resolve(null),
       ]);
       return render(request, reply, 'portal', {
@@ -30,10 +31,9 @@ export function portalRoutes(deps: RouteDeps): FastifyPluginAsync {
       });
     });
     app.get<{ Params: { id: string } }>('/portal/projects/:id', async (request, reply) => {
-      const { client } = requireClient(request);
-      const project = await projects.get(client.orgId, idFromUrl(request.params.id, 'Project'));
+      const { client, principal } = requireClient(request);
       // Another client's project of the same agency is as invisible as another agency's.
-      if (project.org_client_id !== client.id) throw notFound('Project');
+      const project = await projects.getFor(principal, idFromUrl(request.params.id, 'Project'));
       const [traffic, submissions] = await Promise.all([
         analytics.report(client.orgId, { days: 30, project_id: project.id }),
         forms.list(client.orgId, project.id, { limit: 50, offset: 0 }),

@@ -1,0 +1,31 @@
+// The one place that decides what a principal may do on which record. Every way in (the REST API,
+// the pages, the builder, MCP, and next embed sessions) asks here instead of deciding again:
+// - a principal limited to one client sees that client's projects only; another client's project
+//   is "not found", exactly as another organization's is;
+// - such a principal cannot use what acts on the agency's other clients (listing clients,
+//   creating projects or build links).
+import { NotAllowedError, notFound } from '../common/errors.ts';
+import type { Principal } from './principal.ts';
+
+/** Refuses a principal limited to one client: `what` acts on the agency's other clients. */
+export function requireAgency(principal: Principal, refusal: string): void {
+  if (principal.clientId !== undefined) throw new NotAllowedError(refusal);
+}
+
+/** Not found unless the principal may see this project of its organization. */
+export function requireVisibleProject(principal: Principal, project: { org_client_id: string | null }): void {
+  if (principal.clientId !== undefined && project.org_client_id !== principal.clientId)
+    throw notFound('Project');
+}
+
+/**
+ * The client filter of a project list the principal asked for: its own client when it is limited
+ * to one, whatever it asked otherwise; null when it asked for another client's (nothing to show).
+ */
+export function projectClientFilter(
+  principal: Principal,
+  asked: string | undefined,
+): string | undefined | null {
+  if (principal.clientId === undefined) return asked;
+  return asked === undefined || asked === principal.clientId ? principal.clientId : null;
+}

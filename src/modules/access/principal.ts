@@ -1,0 +1,47 @@
+// Who is asking, as every way in tells the core: the organization, the client the caller is limited
+// to (a client's own account), what the caller may do, and who acts. The ways in authenticate
+// (a key, a session, an OAuth grant) and build one; access.ts decides what it may do.
+import type { Permission } from '../orgs/service.ts';
+import type { Role } from '../accounts/roles.ts';
+import type { SignedIn } from '../accounts/service.ts';
+
+export type Actor =
+  /** A member of the agency, signed in to the dashboard or acting through an OAuth grant. */
+  | { kind: 'member'; userId: string; role?: Role }
+  /** A client's own account (the portal, or an OAuth grant of that account). */
+  | { kind: 'client'; userId: string }
+  | { kind: 'api_key'; keyId: string }
+  /** The operator's CLI and the background workers. */
+  | { kind: 'system' };
+
+export interface Principal {
+  orgId: string;
+  /** Set when the caller may only see and change this client's records. */
+  clientId?: string;
+  permissions: readonly Permission[];
+  actor: Actor;
+}
+
+/** The operator acting on an organization (CLI, workers): every permission, no client scope. */
+export function systemPrincipal(orgId: string): Principal {
+  return { orgId, permissions: ['read', 'write'], actor: { kind: 'system' } };
+}
+
+/** A signed-in person as a member of the organization the session works in (none: undefined). */
+export function memberPrincipal(signedIn: SignedIn): Principal | undefined {
+  if (!signedIn.org) return undefined;
+  const actor: Actor = { kind: 'member', userId: signedIn.user.id, role: signedIn.org.role };
+  return { orgId: signedIn.org.id, permissions: ['read', 'write'], actor };
+}
+
+/** A signed-in person as an agency client's own account (none: undefined): its client's records only. */
+export function clientPrincipal(signedIn: SignedIn): Principal | undefined {
+  if (!signedIn.client) return undefined;
+  const { id, orgId } = signedIn.client;
+  return {
+    orgId,
+    clientId: id,
+    permissions: ['read', 'write'],
+    actor: { kind: 'client', userId: signedIn.user.id },
+  };
+}
