@@ -38,6 +38,23 @@ export function signalWork(kind: WorkKind): void {
   });
 }
 
+const stopListeners = new Map<string, Set<Listener>>();
+
+/** Tells this process's runner of job `id` that the job was stopped (a cancel committed). */
+export function signalStop(id: string): void {
+  for (const listener of stopListeners.get(id) ?? []) listener();
+}
+
+/** Runs `listener` when job `id` is stopped in this process; returns the unsubscribe function. */
+export function onStop(id: string, listener: Listener): () => void {
+  const set = stopListeners.get(id) ?? new Set<Listener>();
+  stopListeners.set(id, set.add(listener));
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) stopListeners.delete(id);
+  };
+}
+
 /** Subscribes a worker to hints of `kind`; returns the unsubscribe function. */
 export function onWork(kind: WorkKind, listener: Listener): () => void {
   listeners[kind].add(listener);

@@ -29,6 +29,8 @@ export class FakeOpenAi {
   private releaseHold: (() => void) | undefined;
   private readonly queue: Reply[] = [];
   private readonly hanging: ServerResponse[] = [];
+  /** Hanging requests the client has given up on (closed its connection). */
+  abandoned = 0;
   private server!: Server;
   baseUrl = '';
 
@@ -66,6 +68,7 @@ export class FakeOpenAi {
     };
     if (next.kind === 'hang') {
       this.hanging.push(res);
+      res.on('close', () => this.abandoned++);
       return;
     }
     if (next.kind === 'status') {

@@ -162,9 +162,15 @@ describe('cancelling a generation', () => {
       10_000,
       'it to run',
     );
+    const abandoned = fake.abandoned;
+    const at = Date.now();
     const cancelled = await api.post(`/api/v1/projects/${id}/generations/${generation.id}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.generation).toMatchObject({ status: 'cancelled', finished_at: expect.any(String) });
+    // The worker of this process hears of the cancel at once and drops the model's request (a
+    // look at the job's status would come only after two seconds).
+    await waitUntil(async () => fake.abandoned > abandoned, 1_500, 'the request to be dropped');
+    expect(Date.now() - at).toBeLessThan(1_500);
     // The worker lets go of it; the files and versions are as they were.
     await new Promise((r) => setTimeout(r, 600));
     const after = (await api.get(`/api/v1/projects/${id}/generations/${generation.id}`)).body.generation;

@@ -6,12 +6,11 @@ import { ConflictError, RateLimitedError, invalid, notFound } from '../common/er
 import { lockProject, requireProject } from '../projects/repo.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ModelSource, ProviderRegistry } from './provider.ts';
-import { signalWork } from '../../jobs/signal.ts';
 import { findClientPlanId } from '../clients/repo.ts';
 import { findPlan } from '../plans/repo.ts';
 import * as repo from './repo.ts';
 import { appendEvent, eventsAfter, FINAL_KINDS } from './progress.ts';
-import { onWork } from '../../jobs/signal.ts';
+import { onWork, signalStop, signalWork } from '../../jobs/signal.ts';
 import type { Actor } from '../versions/schema.ts';
 import type { GenerateBody, Generation, GenerationEvent } from './schema.ts';
 
@@ -113,7 +112,7 @@ export class GenerationsService {
    */
   async cancel(orgId: string, projectId: string, id: string): Promise<Generation> {
     const postgres = this.database.engine === 'postgres';
-    return this.database.transaction(async (trx) => {
+    const cancelled = await this.database.transaction(async (trx) => {
       await lockProject(trx, orgId, projectId);
       const row = await repo.findGeneration(trx, orgId, projectId, id);
       if (!row) throw notFound('Generation');
@@ -138,6 +137,9 @@ export class GenerationsService {
       });
       return repo.toGeneration({ ...row, ...changes });
     });
+    // A worker of this process running it stops at once (another process's finds out by itself).
+    signalStop(id);
+    return cancelled;
   }
 
   /**

@@ -14,7 +14,7 @@ import { GenerationError, type ElementContext, type ModelSource, type ProgressSt
 import { appendEvent, recordEvent as recordProgress } from './progress.ts';
 import type { Updateable } from 'kysely';
 import type { GenerationsTable } from '../../db/schema.ts';
-import { onWork } from '../../jobs/signal.ts';
+import { onStop, onWork } from '../../jobs/signal.ts';
 import * as repo from './repo.ts';
 import { recordVersion } from '../versions/repo.ts';
 import { toIso } from '../../lib/clock.ts';
@@ -39,8 +39,12 @@ interface Job {
 class LostLease extends Error {}
 class Cancelled extends Error {}
 
-/** How often a running job looks whether it was cancelled (by a request to any process). */
-const CANCEL_POLL_MS = 250;
+/**
+ * A cancel made in this process stops its job at once (jobs/signal.ts). A cancel made in another
+ * process (a `sitewright worker` beside the server) is found at the job's next progress step, whose
+ * write needs the lease the cancel took away, or by this look at its status, whichever comes first.
+ */
+const OTHER_PROCESS_CANCEL_MS = 2_000;
 
 export class GenerationWorker {
   private readonly loop: ClaimLoop<Job>;
@@ -119,23 +123,26 @@ export class GenerationWorker {
       () => abort.abort(new GenerationError(`The generation took longer than GENERATION_TIMEOUT`, true)),
       this.settings.timeoutMs,
     );
+    const stopped = () => abort.abort(new Cancelled());
+    const unsubscribe = onStop(job.id, stopped);
     const watch = setInterval(() => {
       void repo.generationStatus(this.database.db, job.id).then(
-        (status) => status !== 'running' && status !== 'queued' && abort.abort(new Cancelled()),
+        (status) => status !== 'running' && status !== 'queued' && stopped(),
         () => {},
       );
-    }, CANCEL_POLL_MS);
+    }, OTHER_PROCESS_CANCEL_MS);
     // Steps are written one after another, in the order the provider reports them.
     let steps = Promise.resolve();
     const onProgress = (step: ProgressStep) => {
-      steps = steps.then(() => this.event(job, 'step', step.message, step.path)).catch(() => {});
+      steps = steps
+        .then(async () => {
+          if (!(await this.event(job, 'step', step.message, step.path))) stopped();
+        })
+        .catch(() => {});
     };
     try {
-      await this.event(
-        job,
-        'running',
-        job.attempts > 1 ? `Running again (try ${job.attempts})` : `Running (${job.model})`,
-      );
+      const running = job.attempts > 1 ? `Running again (try ${job.attempts})` : `Running (${job.model})`;
+      if (!(await this.event(job, 'running', running))) stopped();
       const files = await readProjectFiles(this.database.db, job.orgId, job.projectId);
       const project = await requireProject(this.database.db, job.orgId, job.projectId);
       const result = await provider.generate({
@@ -156,12 +163,13 @@ export class GenerationWorker {
     } finally {
       clearTimeout(timer);
       clearInterval(watch);
+      unsubscribe();
     }
   }
 
-  /** Records a progress event of the job (nothing once another worker or a cancel took it). */
-  private async event(job: Job, kind: 'running' | 'step', message: string, path?: string): Promise<void> {
-    await recordProgress(
+  /** Records a progress event of the job; false (nothing written) once another worker or a cancel took it. */
+  private event(job: Job, kind: 'running' | 'step', message: string, path?: string): Promise<boolean> {
+    return recordProgress(
       this.database,
       { generationId: job.id, orgId: job.orgId, kind, message, path: path ?? null },
       job.token,
