@@ -2,6 +2,7 @@
 // worker process and the tests get them from the container (src/container.ts); a way in (REST
 // routes, the site edge, later pages and MCP tools) calls these and nothing below them.
 import type { CoreSettings } from './settings.ts';
+import { ContentWriter } from './content/writer.ts';
 import type { Database } from '../db/index.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Throttle } from '../lib/throttle.ts';
@@ -98,6 +99,8 @@ export function createServices({
 }: ServiceDeps): Services {
   const preview = new PreviewSigner(database, config.sites.previewSecret);
   const previewLinks = new PreviewLinks(preview, config.sites);
+  // The one way a project's content changes (lock, checks, files, version), for every writer.
+  const content = new ContentWriter(database, config.files);
   const orgs = new OrgService(database);
   const clients = new ClientsService(database);
   const { publicUrl } = config;
@@ -106,7 +109,7 @@ export function createServices({
     ...config.accounts,
   });
   const templates = new TemplatesService(database);
-  const projects = new ProjectsService(database, config.publicUrl);
+  const projects = new ProjectsService(database, config.publicUrl, content);
   const aiModels = new OrgModelService(database, providers, connectEndpoint, {
     allowPrivateEndpoints: config.ai.allowPrivateEndpoints,
     secrets,
@@ -122,10 +125,10 @@ export function createServices({
     plans: new PlansService(database),
     templates,
     projects,
-    files: new FilesService(database, config.files),
-    publishing: new PublishingService(database, config, previewLinks),
+    files: new FilesService(database, content),
+    publishing: new PublishingService(database, config, previewLinks, content),
     deployments: new DeploymentsService(database, config),
-    versions: new VersionsService(database, previewLinks),
+    versions: new VersionsService(database, previewLinks, content),
     sites: new SitesService(database, config.sites, preview),
     domains: new DomainsService(database, config),
     forms: new FormsService(database, formLimiter),

@@ -1,18 +1,17 @@
 // The files of a project (and, read-only, of a template), and the project's zip export. Every
-// write checks the rules (rules.ts) before anything is stored.
+// write goes through the content writer (content/writer.ts), which checks the rules first.
 import type { Database } from '../../db/index.ts';
 import { bool } from '../../db/executor.ts';
 import { invalid, notAllowed, notFound } from '../common/errors.ts';
 import { findClientPlan } from '../plans/repo.ts';
-import { lockProject, requireProject } from '../projects/repo.ts';
+import { requireProject } from '../projects/repo.ts';
+import type { ContentWriter, VersionNote } from '../content/writer.ts';
 import { findTemplate } from '../templates/repo.ts';
 import { decodeContent } from './content.ts';
 import { replaceElementText } from './text-edit.ts';
 import * as repo from './repo.ts';
-import { checkFileSize, checkProjectTotals, validPath, type FileLimits } from './rules.ts';
+import { validPath } from './rules.ts';
 import type { FileMeta, FileWithContent } from './schema.ts';
-import type { Executor } from '../../db/executor.ts';
-import { recordVersion } from '../versions/repo.ts';
 import type { Actor } from '../versions/schema.ts';
 
 /** Who changed a file and how: the version it makes says so. */
@@ -23,10 +22,19 @@ export interface FileChange {
   summary?: string;
 }
 
+/** The version a change of files makes: its source and author, and what it says. */
+function versionOf(change: FileChange, summary: string): VersionNote {
+  return {
+    source: change.source ?? 'files_api',
+    summary: change.summary ?? summary,
+    actor: change.actor,
+  };
+}
+
 export class FilesService {
   constructor(
     private readonly database: Database,
-    private readonly limits: FileLimits,
+    private readonly writer: ContentWriter,
   ) {}
 
   private get db() {
@@ -60,11 +68,9 @@ export class FilesService {
     const path = validPath(rawPath);
     const content = decodeContent(body.content, body.encoding ?? 'utf8');
     if (!content) throw invalid(`field 'content' is not valid base64`);
-    return this.database.transaction(async (trx) => {
-      // Locked (PostgreSQL) until the transaction ends: concurrent writes to one project queue here,
-      // so the totals checked below are the totals written. SQLite's BEGIN IMMEDIATE does the same.
-      await lockProject(trx, orgId, projectId);
-      return this.write(trx, orgId, projectId, path, content, change);
+    return this.writer.change(orgId, projectId, {
+      write: (files) => files.put(path, content),
+      version: ({ created }) => versionOf(change, `${created ? 'Added' : 'Changed'} ${path}`),
     });
   }
 
@@ -80,52 +86,25 @@ export class FilesService {
   ): Promise<FileMeta> {
     const path = validPath(edit.file);
     if (!/\.html?$/i.test(path)) throw invalid(`field 'file': only HTML pages can be edited in place`);
-    return this.database.transaction(async (trx) => {
-      await lockProject(trx, orgId, projectId);
-      const current = await repo.getFile(trx, orgId, projectId, path);
-      if (!current || current.encoding !== 'utf8') throw notFound('File');
-      const content = Buffer.from(replaceElementText(current.content, edit.selector, edit.text));
-      const summary = change.summary ?? `Edited text in ${path}`;
-      return (await this.write(trx, orgId, projectId, path, content, { ...change, summary })).file;
+    return this.writer.change(orgId, projectId, {
+      write: async (files) => {
+        const current = await files.get(path);
+        if (!current || current.encoding !== 'utf8') throw notFound('File');
+        const content = Buffer.from(replaceElementText(current.content, edit.selector, edit.text));
+        return (await files.put(path, content)).file;
+      },
+      version: () => versionOf(change, change.summary ?? `Edited text in ${path}`),
     });
-  }
-
-  private async write(
-    trx: Executor,
-    orgId: string,
-    projectId: string,
-    path: string,
-    content: Buffer,
-    change: FileChange,
-  ) {
-    checkFileSize(path, content.length, this.limits);
-    const others = await repo.projectTotals(trx, orgId, projectId, path);
-    checkProjectTotals(others.files + 1, others.bytes + content.length, this.limits);
-    const row = repo.fileRow(orgId, projectId, path, content, new Date().toISOString());
-    const existed = await repo.fileExists(trx, orgId, projectId, path);
-    if (existed) await repo.updateFile(trx, row);
-    else await repo.insertFile(trx, row);
-    await this.recordChange(trx, orgId, projectId, change, `${existed ? 'Changed' : 'Added'} ${path}`);
-    return { file: repo.toMeta(row), created: !existed };
   }
 
   async delete(orgId: string, projectId: string, rawPath: string, change: FileChange = {}): Promise<string> {
     const path = validPath(rawPath);
-    return this.database.transaction(async (trx) => {
-      await lockProject(trx, orgId, projectId);
-      if (!(await repo.deleteFile(trx, orgId, projectId, path))) throw notFound('File');
-      await this.recordChange(trx, orgId, projectId, change, `Deleted ${path}`);
-      return path;
-    });
-  }
-
-  private recordChange(trx: Executor, orgId: string, projectId: string, change: FileChange, summary: string) {
-    return recordVersion(trx, {
-      orgId,
-      projectId,
-      source: change.source ?? 'files_api',
-      summary: change.summary ?? summary,
-      actor: change.actor,
+    return this.writer.change(orgId, projectId, {
+      write: async (files) => {
+        if (!(await files.delete(path))) throw notFound('File');
+        return path;
+      },
+      version: () => versionOf(change, `Deleted ${path}`),
     });
   }
 

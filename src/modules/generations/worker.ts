@@ -7,16 +7,15 @@ import type { FileLimits, GenerationSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
 import { DomainError } from '../common/errors.ts';
-import { checkFileSet } from '../files/rules.ts';
-import { readProjectFiles, replaceProjectFiles } from '../files/repo.ts';
-import { lockProject, requireProject } from '../projects/repo.ts';
+import { readProjectFiles } from '../files/repo.ts';
+import { ContentWriter } from '../content/writer.ts';
+import { requireProject } from '../projects/repo.ts';
 import { GenerationError, type ElementContext, type ModelSource, type ProgressStep } from './provider.ts';
 import { appendEvent, recordEvent as recordProgress } from './progress.ts';
 import type { Updateable } from 'kysely';
 import type { GenerationsTable } from '../../db/schema.ts';
 import { onStop, onWork } from '../../jobs/signal.ts';
 import * as repo from './repo.ts';
-import { recordVersion } from '../versions/repo.ts';
 import { toIso } from '../../lib/clock.ts';
 
 /** The lease outlives the job's timeout by this much, so a live worker's lease never runs out under it. */
@@ -48,6 +47,7 @@ const OTHER_PROCESS_CANCEL_MS = 2_000;
 
 export class GenerationWorker {
   private readonly loop: ClaimLoop<Job>;
+  private readonly writer: ContentWriter;
 
   constructor(
     private readonly database: Database,
@@ -55,6 +55,7 @@ export class GenerationWorker {
     private readonly config: { generation: GenerationSettings; files: FileLimits },
     private readonly logger?: ClaimLoopLogger,
   ) {
+    this.writer = new ContentWriter(database, config.files);
     this.loop = new ClaimLoop<Job>({
       name: 'generation worker',
       concurrency: this.settings.concurrency,
@@ -182,46 +183,39 @@ export class GenerationWorker {
     summary: string,
   ): Promise<void> {
     const now = new Date().toISOString();
-    await this.database.transaction(async (trx) => {
-      // The project row locked (PostgreSQL) as every write of its files does, so a file written
-      // through the API meanwhile is never half-replaced.
-      await lockProject(trx, job.orgId, job.projectId);
-      const checked = checkFileSet(files, this.config.files);
-      await replaceProjectFiles(trx, job.orgId, job.projectId, checked);
-      const version = await recordVersion(trx, {
-        orgId: job.orgId,
-        projectId: job.projectId,
-        source: 'generation',
-        generationId: job.id,
-        summary,
-        actor: job.author,
-      });
-      // The site is as it was: the request did nothing, and is not counted.
-      if (!version) {
-        summary = `${summary} (nothing changed${job.counted ? ', so this message was not counted' : ''})`;
-        if (job.counted) await repo.uncountMessage(trx, job.counted.clientId, job.counted.day);
-      }
-      const written = [...checked.keys()].sort();
-      const stillOurs = await repo.updateLeased(trx, job.id, job.token, {
-        status: 'succeeded',
-        summary,
-        files: JSON.stringify(written),
-        error: null,
-        next_attempt_at: null,
-        lease_until: null,
-        lease_token: null,
-        finished_at: now,
-        updated_at: now,
-      });
-      // Another worker took the job over (this one outlived its lease), or it was cancelled: its
-      // result counts, not ours, and the files written above are rolled back.
-      if (!stillOurs) throw new LostLease();
-      await appendEvent(trx, this.database.engine === 'postgres', {
-        generationId: job.id,
-        orgId: job.orgId,
-        kind: 'succeeded',
-        message: summary,
-      });
+    // Under the project's lock, as every write of its files, so a file written through the API
+    // meanwhile is never half-replaced.
+    await this.writer.change(job.orgId, job.projectId, {
+      write: (working) => working.replaceAll(files),
+      version: () => ({ source: 'generation', generationId: job.id, summary, actor: job.author }),
+      then: async (trx, checked, version) => {
+        // The site is as it was: the request did nothing, and is not counted.
+        if (!version) {
+          summary = `${summary} (nothing changed${job.counted ? ', so this message was not counted' : ''})`;
+          if (job.counted) await repo.uncountMessage(trx, job.counted.clientId, job.counted.day);
+        }
+        const written = [...checked.keys()].sort();
+        const stillOurs = await repo.updateLeased(trx, job.id, job.token, {
+          status: 'succeeded',
+          summary,
+          files: JSON.stringify(written),
+          error: null,
+          next_attempt_at: null,
+          lease_until: null,
+          lease_token: null,
+          finished_at: now,
+          updated_at: now,
+        });
+        // Another worker took the job over (this one outlived its lease), or it was cancelled: its
+        // result counts, not ours, and the files written above are rolled back.
+        if (!stillOurs) throw new LostLease();
+        await appendEvent(trx, this.database.engine === 'postgres', {
+          generationId: job.id,
+          orgId: job.orgId,
+          kind: 'succeeded',
+          message: summary,
+        });
+      },
     });
   }
 

@@ -11,9 +11,8 @@ import { nowIso } from '../../lib/clock.ts';
 import { findClientByEmailForProject, type ClientRow } from '../clients/repo.ts';
 import { findPlan } from '../plans/repo.ts';
 import { findTemplate } from '../templates/repo.ts';
-import { copyTemplateToProject } from '../files/repo.ts';
 import { projectBlobHashes, sweepBlobs } from '../files/blobs-repo.ts';
-import { recordVersion } from '../versions/repo.ts';
+import type { ContentWriter } from '../content/writer.ts';
 import { removeProjectRollups } from '../analytics/rollups.ts';
 import { ProjectListQuery, type ProjectFilter } from './list-repo.ts';
 import { nonBlank } from '../common/text.ts';
@@ -33,6 +32,7 @@ export class ProjectsService {
   constructor(
     private readonly database: Database,
     private readonly publicUrl: string,
+    private readonly writer: ContentWriter,
   ) {
     this.requireById = repo.prepareRequireProject(database);
     this.listQuery = new ProjectListQuery(database);
@@ -140,12 +140,9 @@ export class ProjectsService {
     };
     await repo.insertProject(trx, row);
     if (template) {
-      await copyTemplateToProject(trx, orgId, template.id, row.id);
-      await recordVersion(trx, {
-        orgId,
-        projectId: row.id,
-        source: 'template',
-        summary: `Started from the template '${template.name}'`,
+      await this.writer.changeNew(trx, row as repo.ProjectRow, {
+        write: (files) => files.copyTemplate(template.id),
+        version: () => ({ source: 'template', summary: `Started from the template '${template.name}'` }),
       });
     }
     const project = repo.toProject(row as repo.ProjectRow);

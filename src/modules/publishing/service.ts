@@ -6,73 +6,74 @@ import type { Database } from '../../db/index.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { signalWork } from '../../jobs/signal.ts';
 import { forPeople, invalid } from '../common/errors.ts';
-import { readProjectFiles } from '../files/repo.ts';
 import { checkFileSet, type SiteFile } from '../files/rules.ts';
 import { lockProject, requireProject, toProject } from '../projects/repo.ts';
+import type { ContentWriter } from '../content/writer.ts';
 import type { Project } from '../projects/schema.ts';
 import type { PreviewLinks } from './preview-links.ts';
 import * as repo from './repo.ts';
 import type { Preview, Published } from './schema.ts';
 import { isUnserved } from './unserved.ts';
 import { siteUrl } from './urls.ts';
-import { latestVersion, recordVersion } from '../versions/repo.ts';
+import { latestVersion } from '../versions/repo.ts';
 
 export class PublishingService {
   constructor(
     private readonly database: Database,
     private readonly config: { files: FileLimits; sites: SitesSettings },
     private readonly previewLinks: PreviewLinks,
+    private readonly writer: ContentWriter,
   ) {}
 
   /** Publishes `builtFiles` when given, else the project's current files. */
   async publish(orgId: string, projectId: string, builtFiles?: Record<string, string>): Promise<Published> {
-    const published = await this.database.transaction(async (trx): Promise<Published> => {
-      const current = await lockProject(trx, orgId, projectId);
-      const files: SiteFile[] = builtFiles
-        ? Object.entries(builtFiles).map(([path, content]) => ({ path, content }))
-        : await readProjectFiles(trx, orgId, projectId);
+    const published = await this.writer.change(orgId, projectId, {
+      write: async (working): Promise<SiteFile[]> =>
+        builtFiles
+          ? Object.entries(builtFiles).map(([path, content]) => ({ path, content }))
+          : await working.all(),
       // Published from the project's files: the deployment names their version (recorded now if
       // the files somehow differ from the latest one). builtFiles are a build's output, no version.
-      const versionId = builtFiles
-        ? null
-        : ((
-            (await recordVersion(trx, { orgId, projectId, source: 'files_api' })) ??
-            (await latestVersion(trx, orgId, projectId))
-          )?.id ?? null);
-      if (files.length === 0) {
-        const error = invalid(
-          'Nothing to publish: the project has no files (send builtFiles, or write files first)',
-        );
-        throw forPeople(
-          error,
-          'Nothing to publish yet: the website has no pages. Describe it in the chat first, or write its files in the Code tab.',
-        );
-      }
-      const checked = checkFileSet(files, this.config.files, 'builtFiles path');
-      for (const [path, content] of checked) if (isUnserved(path, content)) checked.delete(path);
-      if (!checked.has('index.html')) throw invalid('Nothing to publish: the files have no index.html');
-      const deployId = await repo.insertDeployment(trx, {
-        orgId,
-        projectId,
-        versionId,
-        files: checked,
-      });
-      const now = new Date().toISOString();
-      const url = siteUrl(this.config.sites, current);
-      const changes = {
-        current_deployment_id: deployId,
-        published_url: url,
-        last_published_at: now,
-        updated_at: now,
-      };
-      await repo.setLive(trx, orgId, projectId, changes);
-      const project = toProject({ ...current, ...changes });
-      await recordEvent(trx, {
-        orgId,
-        type: 'project.published',
-        data: { project, deployment_id: deployId },
-      });
-      return { url, deployId, status: 'ready', project };
+      version: () => (builtFiles ? null : { source: 'files_api' }),
+      then: async (trx, files, version, current): Promise<Published> => {
+        const versionId = builtFiles
+          ? null
+          : ((version ?? (await latestVersion(trx, orgId, projectId)))?.id ?? null);
+        if (files.length === 0) {
+          const error = invalid(
+            'Nothing to publish: the project has no files (send builtFiles, or write files first)',
+          );
+          throw forPeople(
+            error,
+            'Nothing to publish yet: the website has no pages. Describe it in the chat first, or write its files in the Code tab.',
+          );
+        }
+        const checked = checkFileSet(files, this.config.files, 'builtFiles path');
+        for (const [path, content] of checked) if (isUnserved(path, content)) checked.delete(path);
+        if (!checked.has('index.html')) throw invalid('Nothing to publish: the files have no index.html');
+        const deployId = await repo.insertDeployment(trx, {
+          orgId,
+          projectId,
+          versionId,
+          files: checked,
+        });
+        const now = new Date().toISOString();
+        const url = siteUrl(this.config.sites, current);
+        const changes = {
+          current_deployment_id: deployId,
+          published_url: url,
+          last_published_at: now,
+          updated_at: now,
+        };
+        await repo.setLive(trx, orgId, projectId, changes);
+        const project = toProject({ ...current, ...changes });
+        await recordEvent(trx, {
+          orgId,
+          type: 'project.published',
+          data: { project, deployment_id: deployId },
+        });
+        return { url, deployId, status: 'ready', project };
+      },
     });
     signalWork('sites');
     return published;

@@ -5,7 +5,8 @@
 import type { Database } from '../../db/index.ts';
 import { notFound } from '../common/errors.ts';
 import { validPath } from '../files/rules.ts';
-import { lockProject, requireProject } from '../projects/repo.ts';
+import { requireProject } from '../projects/repo.ts';
+import type { ContentWriter } from '../content/writer.ts';
 import * as repo from './repo.ts';
 import type { PreviewLinks } from '../publishing/preview-links.ts';
 import type { Actor, Version, VersionDetail } from './schema.ts';
@@ -14,6 +15,7 @@ export class VersionsService {
   constructor(
     private readonly database: Database,
     private readonly previewLinks: PreviewLinks,
+    private readonly writer: ContentWriter,
   ) {}
 
   private get db() {
@@ -59,20 +61,20 @@ export class VersionsService {
 
   /** Makes the project's files those of `versionId` again, as a new version (never destructive). */
   async restore(orgId: string, projectId: string, versionId: string, actor?: Actor): Promise<Version> {
-    const row = await this.database.transaction(async (trx) => {
-      await lockProject(trx, orgId, projectId);
-      const target = await repo.findVersion(trx, orgId, projectId, versionId);
-      if (!target) throw notFound('Version');
-      await repo.checkOutVersion(trx, orgId, projectId, target.id);
-      const made = await repo.recordVersion(trx, {
-        orgId,
-        projectId,
+    const row = await this.writer.change(orgId, projectId, {
+      write: async (files, project) => {
+        const target = await repo.findVersion(files.trx, project.org_id, project.id, versionId);
+        if (!target) throw notFound('Version');
+        await files.checkOut(target.id);
+        return target;
+      },
+      version: (target) => ({
         source: 'restore',
         summary: `Restored version ${target.number}`,
         actor,
         always: true,
-      });
-      return repo.findVersion(trx, orgId, projectId, made!.id);
+      }),
+      then: (trx, _target, made) => repo.findVersion(trx, orgId, projectId, made!.id),
     });
     return repo.toVersion(row!);
   }
