@@ -3,7 +3,6 @@ import { Body, DateTime, Nullable, StringEnum, Uuid } from '../common/schema.ts'
 import { pagingParams } from '../common/paging.ts';
 
 export const PROJECT_STATUSES = ['active', 'archived'] as const;
-export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 
 /** Tag limits: generous for labelling, small enough that a project row stays small. */
 export const MAX_TAGS = 50;

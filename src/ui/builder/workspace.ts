@@ -84,5 +84,3 @@ async function clientPlan(services: Services, orgId: string, clientId: string | 
   const client = await unlessMissing(services.clients.get(orgId, clientId));
   return client?.plan_id ? unlessMissing(services.plans.get(orgId, client.plan_id)) : undefined;
 }
-
-export type Workspace = Awaited<ReturnType<typeof loadWorkspace>>;
