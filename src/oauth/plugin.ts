@@ -6,11 +6,24 @@ import fastifyFormbody from '@fastify/formbody';
 import { parse as parseQuery } from 'node:querystring';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { OAuthService } from '../modules/oauth/service.ts';
-import { OAuthRequestError, SCOPE } from '../modules/oauth/service.ts';
+import { OAuthRequestError, SCOPE, type OAuthErrorKind } from '../modules/oauth/service.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import { jsonAnswerHeaders } from '../web/security-headers.ts';
 
 type Fields = Record<string, string | undefined>;
+
+/** The HTTP status each kind of OAuth error is answered with (RFC 6749 5.2, RFC 7591 3.2.2: 400). */
+const STATUS: Record<OAuthErrorKind, number> = {
+  invalid_request: 400,
+  invalid_client: 400,
+  invalid_grant: 400,
+  invalid_scope: 400,
+  invalid_target: 400,
+  unsupported_response_type: 400,
+  unsupported_grant_type: 400,
+  invalid_redirect_uri: 400,
+  invalid_client_metadata: 400,
+};
 
 export function oauthPlugin(deps: { oauth: OAuthService; rateLimiter: RateLimiter }): FastifyPluginAsync {
   const { oauth, rateLimiter } = deps;
@@ -18,7 +31,7 @@ export function oauthPlugin(deps: { oauth: OAuthService; rateLimiter: RateLimite
   const fail = (reply: FastifyReply, error: unknown) => {
     if (!(error instanceof OAuthRequestError)) throw error;
     return reply
-      .status(error.status)
+      .status(STATUS[error.code])
       .header('cache-control', 'no-store')
       .send({ error: error.code, error_description: error.message });
   };

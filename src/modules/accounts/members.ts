@@ -9,6 +9,8 @@ import { invalid, notAllowed, notFound } from '../common/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { AccountsService, User } from './service.ts';
 import { normalizeEmail } from './service.ts';
+import type { Executor } from '../../db/executor.ts';
+import * as orgRepo from '../orgs/repo.ts';
 import * as repo from './repo.ts';
 import { isRole, type Role } from './roles.ts';
 
@@ -124,14 +126,7 @@ export class MembersService {
     actor: { user: User; role: Role },
     invitationId: string,
   ): Promise<PendingInvitation> {
-    const row = await this.db
-      .selectFrom('invitations')
-      .select(['email', 'role'])
-      .where('org_id', '=', orgId)
-      .where('id', '=', invitationId)
-      .where('kind', '=', 'member')
-      .where('accepted_at', 'is', null)
-      .executeTakeFirst();
+    const row = await repo.findUnacceptedMemberInvitation(this.db, orgId, invitationId);
     if (!row) throw notFound('Invitation');
     const role = (row.role ?? 'member') as Role;
     if (role === 'owner' && actor.role !== 'owner')
@@ -149,16 +144,12 @@ export class MembersService {
   async describeInvitation(token: string): Promise<InvitationView | undefined> {
     const row = await repo.findInvitation(this.db, hashToken(token));
     if (!row) return undefined;
-    const org = await this.db
-      .selectFrom('organizations')
-      .select('name')
-      .where('id', '=', row.org_id)
-      .executeTakeFirst();
+    const orgName = await orgRepo.findOrgName(this.db, row.org_id);
     const account = await repo.findUserByEmail(this.db, row.email);
     return {
       kind: row.kind as 'member' | 'client',
       orgId: row.org_id,
-      orgName: org?.name ?? '',
+      orgName: orgName ?? '',
       email: row.email,
       role: row.role && isRole(row.role) ? row.role : null,
       clientId: row.client_id,
@@ -200,7 +191,7 @@ export class MembersService {
         throw notAllowed(`This invitation is for ${row.email}; you are signed in as ${who.signedIn.email}`);
       }
       const user = who.signedIn;
-      await this.db.transaction().execute((trx) => join(trx, user.id));
+      await this.database.transaction((trx) => join(trx, user.id));
       return user;
     }
     if (await repo.findUserByEmail(this.db, row.email))
@@ -213,37 +204,31 @@ export class MembersService {
 
   async changeRole(orgId: string, actorRole: Role, userId: string, role: Role): Promise<void> {
     if (!isRole(role)) throw invalid('Choose a role: owner, admin or member');
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       const target = await repo.findMembership(trx, orgId, userId);
       if (!target) throw notFound('Member');
       if ((target.role === 'owner' || role === 'owner') && actorRole !== 'owner')
         throw notAllowed('Only an owner can make or change an owner');
-      if (target.role === 'owner' && role !== 'owner')
-        await keepAnOwner(trx, orgId, userId, this.database.engine === 'postgres');
+      if (target.role === 'owner' && role !== 'owner') await keepAnOwner(trx, orgId, userId);
       await repo.setRole(trx, orgId, userId, role);
     });
   }
 
   /** Removes a member: their sessions lose the organization on their next request. */
   async remove(orgId: string, actorRole: Role, userId: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       const target = await repo.findMembership(trx, orgId, userId);
       if (!target) throw notFound('Member');
       if (target.role === 'owner' && actorRole !== 'owner')
         throw notAllowed('Only an owner can remove an owner');
-      if (target.role === 'owner') await keepAnOwner(trx, orgId, userId, this.database.engine === 'postgres');
+      if (target.role === 'owner') await keepAnOwner(trx, orgId, userId);
       await repo.deleteMembership(trx, orgId, userId);
     });
   }
 }
 
-async function keepAnOwner(
-  trx: Parameters<typeof repo.ownersOf>[0],
-  orgId: string,
-  leaving: string,
-  lock: boolean,
-): Promise<void> {
-  const owners = await repo.ownersOf(trx, orgId, lock);
+async function keepAnOwner(trx: Executor, orgId: string, leaving: string): Promise<void> {
+  const owners = await repo.lockOwners(trx, orgId);
   if (!owners.some((o) => o.user_id !== leaving))
     throw invalid('An organization must keep at least one owner');
 }

@@ -10,6 +10,7 @@ import type { ClientsService } from '../clients/service.ts';
 import type { Client } from '../clients/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { INVITATION_TTL_MS } from './members.ts';
+import * as orgRepo from '../orgs/repo.ts';
 import * as repo from './repo.ts';
 import type { AccountsService, User } from './service.ts';
 
@@ -40,31 +41,16 @@ export class PortalService {
         `Client ${client.email} is ${client.status}: reactivate it before inviting it to the portal`,
       );
     }
-    const row = await this.db
-      .selectFrom('clients')
-      .select('user_id')
-      .where('org_id', '=', orgId)
-      .where('id', '=', clientId)
-      .executeTakeFirst();
+    const row = await repo.findClientUser(this.db, orgId, clientId);
     if (!row) throw notFound('Client');
     if (await repo.findUserById(this.db, row.user_id))
       throw invalid(`Client ${client.email} already has access to the portal`);
-    const org = await this.db
-      .selectFrom('organizations')
-      .select('name')
-      .where('id', '=', orgId)
-      .executeTakeFirstOrThrow();
+    const orgName = await orgRepo.orgName(this.db, orgId);
     const token = newToken();
     const now = Date.now();
     const expiresAt = new Date(now + INVITATION_TTL_MS).toISOString();
     // Sending again replaces the earlier invitation: only the newest link works.
-    await this.db
-      .deleteFrom('invitations')
-      .where('org_id', '=', orgId)
-      .where('client_id', '=', clientId)
-      .where('kind', '=', 'client')
-      .where('accepted_at', 'is', null)
-      .execute();
+    await repo.deleteUnacceptedClientInvitations(this.db, orgId, clientId);
     await repo.insertInvitation(this.db, {
       id: newId(),
       org_id: orgId,
@@ -81,8 +67,8 @@ export class PortalService {
     const greeting = client.name ? `Hello ${client.name},` : 'Hello,';
     await this.mailer.send({
       to: client.email,
-      subject: `Your website with ${org.name}`,
-      text: `${greeting}\n\n${org.name} invites you to your website portal, where you can see your website, its visitors and the messages sent through its forms.\n\nCreate your account here (the link works for 7 days):\n${this.publicUrl}/invitations/${token}\n`,
+      subject: `Your website with ${orgName}`,
+      text: `${greeting}\n\n${orgName} invites you to your website portal, where you can see your website, its visitors and the messages sent through its forms.\n\nCreate your account here (the link works for 7 days):\n${this.publicUrl}/invitations/${token}\n`,
     });
     return { client_id: clientId, email: client.email, expires_at: expiresAt };
   }
@@ -92,15 +78,7 @@ export class PortalService {
     orgId: string,
     clientId: string,
   ): Promise<{ created_at: string; expires_at: string } | undefined> {
-    const row = await this.db
-      .selectFrom('invitations')
-      .select(['created_at', 'expires_at'])
-      .where('org_id', '=', orgId)
-      .where('client_id', '=', clientId)
-      .where('kind', '=', 'client')
-      .where('accepted_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
+    const row = await repo.findUnacceptedClientInvitation(this.db, orgId, clientId);
     return row && { created_at: toIso(row.created_at), expires_at: toIso(row.expires_at) };
   }
 
@@ -121,12 +99,7 @@ export class PortalService {
       throw invalid('This invitation has expired or was already used. Ask the agency for a new one.');
     }
     const { org_id: orgId, client_id: clientId } = invitation;
-    const row = await this.db
-      .selectFrom('clients')
-      .select(['user_id', 'email', 'status'])
-      .where('org_id', '=', orgId)
-      .where('id', '=', clientId)
-      .executeTakeFirst();
+    const row = await repo.findClientForPortal(this.db, orgId, clientId);
     if (!row) throw invalid('This invitation is no longer valid: the client was removed');
     // A portal account is the client's own (its id is the one the client's projects carry): an
     // email that already signs in here (a member, another agency's client) cannot take it. Only

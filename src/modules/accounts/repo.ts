@@ -1,7 +1,10 @@
-// SQL for people: users, memberships, sessions, invitations and password resets. Functions on an
-// organization's records take its id; a user's own records (sessions, resets) are addressed by
-// the user or by the hash of the token that names them.
+// SQL for people: users, memberships, sessions, invitations, password resets and portal clients'
+// accounts. Functions on an organization's records take its id; a user's own records (sessions,
+// resets) are addressed by the user or by the hash of the token that names them, and an
+// invitation link by the hash of its token (opened before any organization is known).
+// Sign-ups waiting for their confirmation are in signups-repo.ts.
 import type { Insertable, Selectable } from 'kysely';
+import { forWrite } from '../../db/locks.ts';
 import type { Executor } from '../../db/executor.ts';
 import type { InvitationsTable, SessionsTable, UsersTable } from '../../db/schema.ts';
 
@@ -96,14 +99,14 @@ export async function deleteMembership(db: Executor, orgId: string, userId: stri
   await db.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
 }
 
-/** The organization's owners, locked on PostgreSQL so two demotions cannot both leave one. */
-export function ownersOf(db: Executor, orgId: string, lock: boolean) {
-  const query = db
+/** The organization's owners, locked for writing (db/locks.ts) so two demotions cannot both leave one. */
+export function lockOwners(trx: Executor, orgId: string) {
+  const query = trx
     .selectFrom('memberships')
     .select('user_id')
     .where('org_id', '=', orgId)
     .where('role', '=', 'owner');
-  return (lock ? query.forUpdate() : query).execute();
+  return forWrite(trx, query).execute();
 }
 
 export async function insertSession(db: Executor, row: Insertable<SessionsTable>): Promise<void> {
@@ -166,6 +169,46 @@ export async function markInvitationAccepted(db: Executor, id: string, now: stri
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** A member invitation of the organization that was not accepted yet (expired or not). */
+export function findUnacceptedMemberInvitation(db: Executor, orgId: string, id: string) {
+  return db
+    .selectFrom('invitations')
+    .select(['email', 'role'])
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .where('kind', '=', 'member')
+    .where('accepted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The client's portal invitation not accepted yet, newest first (expired or not). */
+export function findUnacceptedClientInvitation(db: Executor, orgId: string, clientId: string) {
+  return db
+    .selectFrom('invitations')
+    .select(['created_at', 'expires_at'])
+    .where('org_id', '=', orgId)
+    .where('client_id', '=', clientId)
+    .where('kind', '=', 'client')
+    .where('accepted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+}
+
+/** Deletes the client's portal invitations not accepted yet. */
+export async function deleteUnacceptedClientInvitations(
+  db: Executor,
+  orgId: string,
+  clientId: string,
+): Promise<void> {
+  await db
+    .deleteFrom('invitations')
+    .where('org_id', '=', orgId)
+    .where('client_id', '=', clientId)
+    .where('kind', '=', 'client')
+    .where('accepted_at', 'is', null)
+    .execute();
+}
+
 export function pendingMemberInvitations(db: Executor, orgId: string, now: string) {
   return db
     .selectFrom('invitations')
@@ -192,6 +235,15 @@ export async function insertPasswordReset(
   row: { token_hash: string; user_id: string; created_at: string; expires_at: string },
 ): Promise<void> {
   await db.insertInto('password_resets').values(row).execute();
+}
+
+/** A reset link's state, by the hash of its token. */
+export function findPasswordReset(db: Executor, tokenHash: string) {
+  return db
+    .selectFrom('password_resets')
+    .select(['used_at', 'expires_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
 }
 
 /** Marks the reset used; false when it was already used (or never existed). */
@@ -240,5 +292,25 @@ export function clientOfUser(db: Executor, userId: string) {
       'clients.name',
     ])
     .where('clients.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** The account id a client of the organization has (or will have, once it accepts its invitation). */
+export function findClientUser(db: Executor, orgId: string, clientId: string) {
+  return db
+    .selectFrom('clients')
+    .select('user_id')
+    .where('org_id', '=', orgId)
+    .where('id', '=', clientId)
+    .executeTakeFirst();
+}
+
+/** What accepting a portal invitation needs of the client: its account id, email and status. */
+export function findClientForPortal(db: Executor, orgId: string, clientId: string) {
+  return db
+    .selectFrom('clients')
+    .select(['user_id', 'email', 'status'])
+    .where('org_id', '=', orgId)
+    .where('id', '=', clientId)
     .executeTakeFirst();
 }

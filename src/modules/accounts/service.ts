@@ -198,7 +198,7 @@ export class AccountsService {
     const now = nowIso();
     const user = { id: input.id ?? newId(), email, name: cleanName(input.name) };
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await this.database.transaction(async (trx) => {
         if (await repo.findUserByEmail(trx, email)) throw accountExists(email);
         await repo.insertUser(trx, {
           ...user,
@@ -324,7 +324,7 @@ export class AccountsService {
 
   /** Ends every session of the user and disconnects every application acting for them (OAuth grants). */
   async signOutEverywhere(userId: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       await repo.deleteSessionsOfUser(trx, userId);
       await repo.revokeGrantsOfUser(trx, userId, nowIso());
     });
@@ -353,7 +353,7 @@ export class AccountsService {
     checkPasswordRules(password);
     const passwordHash = await hashPassword(password);
     const now = nowIso();
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       await repo.setPassword(trx, userId, passwordHash, now);
       await repo.deleteSessionsOfUser(trx, userId);
       await repo.revokeGrantsOfUser(trx, userId, now);
@@ -402,11 +402,7 @@ export class AccountsService {
 
   /** Whether a reset link can still be used (for the page that asks for the new password). */
   async resetLinkUsable(token: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('password_resets')
-      .select(['used_at', 'expires_at'])
-      .where('token_hash', '=', hashToken(token))
-      .executeTakeFirst();
+    const row = await repo.findPasswordReset(this.db, hashToken(token));
     return Boolean(row && row.used_at === null && new Date(toIso(row.expires_at)).getTime() > Date.now());
   }
 

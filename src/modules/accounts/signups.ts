@@ -15,6 +15,7 @@ import { invalid, RateLimitedError } from '../common/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { checkPasswordRules, hashPassword } from './passwords.ts';
 import * as repo from './repo.ts';
+import * as signUpsRepo from './signups-repo.ts';
 import { normalizeEmail } from './emails.ts';
 
 const SIGNUP_TTL_MS = 24 * 3_600_000;
@@ -81,14 +82,9 @@ export class SignUps {
     if (await repo.findUserByEmail(this.db, email))
       throw invalid(`An account with email ${email} already exists: sign in instead`);
     const now = Date.now();
-    await this.db.deleteFrom('signups').where('expires_at', '<=', new Date(now).toISOString()).execute();
+    await signUpsRepo.deleteExpiredSignUps(this.db, new Date(now).toISOString());
     if (input.kind === 'build') {
-      const waiting = await this.db
-        .selectFrom('signups')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('org_id', '=', input.orgId)
-        .executeTakeFirst();
-      if (Number(waiting?.n ?? 0) >= MAX_PENDING_PER_ORG) {
+      if ((await signUpsRepo.countSignUpsOfOrg(this.db, input.orgId)) >= MAX_PENDING_PER_ORG) {
         throw new RateLimitedError(
           `${input.orgName} has many sign-ups waiting for their confirmation right now. Please try again in an hour.`,
           3_600,
@@ -103,24 +99,21 @@ export class SignUps {
     const token = newToken();
     // Several sign-ups of one email may wait (each confirmed with its own password): deleting the
     // older would let anyone cancel the owner's own sign-up. Mails per email are limited above.
-    await this.db
-      .insertInto('signups')
-      .values({
-        token_hash: hashToken(token),
-        kind: input.kind,
-        email,
-        email_lower: email.toLowerCase(),
-        password_hash: passwordHash,
-        name: input.name?.trim() || null,
-        org_name: input.orgName,
-        org_id: input.kind === 'build' ? input.orgId : null,
-        prompt: input.kind === 'build' ? input.prompt : null,
-        model: input.kind === 'build' ? input.model : null,
-        template_id: input.kind === 'build' ? input.templateId : null,
-        created_at: new Date(now).toISOString(),
-        expires_at: new Date(now + SIGNUP_TTL_MS).toISOString(),
-      })
-      .execute();
+    await signUpsRepo.insertSignUp(this.db, {
+      token_hash: hashToken(token),
+      kind: input.kind,
+      email,
+      email_lower: email.toLowerCase(),
+      password_hash: passwordHash,
+      name: input.name?.trim() || null,
+      org_name: input.orgName,
+      org_id: input.kind === 'build' ? input.orgId : null,
+      prompt: input.kind === 'build' ? input.prompt : null,
+      model: input.kind === 'build' ? input.model : null,
+      template_id: input.kind === 'build' ? input.templateId : null,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + SIGNUP_TTL_MS).toISOString(),
+    });
     const link = `${this.deps.publicUrl}/sign-up/confirm/${token}`;
     // The agency's name is the organization's own; a visitor's typed agency name stays out of the mail.
     const what =
@@ -136,11 +129,7 @@ export class SignUps {
   /** The sign-up behind a link, while it can be confirmed. */
   async find(token: string): Promise<PendingSignUp | undefined> {
     if (!/^[A-Za-z0-9_-]{16,100}$/.test(token)) return undefined;
-    const row = await this.db
-      .selectFrom('signups')
-      .selectAll()
-      .where('token_hash', '=', hashToken(token))
-      .executeTakeFirst();
+    const row = await signUpsRepo.findSignUp(this.db, hashToken(token));
     if (!row || new Date(toIso(row.expires_at)).getTime() <= Date.now()) return undefined;
     return {
       kind: row.kind,
@@ -156,11 +145,7 @@ export class SignUps {
   }
 
   /** Spends a confirmation link inside the transaction that creates the account; false if it was already spent. */
-  async spend(trx: Executor, token: string): Promise<boolean> {
-    const result = await trx
-      .deleteFrom('signups')
-      .where('token_hash', '=', hashToken(token))
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) === 1;
+  spend(trx: Executor, token: string): Promise<boolean> {
+    return signUpsRepo.deleteSignUp(trx, hashToken(token));
   }
 }

@@ -6,7 +6,6 @@
 // Nothing is kept for a signed-out visitor who only looks: the request travels in the pages' forms.
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
-import { bool } from '../../db/executor.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { newId } from '../../lib/ids.ts';
 import {
@@ -25,6 +24,9 @@ import type { ProjectsService } from '../projects/service.ts';
 import type { TemplatesService } from '../templates/service.ts';
 import type { Project } from '../projects/schema.ts';
 import type { Generation } from '../generations/schema.ts';
+import { findDefaultPlanId } from '../plans/repo.ts';
+import * as orgRepo from '../orgs/repo.ts';
+import * as repo from './repo.ts';
 import { MAX_BUILD_PROMPT, type BuildRequest, type CreateBuildLinkBody } from './schema.ts';
 
 /** A link made through the API whose prompt did not fit in its URL. */
@@ -143,13 +145,8 @@ export class BuildLinksService {
   }
 
   /** Whether the organization lets visitors of its build link sign up as new clients. */
-  async allowsSignUp(orgId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('organizations')
-      .select('build_link_signups')
-      .where('id', '=', orgId)
-      .executeTakeFirst();
-    return Boolean(row && bool(row.build_link_signups));
+  allowsSignUp(orgId: string): Promise<boolean> {
+    return repo.signUpsAllowed(this.db, orgId);
   }
 
   /**
@@ -162,22 +159,11 @@ export class BuildLinksService {
         'Choose an active default plan first (Plans): every client who signs up through the build link gets it, and without one they would have no limit on websites or AI messages',
       );
     }
-    await this.db
-      .updateTable('organizations')
-      .set({ build_link_signups: allowed })
-      .where('id', '=', orgId)
-      .execute();
+    await repo.setSignUpsAllowed(this.db, orgId, allowed);
   }
 
-  private async defaultPlan(orgId: string): Promise<string | undefined> {
-    const plan = await this.db
-      .selectFrom('plans')
-      .select('id')
-      .where('org_id', '=', orgId)
-      .where('is_default', '=', true)
-      .where('is_active', '=', true)
-      .executeTakeFirst();
-    return plan?.id;
+  private defaultPlan(orgId: string): Promise<string | undefined> {
+    return findDefaultPlanId(this.db, orgId);
   }
 
   /** Whether visitors may sign up now: allowed, and a default plan to give them. */
@@ -202,17 +188,13 @@ export class BuildLinksService {
   ): Promise<{ email: string }> {
     await this.openForSignUps(orgId);
     await this.check(orgId, request);
-    const org = await this.db
-      .selectFrom('organizations')
-      .select('name')
-      .where('id', '=', orgId)
-      .executeTakeFirstOrThrow();
+    const orgName = await orgRepo.orgName(this.db, orgId);
     return this.deps.accounts.signups.request(
       {
         kind: 'build',
         ...input,
         orgId,
-        orgName: org.name,
+        orgName,
         prompt: request.prompt,
         model: request.model,
         templateId: request.templateId,
@@ -305,47 +287,30 @@ export class BuildLinksService {
   private async keep(request: BuildRequest, ttlMs: number): Promise<string> {
     const token = newToken();
     const now = Date.now();
-    await this.db
-      .deleteFrom('build_requests')
-      .where('expires_at', '<=', new Date(now).toISOString())
-      .execute();
-    await this.db
-      .insertInto('build_requests')
-      .values({
-        token_hash: hashToken(token),
-        kind: 'link',
-        org_id: request.orgId,
-        prompt: request.prompt,
-        model: request.model,
-        template_id: request.templateId,
-        created_at: new Date(now).toISOString(),
-        expires_at: new Date(now + ttlMs).toISOString(),
-      })
-      .execute();
+    await repo.deleteExpiredRequests(this.db, new Date(now).toISOString());
+    await repo.insertRequest(this.db, {
+      token_hash: hashToken(token),
+      kind: 'link',
+      org_id: request.orgId,
+      prompt: request.prompt,
+      model: request.model,
+      template_id: request.templateId,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + ttlMs).toISOString(),
+    });
     return token;
   }
 
   private async find(token: string): Promise<BuildRequest | undefined> {
     if (!/^[A-Za-z0-9_-]{16,100}$/.test(token)) return undefined;
-    const row = await this.db
-      .selectFrom('build_requests')
-      .selectAll()
-      .where('token_hash', '=', hashToken(token))
-      .where('kind', '=', 'link')
-      .executeTakeFirst();
+    const row = await repo.findLinkRequest(this.db, hashToken(token));
     if (!row || new Date(String(row.expires_at)).getTime() <= Date.now()) return undefined;
     return { prompt: row.prompt, model: row.model, templateId: row.template_id, orgId: row.org_id };
   }
 
   private async orgExists(orgId: string): Promise<boolean> {
     if (!/^[0-9a-f-]{36}$/i.test(orgId)) return false;
-    return Boolean(
-      await this.db
-        .selectFrom('organizations')
-        .select('id')
-        .where('id', '=', orgId.toLowerCase())
-        .executeTakeFirst(),
-    );
+    return repo.orgExists(this.db, orgId.toLowerCase());
   }
 }
 

@@ -1,13 +1,13 @@
 // What a person watching a generation sees: its events, numbered per generation. Written by the
 // service (queued, cancelled) and the worker (running, steps, retrying, succeeded, failed), each
 // in a transaction that holds the generation's row, so numbers never collide across processes.
-import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import { num } from '../../db/executor.ts';
 import type { GenerationEventKind } from '../../db/schema.ts';
 import { toIso } from '../../lib/clock.ts';
 import { signalWork } from '../../jobs/signal.ts';
+import * as repo from './progress-repo.ts';
 import type { GenerationEvent } from './schema.ts';
 
 /** The kinds after which nothing more happens to a generation. */
@@ -22,52 +22,32 @@ export interface NewEvent {
 }
 
 /**
- * Appends an event inside the caller's transaction (the generation row is locked on PostgreSQL).
+ * Appends an event inside the caller's transaction (the generation row locked for writing).
  * With `leaseToken`, only while that worker still holds the job: a step reported after a cancel
  * or a takeover is dropped. Returns whether it was written.
  */
-export async function appendEvent(
-  trx: Executor,
-  postgres: boolean,
-  event: NewEvent,
-  leaseToken?: string,
-): Promise<boolean> {
-  if (postgres)
-    await sql`select id from generations where id = ${event.generationId} for update`.execute(trx);
+export async function appendEvent(trx: Executor, event: NewEvent, leaseToken?: string): Promise<boolean> {
+  await repo.lockGeneration(trx, event.generationId);
   if (leaseToken !== undefined) {
-    const row = await trx
-      .selectFrom('generations')
-      .select('lease_token')
-      .where('id', '=', event.generationId)
-      .executeTakeFirst();
-    if (row?.lease_token !== leaseToken) return false;
+    if ((await repo.leaseTokenOf(trx, event.generationId)) !== leaseToken) return false;
   }
-  const last = await trx
-    .selectFrom('generation_events')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('generation_id', '=', event.generationId)
-    .executeTakeFirst();
-  await trx
-    .insertInto('generation_events')
-    .values({
-      generation_id: event.generationId,
-      seq: num(last?.seq ?? 0) + 1,
-      org_id: event.orgId,
-      kind: event.kind,
-      message: event.message.slice(0, 2_000),
-      path: event.path ?? null,
-      created_at: new Date().toISOString(),
-    })
-    .execute();
+  const last = await repo.lastEventSeq(trx, event.generationId);
+  await repo.insertEvent(trx, {
+    generation_id: event.generationId,
+    seq: num(last ?? 0) + 1,
+    org_id: event.orgId,
+    kind: event.kind,
+    message: event.message.slice(0, 2_000),
+    path: event.path ?? null,
+    created_at: new Date().toISOString(),
+  });
   signalWork('progress');
   return true;
 }
 
 /** Appends one event in a transaction of its own (see appendEvent). */
 export function recordEvent(database: Database, event: NewEvent, leaseToken?: string): Promise<boolean> {
-  return database.db
-    .transaction()
-    .execute((trx) => appendEvent(trx, database.engine === 'postgres', event, leaseToken));
+  return database.transaction((trx) => appendEvent(trx, event, leaseToken));
 }
 
 export async function eventsAfter(
@@ -76,15 +56,7 @@ export async function eventsAfter(
   generationId: string,
   afterSeq: number,
 ): Promise<GenerationEvent[]> {
-  const rows = await db
-    .selectFrom('generation_events')
-    .select(['seq', 'kind', 'message', 'path', 'created_at'])
-    .where('org_id', '=', orgId)
-    .where('generation_id', '=', generationId)
-    .where('seq', '>', afterSeq)
-    .orderBy('seq')
-    .limit(500)
-    .execute();
+  const rows = await repo.eventsAfter(db, orgId, generationId, afterSeq);
   return rows.map((r) => ({
     seq: num(r.seq),
     kind: r.kind,

@@ -86,7 +86,7 @@ export class GenerationsService {
         updated_at: at,
       };
       await repo.insertGeneration(trx, row);
-      await appendEvent(trx, this.database.engine === 'postgres', {
+      await appendEvent(trx, {
         generationId: row.id,
         orgId,
         kind: 'queued',
@@ -111,7 +111,6 @@ export class GenerationsService {
    * (the worker's lease is taken away, so its result no longer counts). A finished one is a 409.
    */
   async cancel(orgId: string, projectId: string, id: string): Promise<Generation> {
-    const postgres = this.database.engine === 'postgres';
     const cancelled = await this.database.transaction(async (trx) => {
       await lockProject(trx, orgId, projectId);
       const row = await repo.findGeneration(trx, orgId, projectId, id);
@@ -129,7 +128,7 @@ export class GenerationsService {
         updated_at: now,
       };
       await repo.updateGeneration(trx, id, changes);
-      await appendEvent(trx, postgres, {
+      await appendEvent(trx, {
         generationId: id,
         orgId,
         kind: 'cancelled',

@@ -209,7 +209,7 @@ export class GenerationWorker {
         // Another worker took the job over (this one outlived its lease), or it was cancelled: its
         // result counts, not ours, and the files written above are rolled back.
         if (!stillOurs) throw new LostLease();
-        await appendEvent(trx, this.database.engine === 'postgres', {
+        await appendEvent(trx, {
           generationId: job.id,
           orgId: job.orgId,
           kind: 'succeeded',
@@ -276,7 +276,7 @@ export class GenerationWorker {
   ): Promise<void> {
     await this.database.transaction(async (trx) => {
       if (await repo.updateLeased(trx, job.id, job.token, changes)) {
-        await appendEvent(trx, this.database.engine === 'postgres', {
+        await appendEvent(trx, {
           generationId: job.id,
           orgId: job.orgId,
           ...event,

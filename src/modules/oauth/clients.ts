@@ -7,6 +7,7 @@ import type { Database } from '../../db/index.ts';
 import { createAgents, type Agents } from '../../events/url-guard.ts';
 import { isPlainObject } from '../../lib/objects.ts';
 import { newToken } from '../../lib/tokens.ts';
+import * as repo from './repo.ts';
 
 export interface OAuthClient {
   clientId: string;
@@ -88,7 +89,11 @@ function checkRedirectUris(value: unknown): string[] {
 }
 
 /** A text field of client metadata, if it is a string. NUL is refused: no name needs one, and PostgreSQL text cannot hold it. */
-function metadataText(metadata: Record<string, unknown>, field: string, code: string): string | undefined {
+function metadataText(
+  metadata: Record<string, unknown>,
+  field: string,
+  code: MetadataErrorKind,
+): string | undefined {
   const value = metadata[field];
   if (typeof value !== 'string') return undefined;
   if (value.includes('\u0000')) throw new OAuthRequestError(code, `${field} must not contain NUL characters`);
@@ -96,12 +101,12 @@ function metadataText(metadata: Record<string, unknown>, field: string, code: st
 }
 
 /** The client's name, trimmed and cut to its length, or `fallback`. */
-function clientName(metadata: Record<string, unknown>, code: string, fallback: string): string {
+function clientName(metadata: Record<string, unknown>, code: MetadataErrorKind, fallback: string): string {
   return metadataText(metadata, 'client_name', code)?.trim().slice(0, MAX_NAME_LENGTH) || fallback;
 }
 
 /** The client's home page, shown on the consent page as text; refused when longer than a URI may be. */
-function clientUri(metadata: Record<string, unknown>, code: string): string | null {
+function clientUri(metadata: Record<string, unknown>, code: MetadataErrorKind): string | null {
   const uri = metadataText(metadata, 'client_uri', code);
   if (uri !== undefined && uri.length > MAX_URI_LENGTH)
     throw new OAuthRequestError(code, `client_uri must be at most ${MAX_URI_LENGTH} characters`);
@@ -130,12 +135,29 @@ export function redirectAllowed(client: OAuthClient, uri: string): boolean {
   });
 }
 
-/** An OAuth error with its code (RFC 6749 5.2, 7591 3.2.2). */
+/**
+ * What went wrong with an OAuth request, named by its OAuth error code (RFC 6749 4.1.2.1 and 5.2,
+ * RFC 7591 3.2.2, RFC 8707 2). How it is answered (the HTTP status) is for the way in to decide.
+ */
+export type OAuthErrorKind =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'invalid_scope'
+  | 'invalid_target'
+  | 'unsupported_response_type'
+  | 'unsupported_grant_type'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata';
+
+/** The kinds a client's metadata (registered, or a fetched document) is refused with. */
+type MetadataErrorKind = 'invalid_client_metadata' | 'invalid_client';
+
+/** An OAuth error: its kind, which is also the `error` code the client is told, and a description. */
 export class OAuthRequestError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: OAuthErrorKind,
     message: string,
-    readonly status = 400,
   ) {
     super(message);
   }
@@ -175,18 +197,15 @@ export class OAuthClients {
     };
     const now = new Date();
     await this.deleteUnused(now);
-    await this.database.db
-      .insertInto('oauth_clients')
-      .values({
-        client_id: client.clientId,
-        kind: 'dcr',
-        name,
-        redirect_uris: JSON.stringify(redirectUris),
-        client_uri: client.clientUri,
-        created_at: now.toISOString(),
-        fetched_at: null,
-      })
-      .execute();
+    await repo.insertClient(this.database.db, {
+      client_id: client.clientId,
+      kind: 'dcr',
+      name,
+      redirect_uris: JSON.stringify(redirectUris),
+      client_uri: client.clientUri,
+      created_at: now.toISOString(),
+      fetched_at: null,
+    });
     return {
       ...client,
       raw: {
@@ -205,29 +224,13 @@ export class OAuthClients {
    * as small as the clients in use (pending grants are cleaned the same way, in approve()).
    */
   private async deleteUnused(now: Date): Promise<void> {
-    const { db } = this.database;
     const cutoff = new Date(now.getTime() - DCR_UNUSED_TTL_MS).toISOString();
-    const unused = db
-      .selectFrom('oauth_clients as c')
-      .select('c.client_id')
-      .where('c.kind', '=', 'dcr')
-      .where('c.created_at', '<', cutoff)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(selectFrom('oauth_grants as g').select('g.id').whereRef('g.client_id', '=', 'c.client_id')),
-        ),
-      )
-      .limit(EXPIRED_PER_REGISTRATION);
-    await db.deleteFrom('oauth_clients').where('client_id', 'in', unused).execute();
+    await repo.deleteUnusedClients(this.database.db, cutoff, EXPIRED_PER_REGISTRATION);
   }
 
   /** The client a client_id names: registered, or a metadata document URL (fetched when not cached). */
   async find(clientId: string): Promise<OAuthClient | undefined> {
-    const row = await this.database.db
-      .selectFrom('oauth_clients')
-      .selectAll()
-      .where('client_id', '=', clientId)
-      .executeTakeFirst();
+    const row = await repo.findClient(this.database.db, clientId);
     const fresh =
       row && (row.kind === 'dcr' || Date.now() - new Date(String(row.fetched_at)).getTime() < CIMD_TTL_MS);
     if (row && fresh)
@@ -272,13 +275,13 @@ export class OAuthClients {
       fetched_at: new Date().toISOString(),
     };
     // Refreshed in place: the client's grants stay.
-    const updated = await this.database.db
-      .updateTable('oauth_clients')
-      .set({ name, redirect_uris: row.redirect_uris, client_uri: row.client_uri, fetched_at: row.fetched_at })
-      .where('client_id', '=', clientId)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0)
-      await this.database.db.insertInto('oauth_clients').values(row).execute();
+    const updated = await repo.refreshClient(this.database.db, clientId, {
+      name,
+      redirect_uris: row.redirect_uris,
+      client_uri: row.client_uri,
+      fetched_at: row.fetched_at,
+    });
+    if (!updated) await repo.insertClient(this.database.db, row);
     return { clientId, kind: 'cimd', name, redirectUris, clientUri: row.client_uri };
   }
 

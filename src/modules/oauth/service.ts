@@ -8,10 +8,16 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../../db/index.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { newId } from '../../lib/ids.ts';
-import { prepareQuery } from '../../db/prepared.ts';
-import { OAuthClients, OAuthRequestError, redirectAllowed, type OAuthClient } from './clients.ts';
+import {
+  OAuthClients,
+  OAuthRequestError,
+  redirectAllowed,
+  type OAuthClient,
+  type OAuthErrorKind,
+} from './clients.ts';
+import * as repo from './repo.ts';
 
-export { OAuthRequestError } from './clients.ts';
+export { OAuthRequestError, type OAuthErrorKind } from './clients.ts';
 
 export const ACCESS_TTL_S = 3_600;
 const REFRESH_TTL_MS = 30 * 24 * 3_600_000;
@@ -38,19 +44,6 @@ export interface TokenOwner {
   expiresAt: number;
 }
 
-interface AccessRow {
-  expires_at: string | Date;
-  grant_id: string;
-  user_id: string;
-  org_id: string;
-  org_client_id: string | null;
-  client_id: string;
-  resource: string;
-  revoked_at: string | Date | null;
-  member: string | null;
-  client_status: string | null;
-}
-
 export interface Grant {
   id: string;
   client_name: string;
@@ -72,35 +65,7 @@ export class OAuthService {
     allowPrivate: boolean,
   ) {
     this.clients = new OAuthClients(database, allowPrivate);
-    const { db } = database;
-    this.accessCheck = prepareQuery<{ hash: string }, AccessRow>(database, (p) =>
-      db
-        .selectFrom('oauth_tokens as t')
-        .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
-        .leftJoin('memberships as m', (join) =>
-          join.onRef('m.user_id', '=', 'g.user_id').onRef('m.org_id', '=', 'g.org_id'),
-        )
-        .leftJoin('clients as c', (join) =>
-          join
-            .onRef('c.id', '=', 'g.org_client_id')
-            .onRef('c.org_id', '=', 'g.org_id')
-            .onRef('c.user_id', '=', 'g.user_id'),
-        )
-        .select([
-          't.expires_at',
-          'g.id as grant_id',
-          'g.user_id',
-          'g.org_id',
-          'g.org_client_id',
-          'g.client_id',
-          'g.resource',
-          'g.revoked_at',
-          'm.user_id as member',
-          'c.status as client_status',
-        ])
-        .where('t.token_hash', '=', p('hash'))
-        .where('t.kind', '=', 'access'),
-    );
+    this.accessCheck = repo.prepareAccessCheck(database);
   }
 
   private get db() {
@@ -113,7 +78,7 @@ export class OAuthService {
     if (!client) throw new OAuthRequestError('invalid_client', 'Unknown client_id');
     if (!q.redirect_uri || !redirectAllowed(client, q.redirect_uri))
       throw new OAuthRequestError('invalid_request', 'redirect_uri is not one this client registered');
-    const redirectable = (code: string, message: string) =>
+    const redirectable = (code: OAuthErrorKind, message: string) =>
       Object.assign(new OAuthRequestError(code, message), { redirectUri: q.redirect_uri, state: q.state });
     if (q.response_type !== 'code')
       throw redirectable('unsupported_response_type', 'response_type must be code');
@@ -153,51 +118,36 @@ export class OAuthService {
   ): Promise<string> {
     const code = newToken();
     const now = new Date();
-    await this.db.transaction().execute(async (trx) => {
+    await this.database.transaction(async (trx) => {
       const grantId = newId();
       // A registration unused for a day may have been cleaned away since the page was shown.
-      const client = await trx
-        .selectFrom('oauth_clients')
-        .select('client_id')
-        .where('client_id', '=', request.client.clientId)
-        .executeTakeFirst();
-      if (!client)
+      if (!(await repo.clientExists(trx, request.client.clientId)))
         throw new OAuthRequestError(
           'invalid_client',
           'Unknown client_id: the application must register again',
         );
       const stale = new Date(now.getTime() - CODE_TTL_MS).toISOString();
-      await trx
-        .deleteFrom('oauth_grants')
-        .where('confirmed_at', 'is', null)
-        .where('created_at', '<', stale)
-        .execute();
-      await trx
-        .insertInto('oauth_grants')
-        .values({
-          id: grantId,
-          client_id: request.client.clientId,
-          user_id: who.userId,
-          org_id: who.orgId,
-          org_client_id: who.orgClientId,
-          scope: request.scope,
-          resource: request.resource,
-          created_at: now.toISOString(),
-          confirmed_at: null,
-          revoked_at: null,
-        })
-        .execute();
-      await trx
-        .insertInto('oauth_codes')
-        .values({
-          code_hash: hashToken(code),
-          grant_id: grantId,
-          redirect_uri: request.redirectUri,
-          code_challenge: request.codeChallenge,
-          expires_at: new Date(now.getTime() + CODE_TTL_MS).toISOString(),
-          used_at: null,
-        })
-        .execute();
+      await repo.deletePendingGrants(trx, stale);
+      await repo.insertGrant(trx, {
+        id: grantId,
+        client_id: request.client.clientId,
+        user_id: who.userId,
+        org_id: who.orgId,
+        org_client_id: who.orgClientId,
+        scope: request.scope,
+        resource: request.resource,
+        created_at: now.toISOString(),
+        confirmed_at: null,
+        revoked_at: null,
+      });
+      await repo.insertCode(trx, {
+        code_hash: hashToken(code),
+        grant_id: grantId,
+        redirect_uri: request.redirectUri,
+        code_challenge: request.codeChallenge,
+        expires_at: new Date(now.getTime() + CODE_TTL_MS).toISOString(),
+        used_at: null,
+      });
     });
     return code;
   }
@@ -214,22 +164,7 @@ export class OAuthService {
         'invalid_request',
         'code, client_id, redirect_uri and code_verifier are required',
       );
-    const row = await this.db
-      .selectFrom('oauth_codes as c')
-      .innerJoin('oauth_grants as g', 'g.id', 'c.grant_id')
-      .select([
-        'c.code_hash',
-        'c.redirect_uri',
-        'c.code_challenge',
-        'c.expires_at',
-        'c.used_at',
-        'g.id as grant_id',
-        'g.client_id',
-        'g.resource',
-        'g.revoked_at',
-      ])
-      .where('c.code_hash', '=', hashToken(p.code))
-      .executeTakeFirst();
+    const row = await repo.findCode(this.db, hashToken(p.code));
     if (
       !row ||
       row.client_id !== p.client_id ||
@@ -250,41 +185,16 @@ export class OAuthService {
     if (challenge !== row.code_challenge)
       throw new OAuthRequestError('invalid_grant', 'code_verifier does not match the code_challenge');
     const now = new Date().toISOString();
-    const used = await this.db
-      .updateTable('oauth_codes')
-      .set({ used_at: now })
-      .where('code_hash', '=', row.code_hash)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1)
+    if (!(await repo.useCode(this.db, row.code_hash, now)))
       throw new OAuthRequestError('invalid_grant', 'The code was already used');
-    await this.db
-      .updateTable('oauth_grants')
-      .set({ confirmed_at: now })
-      .where('id', '=', row.grant_id)
-      .where('confirmed_at', 'is', null)
-      .execute();
+    await repo.confirmGrant(this.db, row.grant_id, now);
     return this.issue(row.grant_id, row.resource);
   }
 
   async refresh(p: { refresh_token?: string; client_id?: string; resource?: string }) {
     if (!p.refresh_token || !p.client_id)
       throw new OAuthRequestError('invalid_request', 'refresh_token and client_id are required');
-    const row = await this.db
-      .selectFrom('oauth_tokens as t')
-      .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
-      .select([
-        't.token_hash',
-        't.used_at',
-        't.expires_at',
-        'g.id as grant_id',
-        'g.client_id',
-        'g.resource',
-        'g.revoked_at',
-      ])
-      .where('t.token_hash', '=', hashToken(p.refresh_token))
-      .where('t.kind', '=', 'refresh')
-      .executeTakeFirst();
+    const row = await repo.findRefreshToken(this.db, hashToken(p.refresh_token));
     if (
       !row ||
       row.client_id !== p.client_id ||
@@ -294,13 +204,8 @@ export class OAuthService {
       throw new OAuthRequestError('invalid_grant', 'The refresh token is not valid');
     if (p.resource !== undefined && p.resource !== row.resource)
       throw new OAuthRequestError('invalid_target', 'resource does not match the grant');
-    const used = await this.db
-      .updateTable('oauth_tokens')
-      .set({ used_at: new Date().toISOString() })
-      .where('token_hash', '=', row.token_hash)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (row.used_at !== null || Number(used.numUpdatedRows) !== 1) {
+    const used = await repo.useToken(this.db, row.token_hash, new Date().toISOString());
+    if (row.used_at !== null || !used) {
       // An old refresh token came back: it leaked, so the whole grant ends (OAuth 2.1 4.3.1).
       await this.revokeGrant(row.grant_id);
       throw new OAuthRequestError(
@@ -315,27 +220,24 @@ export class OAuthService {
     const access = `swa_${newToken()}`;
     const refresh = `swr_${newToken()}`;
     const now = Date.now();
-    await this.db
-      .insertInto('oauth_tokens')
-      .values([
-        {
-          token_hash: hashToken(access),
-          grant_id: grantId,
-          kind: 'access',
-          expires_at: new Date(now + ACCESS_TTL_S * 1000).toISOString(),
-          created_at: new Date(now).toISOString(),
-          used_at: null,
-        },
-        {
-          token_hash: hashToken(refresh),
-          grant_id: grantId,
-          kind: 'refresh',
-          expires_at: new Date(now + REFRESH_TTL_MS).toISOString(),
-          created_at: new Date(now).toISOString(),
-          used_at: null,
-        },
-      ])
-      .execute();
+    await repo.insertTokens(this.db, [
+      {
+        token_hash: hashToken(access),
+        grant_id: grantId,
+        kind: 'access',
+        expires_at: new Date(now + ACCESS_TTL_S * 1000).toISOString(),
+        created_at: new Date(now).toISOString(),
+        used_at: null,
+      },
+      {
+        token_hash: hashToken(refresh),
+        grant_id: grantId,
+        kind: 'refresh',
+        expires_at: new Date(now + REFRESH_TTL_MS).toISOString(),
+        created_at: new Date(now).toISOString(),
+        used_at: null,
+      },
+    ]);
     return {
       access_token: access,
       token_type: 'Bearer',
@@ -349,22 +251,12 @@ export class OAuthService {
   /** RFC 7009: an access or refresh token ends its grant; unknown tokens are no error. */
   async revokeToken(token: string | undefined, clientId: string | undefined): Promise<void> {
     if (!token) throw new OAuthRequestError('invalid_request', 'token is required');
-    const row = await this.db
-      .selectFrom('oauth_tokens as t')
-      .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
-      .select(['g.id', 'g.client_id'])
-      .where('t.token_hash', '=', hashToken(token))
-      .executeTakeFirst();
+    const row = await repo.findTokenGrant(this.db, hashToken(token));
     if (row && (!clientId || row.client_id === clientId)) await this.revokeGrant(row.id);
   }
 
   async revokeGrant(grantId: string): Promise<void> {
-    await this.db
-      .updateTable('oauth_grants')
-      .set({ revoked_at: new Date().toISOString() })
-      .where('id', '=', grantId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await repo.revokeGrant(this.db, grantId, new Date().toISOString());
   }
 
   /**
@@ -398,50 +290,18 @@ export class OAuthService {
   }
 
   /** Whether the user has a grant in force for this application (its errors may then go back to it). */
-  async hasApproved(userId: string, clientId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('oauth_grants')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('client_id', '=', clientId)
-      .where('revoked_at', 'is', null)
-      .where('confirmed_at', 'is not', null)
-      .executeTakeFirst();
-    return row !== undefined;
+  hasApproved(userId: string, clientId: string): Promise<boolean> {
+    return repo.hasGrant(this.db, userId, clientId);
   }
 
   /** The user's grants still in force, newest first (the "Connected apps" page). */
   async listGrants(userId: string): Promise<Grant[]> {
-    const rows = await this.db
-      .selectFrom('oauth_grants as g')
-      .innerJoin('oauth_clients as c', 'c.client_id', 'g.client_id')
-      .innerJoin('organizations as o', 'o.id', 'g.org_id')
-      .select([
-        'g.id',
-        'c.name as client_name',
-        'g.client_id',
-        'g.org_id',
-        'o.name as org_name',
-        'g.created_at',
-      ])
-      .where('g.user_id', '=', userId)
-      .where('g.revoked_at', 'is', null)
-      .where('g.confirmed_at', 'is not', null)
-      .orderBy('g.created_at', 'desc')
-      .limit(200)
-      .execute();
+    const rows = await repo.listGrantsOfUser(this.db, userId);
     return rows.map((r) => ({ ...r, created_at: new Date(String(r.created_at)).toISOString() }));
   }
 
   /** Revokes one of the user's own grants; false when it is not theirs (or already revoked). */
-  async revokeOwnGrant(userId: string, grantId: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('oauth_grants')
-      .set({ revoked_at: new Date().toISOString() })
-      .where('id', '=', grantId)
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  revokeOwnGrant(userId: string, grantId: string): Promise<boolean> {
+    return repo.revokeGrantOfUser(this.db, userId, grantId, new Date().toISOString());
   }
 }

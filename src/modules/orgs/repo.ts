@@ -92,3 +92,19 @@ export async function countMembers(db: Executor, orgId: string): Promise<number>
 export async function renameOrg(db: Executor, orgId: string, name: string): Promise<void> {
   await db.updateTable('organizations').set({ name }).where('id', '=', orgId).execute();
 }
+
+/** The organization's name, if it exists. */
+export async function findOrgName(db: Executor, orgId: string): Promise<string | undefined> {
+  const org = await db.selectFrom('organizations').select('name').where('id', '=', orgId).executeTakeFirst();
+  return org?.name;
+}
+
+/** The organization's name; throws (NoResultError) when there is no such organization. */
+export async function orgName(db: Executor, orgId: string): Promise<string> {
+  const org = await db
+    .selectFrom('organizations')
+    .select('name')
+    .where('id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return org.name;
+}

@@ -84,3 +84,18 @@ export function findClientPlan(db: Executor, orgId: string, clientId: string) {
     .where('clients.id', '=', clientId)
     .executeTakeFirst();
 }
+
+/**
+ * The organization's default plan, when it has one that is active: what a client who signs up
+ * by itself gets. The one place that decides it.
+ */
+export async function findDefaultPlanId(db: Executor, orgId: string): Promise<string | undefined> {
+  const plan = await db
+    .selectFrom('plans')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('is_default', '=', true)
+    .where('is_active', '=', true)
+    .executeTakeFirst();
+  return plan?.id;
+}
