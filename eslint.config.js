@@ -7,6 +7,11 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // The dependency rules' configuration (dependency-cruiser reads CommonJS).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     files: ['bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly' } },
   },
@@ -63,6 +68,29 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // SQL lives in repo files and db/ (ARCHITECTURE.md): a service holds rules and calls repos, and
+    // opens its transactions with Database.transaction (db/index.ts), which the repos' locks read.
+    files: ['src/modules/**/*.ts'],
+    ignores: ['src/modules/**/repo.ts', 'src/modules/**/*-repo.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom)$/]',
+          message: 'SQL lives in repo files (repo.ts, *-repo.ts) and db/.',
+        },
+        {
+          selector: "TaggedTemplateExpression[tag.name='sql']",
+          message: 'SQL lives in repo files (repo.ts, *-repo.ts) and db/.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='transaction'][arguments.length=0]",
+          message: 'Open transactions with Database.transaction (db/index.ts).',
+        },
+      ],
     },
   },
   // Layout is Prettier's (checked by `npm run lint`); no lint rule argues with it.
