@@ -1,15 +1,8 @@
 // Every failure leaves as exactly {"error": "<message>"}; a 500 never shows internals. Domain
-// errors (modules/common/errors.ts) know no status codes: this is where they get theirs.
+// errors (modules/common/errors.ts) get theirs from web/errors.ts, as on every way in.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  ConflictError,
-  DomainError,
-  InvalidInputError,
-  NotAllowedError,
-  NotFoundError,
-  RateLimitedError,
-  TooLargeError,
-} from '../modules/common/errors.ts';
+import { DomainError } from '../modules/common/errors.ts';
+import { domainErrorStatus } from '../web/errors.ts';
 import { JSON_ANSWER_POLICY } from '../web/security-headers.ts';
 
 /** An error the API itself raises with its status (401, 403 of a key, 415, 429 of the limiter). */
@@ -21,23 +14,6 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
-}
-
-const DOMAIN_STATUS: [new (...args: never[]) => DomainError, number][] = [
-  [NotFoundError, 404],
-  [InvalidInputError, 400],
-  [NotAllowedError, 403],
-  [ConflictError, 409],
-  [TooLargeError, 413],
-  [RateLimitedError, 429],
-];
-
-/** The status and headers a domain error answers with. */
-export function domainErrorStatus(error: DomainError): { status: number; headers: Record<string, string> } {
-  const status = DOMAIN_STATUS.find(([kind]) => error instanceof kind)?.[1] ?? 400;
-  const headers: Record<string, string> =
-    error instanceof RateLimitedError ? { 'retry-after': String(error.retryAfterSeconds) } : {};
-  return { status, headers };
 }
 
 const FASTIFY_MESSAGES: Record<string, [number, string]> = {

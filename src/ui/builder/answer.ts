@@ -2,27 +2,12 @@
 // gets the result or `{"error"}` with the status the REST API would give; a plain form post (no
 // script) is sent back to the builder with a notice, and a refusal becomes the error page.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  ConflictError,
-  DomainError,
-  NotAllowedError,
-  NotFoundError,
-  RateLimitedError,
-  TooLargeError,
-} from '../../modules/common/errors.ts';
+import { DomainError, RateLimitedError } from '../../modules/common/errors.ts';
+import { domainErrorStatus } from '../../web/errors.ts';
 import { peopleWords, redirectWith } from '../page.ts';
 
 export function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json');
-}
-
-export function statusOf(error: DomainError): number {
-  if (error instanceof NotFoundError) return 404;
-  if (error instanceof NotAllowedError) return 403;
-  if (error instanceof ConflictError) return 409;
-  if (error instanceof TooLargeError) return 413;
-  if (error instanceof RateLimitedError) return 429;
-  return 400;
 }
 
 /** How a notice is shown: done, or done but something still needs the person (a warning). */
@@ -51,6 +36,6 @@ export async function answer(
     if (!(error instanceof DomainError) || !wantsJson(request)) throw error;
     if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
     // The builder shows it to a person: plain words, and a client is told to ask its agency.
-    return reply.status(statusOf(error)).send({ error: peopleWords(request, error) });
+    return reply.status(domainErrorStatus(error).status).send({ error: peopleWords(request, error) });
   }
 }
