@@ -5,7 +5,7 @@ import type { Config, WebhookSettings } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { ClaimLoop } from '../jobs/claim-loop.ts';
 import { claimDue, deliveryLeaseMs, loadJobs, type DeliveryJob } from './claim.ts';
-import { expireHeldDeliveries } from './held.ts';
+import { expireHeldDeliveries } from './held-deliveries.ts';
 import { recordResults, type Finished } from './results.ts';
 import { WebhookSender } from './sender.ts';
 import { onWork } from '../jobs/signal.ts';

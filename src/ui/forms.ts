@@ -12,7 +12,7 @@ const compiled = new WeakMap<TSchema, ReturnType<typeof ajv.compile>>();
 export type Form = Record<string, string | string[] | undefined>;
 
 /** Checks a body against a module schema; a failure is an InvalidInputError naming the field. */
-export function checked<T extends TSchema>(schema: T, body: Record<string, unknown>): Static<T> {
+export function validForm<T extends TSchema>(schema: T, body: Record<string, unknown>): Static<T> {
   let validate = compiled.get(schema);
   if (!validate) {
     validate = ajv.compile(schema);

@@ -38,7 +38,7 @@ export function clearSessionCookie(reply: FastifyReply, settings: CookieSettings
 export class SignInRequired extends Error {}
 
 /** The agency member's organization and role, for pages of the dashboard. */
-export interface OrgSeat {
+export interface SignedInMember {
   who: SignedIn;
   orgId: string;
   orgName: string;
@@ -51,7 +51,7 @@ export function requireSignedIn(request: FastifyRequest): SignedIn {
 }
 
 /** A member of an organization (any role); `manage`: owners and admins only (else a 403 page). */
-export function requireSeat(request: FastifyRequest, opts: { manage?: boolean } = {}): OrgSeat {
+export function requireSeat(request: FastifyRequest, opts: { manage?: boolean } = {}): SignedInMember {
   const who = requireSignedIn(request);
   if (!who.org) throw new NoOrganization();
   if (opts.manage && !canManage(who.org.role)) throw new ManagersOnly();

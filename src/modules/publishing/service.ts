@@ -13,7 +13,7 @@ import type { Project } from '../projects/schema.ts';
 import type { PreviewLinks } from './preview-links.ts';
 import * as repo from './repo.ts';
 import type { Preview, Published } from './schema.ts';
-import { isUnserved } from './unserved.ts';
+import { isPlatformFile } from './platform-files.ts';
 import { siteUrl } from './urls.ts';
 import { latestVersion } from '../versions/repo.ts';
 
@@ -49,7 +49,7 @@ export class PublishingService {
           );
         }
         const checked = checkFileSet(files, this.config.files, 'builtFiles path');
-        for (const [path, content] of checked) if (isUnserved(path, content)) checked.delete(path);
+        for (const [path, content] of checked) if (isPlatformFile(path, content)) checked.delete(path);
         if (!checked.has('index.html')) throw invalid('Nothing to publish: the files have no index.html');
         const deployId = await repo.insertDeployment(trx, {
           orgId,

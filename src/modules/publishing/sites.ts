@@ -6,7 +6,7 @@ import { isInternalPath } from '../files/paths.ts';
 import type { PreviewSigner } from './preview-signer.ts';
 import { versionSubject } from './preview-links.ts';
 import * as repo from './repo.ts';
-import { isUnserved } from './unserved.ts';
+import { isPlatformFile } from './platform-files.ts';
 
 /** The site a host names: its project, and the deployment it serves (null: not published). */
 export interface SiteTarget {
@@ -28,7 +28,7 @@ const toTarget = (row: repo.SiteRow | undefined): SiteTarget | undefined =>
 function toFile(path: string, row: repo.ServedFileRow | undefined): ServedFile | null {
   if (!row) return null;
   const content = Buffer.from(row.content);
-  return isUnserved(path, content)
+  return isPlatformFile(path, content)
     ? null
     : { content, contentType: row.content_type, etag: `"${row.sha256.slice(0, 32)}"` };
 }

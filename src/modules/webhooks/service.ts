@@ -14,7 +14,7 @@ import * as repo from './repo.ts';
 import type { CreateWebhookBody, EventType, UpdateWebhookBody, Webhook } from './schema.ts';
 import { checkWebhookUrl } from './url-policy.ts';
 import { dropPending } from './deliveries-repo.ts';
-import { expireHeldDeliveries } from '../../events/held.ts';
+import { expireHeldDeliveries } from '../../events/held-deliveries.ts';
 import { signalWork } from '../../jobs/signal.ts';
 
 const unique = (events: EventType[]) => JSON.stringify([...new Set(events)]);

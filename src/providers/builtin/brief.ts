@@ -1,5 +1,5 @@
 // The builtin generator's understanding of a site: what it renders, and what it keeps in
-// `.sitewright/builtin-brief.json` (builtin/notes.ts) so that a follow-up prompt can change it
+// `.sitewright/builtin-brief.json` (builtin/brief-file.ts) so that a follow-up prompt can change it
 // reliably. Facts (phone, email, address, opening hours, prices) are only ever the prompt's own.
 import type { CountryCode } from 'libphonenumber-js/max';
 import { parseHex } from './colors.ts';

@@ -2,7 +2,7 @@
 // (business name, kind, place and country, colour, font, sections and pages, the facts it gives)
 // and rendered as a complete static site; a follow-up prompt on a site it made edits that brief and
 // renders the site again, keeping the texts the person changed in the builder. The brief is kept
-// in `.sitewright/` (builtin/notes.ts), which sites never serve.
+// in `.sitewright/` (builtin/brief-file.ts), which sites never serve.
 import type {
   GenerateRequest,
   GenerateResult,
@@ -15,7 +15,7 @@ import { applyEdit, translationTarget, type Edit } from './edit.ts';
 import { editForeignHtml } from './edit-html.ts';
 import { editElement } from './element-edit.ts';
 import { LANGUAGE_NAMES, namedLanguage } from './language.ts';
-import { NOTES_FILE, readNotes } from './notes.ts';
+import { NOTES_FILE, readNotes } from './brief-file.ts';
 import { namedImage, slotNamed, slotOf, swapImage } from './pictures.ts';
 import { applyReplacedTexts, readBack, withReadBack } from './overrides.ts';
 import { palette, render404, renderCss, renderIndex, renderPage } from './render.ts';

@@ -8,8 +8,8 @@
 // repair what fails it. The job layer retries what is worth retrying (timeouts, 429, 5xx, a
 // broken stream).
 import OpenAI from 'openai';
-import { applyChanges, checkIndex, parseAnswer } from './answer.ts';
-import { AnswerScanner, type StreamedEntry } from './answer-stream.ts';
+import { applyChanges, checkIndex, parseAnswer } from './model-answer.ts';
+import { AnswerScanner, type StreamedEntry } from './model-answer-stream.ts';
 import {
   GenerationError,
   type GenerateRequest,
@@ -26,7 +26,7 @@ import {
   type ValidationCache,
 } from './quality.ts';
 
-export { ANSWER_LIMITS, parseAnswer } from './answer.ts';
+export { ANSWER_LIMITS, parseAnswer } from './model-answer.ts';
 
 export interface OpenAiSettings {
   apiKey: string | undefined;

@@ -17,7 +17,7 @@ export interface WorkspaceQuery {
   tab?: string;
   file?: string;
   version?: string;
-  /** How the one-time notice is shown (builder/answer.ts). */
+  /** How the one-time notice is shown (builder/action-answer.ts). */
   tone?: string;
 }
 

@@ -9,7 +9,7 @@ import { OPENAI_URL } from '../../modules/generations/org-model.ts';
 import type { RouteDeps } from '../deps.ts';
 import { checkbox, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
-import { requireSeat, type OrgSeat } from '../session.ts';
+import { requireSeat, type SignedInMember } from '../session.ts';
 
 const sentence = (message: string) =>
   message.charAt(0).toUpperCase() +
@@ -21,7 +21,7 @@ export function aiModelRoutes(deps: RouteDeps): FastifyPluginAsync {
   const page = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    seat: OrgSeat,
+    seat: SignedInMember,
     extra: { form?: Form; error?: string } = {},
   ) => {
     const connected = await aiModels.get(seat.orgId);

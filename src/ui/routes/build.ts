@@ -9,7 +9,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import type { BuildRequest } from '../../modules/build-links/schema.ts';
 import type { RouteDeps } from '../deps.ts';
-import { checked, optional, text, type Form } from '../forms.ts';
+import { validForm, optional, text, type Form } from '../forms.ts';
 import {
   DomainError,
   InvalidInputError,
@@ -167,7 +167,7 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
             : (
                 await clients.create(
                   who.org.id,
-                  checked(CreateClientBody, {
+                  validForm(CreateClientBody, {
                     email: text(form, 'new_email').trim(),
                     name: optional(form, 'new_name') ?? null,
                   }),

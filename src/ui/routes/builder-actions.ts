@@ -2,12 +2,12 @@
 // plan rules and events apply), as the signed-in person: prompts (optionally aimed at a selected
 // element) and stopping them, saving and uploading files, in-place text edits, restoring a
 // version, publishing and rolling back, and custom domains. Each answers JSON to the builder's
-// script and works as a plain form post without it (builder/answer.ts).
+// script and works as a plain form post without it (builder/action-answer.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import { GenerateBody } from '../../modules/generations/schema.ts';
 import type { RouteDeps } from '../deps.ts';
-import { checked, optional, text, type Form } from '../forms.ts';
-import { answer } from '../builder/answer.ts';
+import { validForm, optional, text, type Form } from '../forms.ts';
+import { answer } from '../builder/action-answer.ts';
 import { builderScope } from '../builder/scope.ts';
 import { placeholdersOf } from '../builder/placeholders.ts';
 import { idFromUrl } from '../ids.ts';
@@ -34,7 +34,7 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
             }
           : undefined;
         const model = optional(form, 'model');
-        const body = checked(GenerateBody, {
+        const body = validForm(GenerateBody, {
           prompt: text(form, 'prompt'),
           ...(model ? { model } : {}),
           ...(element ? { element } : {}),

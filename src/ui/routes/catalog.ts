@@ -6,7 +6,7 @@ import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import { CreatePlanBody, UpdatePlanBody } from '../../modules/plans/schema.ts';
 import { CreateTemplateBody, UpdateTemplateBody } from '../../modules/templates/schema.ts';
 import type { RouteDeps } from '../deps.ts';
-import { checkbox, checked, nullable, number, optional, text, type Form } from '../forms.ts';
+import { checkbox, validForm, nullable, number, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { requireSeat } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
@@ -66,7 +66,7 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
       const seat = requireSeat(request);
       const form = request.body ?? {};
       try {
-        const body = checked(CreateTemplateBody, {
+        const body = validForm(CreateTemplateBody, {
           name: text(form, 'name'),
           ...(optional(form, 'description') ? { description: optional(form, 'description') } : {}),
           ...(optional(form, 'category') ? { category: optional(form, 'category') } : {}),
@@ -95,7 +95,7 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
         await templates.update(
           seat.orgId,
           templateId,
-          checked(UpdateTemplateBody, {
+          validForm(UpdateTemplateBody, {
             name: text(form, 'name'),
             description: nullable(form, 'description'),
             category: text(form, 'category').trim() || 'other',
@@ -136,7 +136,10 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.post<{ Body: Form }>('/plans', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
       try {
-        const plan = await plans.create(seat.orgId, checked(CreatePlanBody, planFields(request.body ?? {})));
+        const plan = await plans.create(
+          seat.orgId,
+          validForm(CreatePlanBody, planFields(request.body ?? {})),
+        );
         return redirectWith(reply, `/plans/${plan.id}`, `Plan ${plan.name} created.`);
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
@@ -156,7 +159,7 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
         await plans.update(
           seat.orgId,
           planId,
-          checked(UpdatePlanBody, {
+          validForm(UpdatePlanBody, {
             ...planFields(form),
             is_active: checkbox(form, 'is_active'),
             sort_order: number(form, 'sort_order') ?? 0,

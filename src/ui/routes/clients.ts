@@ -6,7 +6,7 @@ import { CLIENT_STATUSES, CreateClientBody, UpdateClientBody } from '../../modul
 import { InvalidInputError } from '../../modules/common/errors.ts';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import type { RouteDeps } from '../deps.ts';
-import { checked, nullable, optional, text, type Form } from '../forms.ts';
+import { validForm, nullable, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';
 import { requireSeat } from '../session.ts';
@@ -54,7 +54,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       const seat = requireSeat(request);
       const form = request.body ?? {};
       try {
-        const body = checked(CreateClientBody, {
+        const body = validForm(CreateClientBody, {
           email: text(form, 'email').trim(),
           name: nullable(form, 'name'),
           company: nullable(form, 'company'),
@@ -99,7 +99,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       const id = idFromUrl(request.params.id, 'Client');
       const form = request.body ?? {};
       try {
-        const body = checked(UpdateClientBody, {
+        const body = validForm(UpdateClientBody, {
           name: nullable(form, 'name'),
           company: nullable(form, 'company'),
           status: optional(form, 'status'),

@@ -8,7 +8,7 @@ import { InvalidInputError, NotAllowedError } from '../../modules/common/errors.
 import type { RouteDeps } from '../deps.ts';
 import { text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
-import { requireSeat, type OrgSeat } from '../session.ts';
+import { requireSeat, type SignedInMember } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
 
 const roleOf = (form: Form): Role => {
@@ -23,7 +23,7 @@ export function memberRoutes(deps: RouteDeps): FastifyPluginAsync {
   const page = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    seat: OrgSeat,
+    seat: SignedInMember,
     extra: Record<string, unknown> = {},
     status = 200,
   ) => {
@@ -52,7 +52,7 @@ export function memberRoutes(deps: RouteDeps): FastifyPluginAsync {
   const change = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    action: (seat: OrgSeat) => Promise<string>,
+    action: (seat: SignedInMember) => Promise<string>,
     extra: Record<string, unknown> = {},
   ) => {
     const seat = requireSeat(request, { manage: true });

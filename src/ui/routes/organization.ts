@@ -8,7 +8,7 @@ import { requiredRecords, TXT_PREFIX } from '../../modules/domains/dns-check.ts'
 import type { RouteDeps } from '../deps.ts';
 import { text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
-import { requireSeat, type OrgSeat } from '../session.ts';
+import { requireSeat, type SignedInMember } from '../session.ts';
 
 export function organizationRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { orgs } = deps.services;
@@ -24,7 +24,7 @@ export function organizationRoutes(deps: RouteDeps): FastifyPluginAsync {
   const page = (
     request: FastifyRequest,
     reply: FastifyReply,
-    seat: OrgSeat,
+    seat: SignedInMember,
     extra: Record<string, unknown> = {},
     status = 200,
   ) =>

@@ -7,7 +7,7 @@ import { InvalidInputError, NotAllowedError, TooLargeError } from '../../modules
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import { CreateProjectBody, PROJECT_STATUSES, UpdateProjectBody } from '../../modules/projects/schema.ts';
 import type { RouteDeps } from '../deps.ts';
-import { checked, nullable, optional, text, type Form } from '../forms.ts';
+import { validForm, nullable, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';
 import { requireSeat } from '../session.ts';
@@ -101,7 +101,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
       const seat = requireSeat(request);
       const form = request.body ?? {};
       try {
-        const body = checked(CreateProjectBody, {
+        const body = validForm(CreateProjectBody, {
           client_email: text(form, 'client_email').trim(),
           name: text(form, 'name'),
           ...(optional(form, 'description') ? { description: optional(form, 'description') } : {}),
@@ -132,7 +132,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
         await projects.update(
           seat.orgId,
           id,
-          checked(UpdateProjectBody, {
+          validForm(UpdateProjectBody, {
             name: text(form, 'name'),
             description: nullable(form, 'description'),
             tags,

@@ -13,7 +13,7 @@ import {
   type Webhook,
 } from '../../modules/webhooks/schema.ts';
 import type { RouteDeps } from '../deps.ts';
-import { checked, list, text, type Form } from '../forms.ts';
+import { validForm, list, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';
 import { requireSeat } from '../session.ts';
@@ -82,7 +82,7 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
       const seat = requireSeat(request, { manage: true });
       const form = request.body ?? {};
       try {
-        const body = checked(CreateWebhookBody, { url: text(form, 'url').trim(), events: ticked(form) });
+        const body = validForm(CreateWebhookBody, { url: text(form, 'url').trim(), events: ticked(form) });
         const created = await webhooks.create(seat.orgId, body);
         return render(request, reply, 'webhooks', { ...(await listPage(seat.orgId)), created, form: {} });
       } catch (error) {
@@ -110,7 +110,7 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
           await webhooks.update(
             seat.orgId,
             id,
-            checked(UpdateWebhookBody, { url: text(form, 'url').trim(), events: ticked(form) }),
+            validForm(UpdateWebhookBody, { url: text(form, 'url').trim(), events: ticked(form) }),
           );
           return redirectWith(reply, `/settings/webhooks/${id}`, 'Endpoint saved.');
         } catch (error) {

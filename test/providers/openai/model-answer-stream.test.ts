@@ -2,7 +2,7 @@
 // "files"/"changes" once its object closes, with its path, and nothing else.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AnswerScanner, type StreamedEntry } from '../../../src/providers/openai/answer-stream.ts';
+import { AnswerScanner, type StreamedEntry } from '../../../src/providers/openai/model-answer-stream.ts';
 import { split } from '../../helpers/fake-openai.ts';
 
 const feed = (pieces: string[]) => {

@@ -330,7 +330,7 @@ describe('organization settings page', () => {
   it('shows the apex A record to SITES_IPV4 when it is set', async () => {
     const db = await createTestDatabase();
     const ctx = await createContainer(testConfig(db, { SITES_IPV4: '203.0.113.7' }), {
-      rateLimitKeyPrefix: `sw:test:pages-b-ipv4:${process.pid}`,
+      rateLimitKeyPrefix: `sw:test:settings-pages-ipv4:${process.pid}`,
     });
     const app = await buildServer(ctx);
     try {

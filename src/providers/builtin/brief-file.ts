@@ -1,7 +1,7 @@
 // Where the builtin generator keeps its brief between prompts. It lives under `.sitewright/`, which
 // is never published nor served (files/paths.ts). Sites made before that kept it as `site.json` at
 // the root, where it was served publicly; such a file is still read (and moved on the next edit),
-// and publishing and serving leave it out (modules/publishing/unserved.ts).
+// and publishing and serving leave it out (modules/publishing/platform-files.ts).
 import { INTERNAL_DIR } from '../../modules/files/paths.ts';
 import type { SiteFile } from '../../modules/generations/provider.ts';
 import { parseBrief, type Brief } from './brief.ts';

@@ -4,13 +4,13 @@
 // published before they were left out.
 import { isInternalPath } from '../files/paths.ts';
 
-export function isUnserved(path: string, content: string | Buffer): boolean {
+export function isPlatformFile(path: string, content: string | Buffer): boolean {
   return isInternalPath(path) || isLegacyNotes(path, content);
 }
 
 /**
  * A root `site.json` that is the builtin generator's notes from before they moved under
- * `.sitewright/` (providers/builtin/notes.ts): an object with a string `name` and `kind` and a
+ * `.sitewright/` (providers/builtin/brief-file.ts): an object with a string `name` and `kind` and a
  * `sections` array, the shape that generator reads back. A site's own `site.json` is served.
  */
 function isLegacyNotes(path: string, content: string | Buffer): boolean {

@@ -1,7 +1,7 @@
 // Parsing a model's answer and applying its changes, alone: strict search/replace, every kind of
 // change, and the malformed answers refused outright.
 import { describe, expect, it } from 'vitest';
-import { applyChanges, parseAnswer } from '../../../src/providers/openai/answer.ts';
+import { applyChanges, parseAnswer } from '../../../src/providers/openai/model-answer.ts';
 import { GenerationError } from '../../../src/modules/generations/provider.ts';
 
 const base = () => [
