@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { HtmlValidate } from 'html-validate';
 import type { Browser, Page } from 'playwright-core';
-import { NOTES_FILE } from '../../src/providers/builtin/notes.ts';
+import { NOTES_FILE } from '../../src/providers/builtin/brief-file.ts';
 import { serveDirectory } from '../lib/static-server.ts';
 import { contains, inventedFacts, kindsMatch, type BenchPrompt } from './checks.ts';
 
