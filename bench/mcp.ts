@@ -1,9 +1,12 @@
-// `npm run bench:mcp`: what an MCP tool call costs next to the same REST call (target: get_project
-// through /api/mcp at most twice the server CPU of GET /api/v1/projects/{id}), with the same API
-// key, against the server as `npm start` runs it, on its own core; wrk on the other, one
-// connection. SQLite by default; BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL. It also
-// measures the same tool call taken through the SDK's own handler, which answers every MCP request
-// but a plain tool call of the 2025 revisions (src/mcp/tool-call.ts), to show what that path saves.
+// `npm run bench:mcp`: an MCP tool call, served by the SDK's handler as every MCP request is, next
+// to the same REST call. Targets: `tools/call get_project` on /api/mcp with 10 connections, the
+// server on one core, answers at a p50 under 5 ms, a p99 under 20 ms and at least 500 calls/s;
+// its server CPU per call next to `GET /api/v1/projects/{id}`'s is recorded (no target). The same
+// call of the 2026 revision is measured beside it, and the projects list with an API key and with
+// an OAuth access token (target: the token's check costs no more than the key's). The server runs
+// as `npm start` runs it, pinned to one core; wrk on the other, 10 connections. SQLite by default;
+// BENCH_DATABASE_URL=postgres://... (a database to connect to for CREATE/DROP DATABASE) runs it on
+// PostgreSQL, whose backends' CPU is counted apart (they are not pinned: they share the cores).
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,11 +17,14 @@ import { onCleanup, runBenchmark } from './lib/cleanup.ts';
 import { describeRun, requireCores } from './lib/machine.ts';
 import { APP_DIR, SERVER_CMD, productEnv } from './lib/product.ts';
 import { freePort, startServer } from './lib/processes.ts';
-import { runWrk, WRK_DIR } from './lib/wrk.ts';
+import { NOISY_SHARE } from './lib/quiet.ts';
+import { median, quietRound, runWrk, WRK_DIR, type RoundResult } from './lib/wrk.ts';
 import { benchDatabases } from './api/databases.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const REPEATS = 3;
+const CONNECTIONS = 10;
+const TARGET = { p50ms: 5, p99ms: 20, rps: 500 };
 const log = (line: string) => console.log(line);
 
 async function seed(env: Record<string, string>) {
@@ -83,7 +89,9 @@ async function main(): Promise<number> {
     GENERATION_WORKER: 'false',
     WEBHOOK_DISPATCHER: 'false',
   };
-  log(`${describeRun(APP_DIR)}\nengine: ${dbs.engine}; server: ${SERVER_CMD.join(' ')}`);
+  log(
+    `${describeRun(APP_DIR)}\nengine: ${dbs.engine}; server: ${SERVER_CMD.join(' ')}, on core 0; wrk on core 1, ${CONNECTIONS} connections`,
+  );
   const { key, projectId, accessToken } = await seed(env);
   const server = await startServer({
     name: 'Sitewright',
@@ -95,58 +103,73 @@ async function main(): Promise<number> {
     log: join(tmp, 'server.log'),
     readyPath: '/healthz',
   });
-  const round = (mode: 'rest' | 'mcp' | 'mcp-2026' | 'mcp-sdk' | 'list', token: string, seconds: number) =>
-    runWrk({
-      url: server.url,
-      script: join(WRK_DIR, 'mcp.lua'),
-      args: [mode, projectId],
-      headers: { authorization: `Bearer ${token}` },
-      seconds,
-      connections: 1,
-      threads: 1,
-      cpus: '1',
-      serverPid: server.pid,
-    });
+  // bench/wrk/mcp.lua: `rest` and `list` are REST calls, `mcp` the tool call of the 2025-06-18
+  // revision, `mcp-2026` the same call of the 2026 revision (its headers and `_meta` envelope).
+  const load = (mode: string, token: string, seconds: number) => ({
+    url: server.url,
+    script: join(WRK_DIR, 'mcp.lua'),
+    args: [mode, projectId],
+    headers: { authorization: `Bearer ${token}` },
+    seconds,
+    connections: CONNECTIONS,
+    threads: 1,
+    cpus: '1',
+    serverPid: server.pid,
+    ...(dbs.match ? { databaseMatch: dbs.match.api } : {}),
+  });
   const rounds = [
     ['`GET /api/v1/projects/{id}`, API key', 'rest', key],
-    ['`tools/call get_project` on `/api/mcp`, API key', 'mcp', key],
-    ['the same call through the SDK’s handler (`_meta: {}`)', 'mcp-sdk', key],
+    ['`tools/call get_project` on `/api/mcp` (2025-06-18), API key', 'mcp', key],
     ['the same call of the 2026 revision (headers and `_meta` envelope)', 'mcp-2026', key],
     ['`GET /api/v1/projects?limit=1`, API key', 'list', key],
     ['`GET /api/v1/projects?limit=1`, OAuth access token', 'list', accessToken],
   ] as const;
-  // Each round three times, taking turns, and the median of each kept: a single round on this
-  // machine can be disturbed (on PostgreSQL its backends share the cores), and taking turns
-  // spreads any disturbance over every call measured.
-  const runs: Awaited<ReturnType<typeof round>>[][] = rounds.map(() => []);
-  for (const [, mode, token] of rounds) await round(mode, token, 1); // warm-up
+  for (const [, mode, token] of rounds) await runWrk(load(mode, token, 2)); // warm-up: JIT, caches
+  // Each round three times, taking turns, on a quiet machine (a round others disturbed is
+  // repeated), and the median of each figure kept: on PostgreSQL the backends share the cores,
+  // and taking turns spreads any disturbance over every call measured.
+  const runs: RoundResult[][] = rounds.map(() => []);
   for (let repeat = 0; repeat < REPEATS; repeat++) {
-    for (const [i, [, mode, token]] of rounds.entries()) runs[i]!.push(await round(mode, token, SECONDS));
+    for (const [i, [label, mode, token]] of rounds.entries()) {
+      const r = await quietRound(() => load(mode, token, SECONDS), label, log);
+      runs[i]!.push(r);
+      log(
+        `  round ${repeat + 1}, ${label}: ${r.rps.toFixed(0)}/s, p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms, ${r.cpuUsPerRequest.toFixed(0)} µs server CPU/call, others used ${(r.othersShare * 100).toFixed(1)}% of a core${r.errors ? `, ${r.errors} FAILED (${r.errorDetail})` : ''}`,
+      );
+    }
   }
-  const results = runs.map(
-    (rs) => [...rs].sort((a, b) => a.cpuUsPerRequest - b.cpuUsPerRequest)[Math.floor(rs.length / 2)]!,
-  );
   await server.stop();
+  const m = (i: number, pick: (r: RoundResult) => number) => median(runs[i]!.map(pick));
+  const postgres = dbs.engine === 'postgres';
   log(
-    `\nThe median of ${REPEATS} rounds of ${SECONDS} s each:\n| call | requests/s | p50 ms | p99 ms | server CPU µs / call | errors |\n|---|---|---|---|---|---|`,
+    `\nThe median of ${REPEATS} rounds of ${SECONDS} s each, ${CONNECTIONS} connections:\n| call | calls/s | p50 ms | p99 ms | server CPU µs / call |${postgres ? ' PostgreSQL CPU µs / call |' : ''} errors |\n|---|---|---|---|---|${postgres ? '---|' : ''}---|`,
   );
   rounds.forEach(([label], i) => {
-    const r = results[i]!;
+    const errors = runs[i]!.reduce((sum, r) => sum + r.errors, 0);
     log(
-      `| ${label} | ${r.rps.toFixed(0)} | ${r.p50ms.toFixed(2)} | ${r.p99ms.toFixed(2)} | ${r.cpuUsPerRequest.toFixed(0)} | ${r.errors} |`,
+      `| ${label} | ${m(i, (r) => r.rps).toFixed(0)} | ${m(i, (r) => r.p50ms).toFixed(2)} | ${m(i, (r) => r.p99ms).toFixed(2)} | ${m(i, (r) => r.cpuUsPerRequest).toFixed(0)} |${postgres ? ` ${m(i, (r) => r.dbCpuUsPerRequest).toFixed(0)} |` : ''} ${errors} |`,
     );
   });
-  const toolRatio = results[1]!.cpuUsPerRequest / results[0]!.cpuUsPerRequest;
-  const sdkRatio = results[2]!.cpuUsPerRequest / results[0]!.cpuUsPerRequest;
-  const modernRatio = results[3]!.cpuUsPerRequest / results[0]!.cpuUsPerRequest;
-  const tokenRatio = results[5]!.cpuUsPerRequest / results[4]!.cpuUsPerRequest;
-  log(`\nMCP / REST server CPU per call: ${toolRatio.toFixed(2)}x (target: at most 2x)`);
-  log(`The same call of the 2026 revision / REST: ${modernRatio.toFixed(2)}x (target: at most 2x)`);
-  log(`The same call through the SDK's handler / REST: ${sdkRatio.toFixed(2)}x`);
+  const disturbed = runs.flat().filter((r) => r.othersShare > NOISY_SHARE).length;
+  if (disturbed)
+    log(`${disturbed} round(s) kept although other processes used the CPU (BENCH_MAX_TRIES tries each)`);
+
+  const cpu = (i: number) => m(i, (r) => r.cpuUsPerRequest);
+  const targets = (i: number) => {
+    const [p50, p99, rps] = [m(i, (r) => r.p50ms), m(i, (r) => r.p99ms), m(i, (r) => r.rps)];
+    const met = p50 < TARGET.p50ms && p99 < TARGET.p99ms && rps >= TARGET.rps;
+    const line = `p50 ${p50.toFixed(2)} ms (target < ${TARGET.p50ms}), p99 ${p99.toFixed(2)} ms (target < ${TARGET.p99ms}), ${rps.toFixed(0)} calls/s (target >= ${TARGET.rps}): ${met ? 'met' : 'MISSED'}`;
+    return { met, line };
+  };
+  const tool = targets(1);
+  const modern = targets(2);
+  const tokenRatio = cpu(4) / cpu(3);
+  log(`\nget_project through the SDK's handler: ${tool.line}`);
+  log(`the same call of the 2026 revision: ${modern.line}`);
+  log(`tool call / REST call, server CPU per call: ${(cpu(1) / cpu(0)).toFixed(2)}x (recorded)`);
+  log(`the 2026 revision's / REST call: ${(cpu(2) / cpu(0)).toFixed(2)}x (recorded)`);
   log(`OAuth token / API key on the same call: ${tokenRatio.toFixed(2)}x (target: at most 1x, within noise)`);
-  return results.every((r) => r.errors === 0) && toolRatio <= 2 && modernRatio <= 2 && tokenRatio <= 1.1
-    ? 0
-    : 1;
+  return runs.flat().every((r) => r.errors === 0) && tool.met && tokenRatio <= 1.1 ? 0 : 1;
 }
 
 await runBenchmark(main);

@@ -1,8 +1,7 @@
 -- Requests of `npm run bench:mcp`: the same read of one project, as a REST call or as an MCP tool
 -- call (get_project), or the projects list (list), with the credential given by -H. Arguments
--- after `--`: mode (rest, mcp, mcp-2026, mcp-sdk or list), project id. mcp-2026 is the tool call
--- of the 2026 revision (its headers and _meta envelope); mcp-sdk is the 2025 call with an empty
--- _meta, which the server hands to the SDK's own handler (src/mcp/tool-call.ts).
+-- after `--`: mode (rest, mcp, mcp-2026 or list), project id. mcp-2026 is the tool call of the
+-- 2026 revision (its headers and _meta envelope).
 dofile("report.lua")
 
 local mode, project
@@ -21,7 +20,6 @@ function request()
   end
   id = id + 1
   local meta = ""
-  if mode == "mcp-sdk" then meta = ',"_meta":{}' end
   if mode == "mcp-2026" then
     meta = ',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}'
   end

@@ -1,7 +1,7 @@
 // The MCP server over Streamable HTTP at /api/mcp, its manifest at /.well-known/mcp and the
 // protected-resource metadata (RFC 9728) of /api/mcp. Stateless: the SDK's handler serves every
-// request with a fresh server (server.ts), for clients of the 2025 revisions and the current one,
-// except a single tool call of the 2025 revisions, answered as the SDK would (tool-call.ts).
+// request, tool calls included, with a fresh server (server.ts), for clients of the 2025
+// revisions and the current one.
 // Before the SDK sees a request this gate checks its Host and Origin (DNS-rebinding protection),
 // counts it against the caller's rate limit (the API's own: a key's tool calls and REST calls
 // share one quota), and lets a tool call through only with a valid token allowed to make it:
@@ -14,7 +14,6 @@ import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
 import { createMcpServer, SERVER_INFO } from './server.ts';
-import { answerToolCall, framedAnswer, toolCallOf } from './tool-call.ts';
 import { TOOL_BY_NAME, TOOLS, type McpCaller } from './tools.ts';
 import { jsonAnswerHeaders } from '../web/security-headers.ts';
 
@@ -218,15 +217,6 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
               );
             }
           }
-        }
-        // One plain tool call is answered here, as the SDK would (tool-call.ts).
-        const call = caller && toolCallOf(request.method, request.headers, request.body);
-        if (call) {
-          const { headers, body } = framedAnswer(
-            call,
-            await answerToolCall(call, services, caller, request.log),
-          );
-          return reply.status(200).headers(headers).send(body);
         }
         // A request made of tool calls only is served by a server with just those tools.
         const tools =

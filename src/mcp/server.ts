@@ -11,12 +11,12 @@ import { runScoped, TOOL_BY_NAME, TOOLS, type McpCaller, type ToolDefinition } f
 
 export const SERVER_INFO = { name: 'sitewright', title: 'Sitewright', version: '0.1.0' };
 
-export function callerOf(authInfo: AuthInfo | undefined): McpCaller | undefined {
+function callerOf(authInfo: AuthInfo | undefined): McpCaller | undefined {
   return authInfo?.extra?.caller as McpCaller | undefined;
 }
 
 /** Where a tool's unexpected failure is written: the request's logger (its lines carry the request id). */
-export interface ToolLog {
+interface ToolLog {
   error(details: object, message: string): void;
 }
 
@@ -64,13 +64,14 @@ export function createMcpServer(services: Services, only?: readonly string[]): M
 }
 
 /**
- * What a tool answers, whichever way the call came (the SDK's server, or tool-call.ts): its
- * result as structured content and as JSON text (for clients that read text only), or the
- * service's refusal (not found, invalid, not allowed, limits) as a tool error with its message.
- * Anything else (a database driver's error, a bug) is logged and answered "Internal error": its
- * message may hold SQL, addresses or stored values, never for the caller's eyes.
+ * What a tool answers, once the SDK has checked its arguments against the tool's input schema:
+ * its result as structured content and as JSON text (for clients that read text only), or the
+ * service's refusal (not found, invalid, not allowed, limits) as a tool error with its message,
+ * as a NUL in any argument is. Anything else (a database driver's error, a bug) is logged and
+ * answered "Internal error": its message may hold SQL, addresses or stored values, never for the
+ * caller's eyes.
  */
-export async function toolResult(
+async function toolResult(
   tool: ToolDefinition,
   services: Services,
   caller: McpCaller | undefined,
@@ -91,7 +92,7 @@ export async function toolResult(
   }
 }
 
-/** A tool error, its keys in the order the SDK's result schema gives them on the wire. */
-export function failure(message: string): CallToolResult {
+/** A tool error: the SDK answers it as the call's result, with `isError` set. */
+function failure(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }

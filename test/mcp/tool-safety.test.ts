@@ -1,9 +1,10 @@
-// What a tool call may not get through, both ways a call is answered (tool-call.ts, and the SDK's
-// handler), on both engines: a NUL in any argument is a tool error naming it (the REST API's rule;
-// on PostgreSQL it reached the database as a 500-like driver error); a failure that is not a
-// domain refusal is logged with the request id and answered "Internal error", never with the
-// driver's words. And what an OAuth grant acts as: a client's own account lists only the public
-// templates, and a generation made through a grant records the person as its author.
+// What a tool call may not get through, as an agent sends it and with a `_meta` key of no meaning
+// (both answered by the SDK's handler), on both engines: a NUL in any argument is a tool error
+// naming it (the REST API's rule; on PostgreSQL it reached the database as a 500-like driver
+// error); a failure that is not a domain refusal is logged with the request id and answered
+// "Internal error", never with the driver's words. And what an OAuth grant acts as: a client's
+// own account lists only the public templates, and a generation made through a grant records the
+// person as its author.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
@@ -32,7 +33,7 @@ const HEADERS = {
   'mcp-protocol-version': '2025-06-18',
 };
 
-/** One tools/call; `sdk` adds a `_meta` key of no meaning, which leaves the call to the SDK's handler. */
+/** One tools/call; `sdk` adds a `_meta` key of no meaning to the protocol (it changes no answer). */
 async function callTool(
   way: Way,
   token: string,
