@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-// The `sitewright` command. It runs the JavaScript compiled from src/ into dist/, never older code:
-// if src/ changed since the last build (or there is none yet), it builds first (bin/build.js).
-import { ensureBuilt } from './build.js';
+// The `sitewright` command: runs the JavaScript that `npm run build` compiles from src/ into dist/
+// (`npm install` and `npm start` build it; after changing src/, run `npm run build` again).
+import { existsSync } from 'node:fs';
+import { URL } from 'node:url';
 
-try {
-  ensureBuilt();
-} catch (error) {
-  process.stderr.write(`sitewright: ${error.message}\n`);
+if (!existsSync(new URL('../dist/cli/main.js', import.meta.url))) {
+  process.stderr.write('sitewright: not built; run npm run build\n');
   process.exit(1);
 }
 await import('../dist/cli/main.js');

@@ -1,20 +1,19 @@
-// Builds dist/ if src/ changed since the last build, so that the tests which start the real
-// `sitewright` command (bin/sitewright.js) test the compiled product and none of them pays for the
-// build; the other tests import the TypeScript sources directly. Then says which engine-specific
-// suites this run covers, so a green run without services is honest.
+// Builds dist/ (`npm run build`; incremental, so quick when src/ did not change), so that the tests
+// which start the real `sitewright` command (bin/sitewright.js) test the compiled product and none
+// of them pays for the build; the other tests import the TypeScript sources directly. Then says
+// which engine-specific suites this run covers, so a green run without services is honest.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export default function setup(): void {
-  const build = spawnSync(
-    process.execPath,
-    [fileURLToPath(new URL('../bin/build.js', import.meta.url)), '--if-stale'],
-    { stdio: 'inherit' },
-  );
+  const build = spawnSync('npm', ['run', '--silent', 'build'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: 'inherit',
+  });
   if (build.error || build.status !== 0)
     throw new Error(
-      `the build (node bin/build.js) failed: ${build.error?.message ?? `exit code ${build.status}`}`,
+      `the build (npm run build) failed: ${build.error?.message ?? `exit code ${build.status}`}`,
     );
   const lines = [
     process.env.TEST_DATABASE_URL

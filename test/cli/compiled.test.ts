@@ -1,8 +1,9 @@
-// Production runs compiled JavaScript: `sitewright start` runs dist/ (test/global-setup.ts built
-// it) with no TypeScript loader in the process and no compiler process beside it, its page-view
-// writer thread runs the compiled writer-thread.js, and nothing it imports is TypeScript.
+// Production runs compiled JavaScript: `sitewright start` runs dist/ (`npm run build`, which
+// test/global-setup.ts ran) with no TypeScript loader in the process and no compiler process beside
+// it, its page-view writer thread runs the compiled writer-thread.js, and nothing it imports is
+// TypeScript. Without dist/, the command says to build and runs nothing.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +92,36 @@ describe('the compiled product', () => {
       expect(JSON.parse(stdout)).toEqual([]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('bin/sitewright.js', () => {
+  it('runs dist/cli/main.js', async () => {
+    const { stdout, stderr } = await run(process.execPath, [BIN, '--help'], {
+      env: { PATH: process.env.PATH },
+    });
+    expect(stdout).toMatch(/^Usage: sitewright <command>\n/);
+    expect(stderr).toBe('');
+  });
+
+  it('says in one line to build, and exits 1, when dist/ is missing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sitewright-unbuilt-'));
+    try {
+      cpSync(BIN, join(dir, 'bin/sitewright.js'));
+      const res = await run(process.execPath, [join(dir, 'bin/sitewright.js'), 'start'], {
+        env: { PATH: process.env.PATH },
+      }).then(
+        () => ({ code: 0, stdout: '', stderr: '' }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect([res.code, res.stdout, res.stderr]).toEqual([
+        1,
+        '',
+        'sitewright: not built; run npm run build\n',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,5 @@
 // The pages' stylesheets and scripts, served by Sitewright itself (no CDN): src/ui/assets/ as
-// written, and the builder's bundles from dist/bundles/ (bin/build.js). Read and compressed once at
+// written, and the builder's bundles from dist/bundles/ (npm run build, bin/bundle.js). Read and compressed once at
 // start; the URL carries a hash of the content, so browsers may keep them for a year.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
