@@ -96,19 +96,11 @@ export function registerApiGuard(
     }
     checkContentType(request, routeConfig.allowEmptyBody === true);
   });
-  // A write without a body schema (a DELETE, or a write allowed without a body) takes no fields:
-  // one that comes is refused by name, like an unknown field anywhere else, instead of being
-  // ignored. Attached only to those routes, so that no other request pays for the hook.
-  app.addHook('onRoute', (route) => {
-    const takesNoBody = route.config?.allowEmptyBody || [route.method].flat().includes('DELETE');
-    if (!takesNoBody || route.schema?.body || !isApiPath(route.url)) return;
-    const existing = route.preValidation;
-    route.preValidation = [...(existing ? [existing].flat() : []), refuseUnexpectedBody];
-  });
   return identify;
 }
 
-async function refuseUnexpectedBody(request: FastifyRequest): Promise<void> {
+/** A write without a body schema takes no fields (route-rules.ts `noBody`). */
+export async function refuseUnexpectedBody(request: FastifyRequest): Promise<void> {
   const body = request.body;
   if (body === undefined || body === null) return;
   if (typeof body !== 'object' || Array.isArray(body))

@@ -2,7 +2,6 @@
 // (main.ts does), so tests drive it through app.inject(). Every /api/v1 request runs through
 // Fastify and its hooks; which requests reach Fastify at all (rather than the site edge) is
 // main.ts's decision, handed in as `serverFactory`.
-import { Type } from '@sinclair/typebox';
 import Fastify, {
   type FastifyInstance,
   type FastifyPluginAsync,
@@ -19,8 +18,6 @@ import { parserErrorHandler, routerErrorHandler, type LongRequestPage } from './
 import { registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
-import { registerPagingCheck } from './paging.ts';
-import { errorResponses } from './schemas.ts';
 import { requestForLog } from './log-redaction.ts';
 import { requestIdOf } from './request-id.ts';
 import { trustFunction } from '../lib/client-address.ts';
@@ -96,24 +93,10 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     );
   };
   guard.identify = registerApiGuard(app, services.orgs, deps.rateLimiter, config, connector);
-  registerPagingCheck(app);
   await registerOpenApi(app, config);
 
   registerInternalRoutes(app, services.sites, config.sites.tlsAskAllow);
   registerDocsRoute(app);
-  // A route that takes no query parameters refuses any (400 naming it), as the others refuse
-  // unknown ones: a typo such as ?limt=5 must never be silently ignored.
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(API_PREFIX) && !route.schema?.querystring) {
-      const response = route.schema?.response as Record<string, unknown> | undefined;
-      route.schema = {
-        ...route.schema,
-        querystring: Type.Object({}, { additionalProperties: false }),
-        // That refusal is a 400 the route's own schema may not list.
-        ...(response && !response[400] ? { response: { ...response, 400: errorResponses(400)[400] } } : {}),
-      };
-    }
-  });
   for (const routes of apiRoutes) {
     await app.register(routes({ services, config }), { prefix: API_PREFIX });
   }

@@ -1,9 +1,9 @@
 // `limit` and `offset` are checked as they were written, before validation coerces them: Ajv's
 // coercion turns '0x10' into 16, '-0' into 0 and '1e3' into 1000, and lets 1e23 or Infinity
-// through as integers. Every list route (any route whose query declares `limit` or `offset`)
-// gets this check, so all of them take decimal digits in range and refuse everything else with
-// the one message of modules/common/paging.ts.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// through as integers. Every list route states this check (route-rules.ts `pagedList`), so all
+// of them take decimal digits in range and refuse everything else with the one message of
+// modules/common/paging.ts.
+import type { FastifyRequest } from 'fastify';
 import { HttpError } from './error-handler.ts';
 import { PAGING_RANGES, pagingMessage, type PagingParam } from '../modules/common/paging.ts';
 
@@ -11,17 +11,8 @@ const NAMES = Object.keys(PAGING_RANGES) as PagingParam[];
 // Ten digits hold MAX_OFFSET; more can only be out of range (and would lose precision as a number).
 const DIGITS = /^[0-9]{1,10}$/;
 
-export function registerPagingCheck(app: FastifyInstance): void {
-  app.addHook('onRoute', (route) => {
-    const properties = (route.schema?.querystring as { properties?: Record<string, unknown> } | undefined)
-      ?.properties;
-    if (!properties || !NAMES.some((name) => name in properties)) return;
-    const existing = route.preValidation;
-    route.preValidation = [...(existing ? [existing].flat() : []), checkPaging];
-  });
-}
-
-async function checkPaging(request: FastifyRequest): Promise<void> {
+/** A list route's preValidation (route-rules.ts `pagedList`). */
+export async function checkPaging(request: FastifyRequest): Promise<void> {
   const query = request.query as Record<string, unknown>;
   for (const name of NAMES) {
     const raw = query[name];

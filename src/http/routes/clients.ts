@@ -5,6 +5,7 @@ import { caller } from '../caller.ts';
 import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { errorResponses } from '../schemas.ts';
+import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import {
   Client,
   ClientInvitation,
@@ -21,6 +22,7 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
     app.get(
       '/clients',
       {
+        ...pagedList,
         schema: {
           tags,
           summary: 'List clients',
@@ -41,6 +43,7 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
           description:
             'The client starts `invited` with `payment_status` `none`. The email is unique within the organization, compared case-insensitively.',
           body: CreateClientBody,
+          querystring: NoQuery,
           response: { 201: ClientEnvelope, ...errorResponses(400, 403, 415) },
         },
       },
@@ -57,6 +60,7 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
           tags,
           summary: 'Get a client',
           params: ClientParams,
+          querystring: NoQuery,
           response: { 200: ClientEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
@@ -72,6 +76,7 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
           description: 'Only the fields present change. `payment_status` is read-only.',
           params: ClientParams,
           body: UpdateClientBody,
+          querystring: NoQuery,
           response: { 200: ClientEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
@@ -83,6 +88,7 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
     app.post(
       '/clients/:clientId/invite',
       {
+        ...noBody,
         // Takes no body: works without one and without Content-Type; a JSON body must be `{}`.
         config: { allowEmptyBody: true },
         schema: {
@@ -91,6 +97,7 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
           description:
             'Emails the client a link (valid 7 days) to create its account on the client portal, where it sees its own projects. Accepting makes an `invited` client `active` and emits `client.updated`. Inviting again sends a new link; earlier links keep working until they expire. An action, like the webhook test and rotate-secret: 200, not 201. A client that is `suspended` or `churned`, or already has its account: 400.',
           params: ClientParams,
+          querystring: NoQuery,
           response: {
             200: Type.Object({ invitation: ClientInvitation }, { additionalProperties: false }),
             ...errorResponses(400, 403, 404, 415),

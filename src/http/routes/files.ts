@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from './deps.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
+import { noBody, NoQuery } from '../route-rules.ts';
 import {
   FileContentEnvelope,
   FileDeleted,
@@ -30,6 +31,7 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
           summary: "List a project's files",
           description: 'Metadata only, sorted by path.',
           params: ProjectParams,
+          querystring: NoQuery,
           response: { 200: FileList, ...errorResponses(400, 403, 404) },
         },
       },
@@ -44,6 +46,7 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
           summary: 'Get a file with its content',
           description: 'Text files come as `utf8` strings, anything else as `base64`.',
           params: FileParams,
+          querystring: NoQuery,
           response: { 200: FileContentEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
@@ -62,6 +65,7 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
           description: `201 when the file is new, 200 when it replaced one. Paths are relative, \`/\`-separated, at most 255 bytes, with letters, digits and \`- _ . ~ @ +\`; no \`..\`, no hidden segments except \`.well-known\` (and \`.sitewright\` first: private notes, never published nor served). Limits: FILE_MAX_BYTES per file and PROJECT_MAX_BYTES per project (413), PROJECT_MAX_FILES files per project (400).`,
           params: FileParams,
           body: PutFileBody,
+          querystring: NoQuery,
           response: { 200: FileEnvelope, 201: FileEnvelope, ...errorResponses(400, 403, 404, 413, 415) },
         },
       },
@@ -81,10 +85,12 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
     app.delete(
       '/projects/:projectId/files/*',
       {
+        ...noBody,
         schema: {
           tags,
           summary: 'Delete a file',
           params: FileParams,
+          querystring: NoQuery,
           response: { 200: FileDeleted, ...errorResponses(400, 403, 404, 415) },
         },
       },
@@ -108,6 +114,7 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
           description:
             "Allowed when the client's plan has `can_export_code` (403 otherwise); projects of clients without a plan may export. The archive holds every file at its path.",
           params: ProjectParams,
+          querystring: NoQuery,
           response: {
             200: {
               description: 'A zip archive',
@@ -135,6 +142,7 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
           description:
             'The snapshot taken from `source_project_id` when the template was created. Metadata only, sorted by path.',
           params: TemplateParams,
+          querystring: NoQuery,
           response: { 200: FileList, ...errorResponses(400, 403, 404) },
         },
       },

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
 import { caller } from '../caller.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
+import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import { Uuid } from '../../modules/common/schema.ts';
 import { ListSubmissionsQuery, Submission } from '../../modules/forms/schema.ts';
 
@@ -14,6 +15,7 @@ export function formsRoutes({ services: { forms } }: RouteDeps): FastifyPluginAs
     app.get(
       '/projects/:projectId/submissions',
       {
+        ...pagedList,
         schema: {
           tags,
           summary: "List a project's form submissions",
@@ -35,10 +37,12 @@ export function formsRoutes({ services: { forms } }: RouteDeps): FastifyPluginAs
     app.delete(
       '/projects/:projectId/submissions/:submissionId',
       {
+        ...noBody,
         schema: {
           tags,
           summary: 'Delete a form submission',
           params: Type.Object({ projectId: Uuid(), submissionId: Uuid() }),
+          querystring: NoQuery,
           response: { 200: DeletedBody, ...errorResponses(400, 403, 404, 415) },
         },
       },

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
+import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import {
   GenerateBody,
   Generation,
@@ -29,6 +30,7 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
             "Queues an AI generation and answers at once with 202; poll `GET /projects/{id}/generations/{generationId}` until it is `succeeded` or `failed`. On a project without files the provider builds a complete site; on one with files it edits the site as the prompt asks. On success the generation's files replace the project's files in one step. `model` is one of the organization's models: `builtin` (templates, no network), the installation's `AI_MODELS`, and the model the organization connected in Settings → AI model; without it, the organization's default. Each request counts as one AI message of the client's plan (`max_ai_messages_daily`, per UTC day): over the limit the answer is 429 with `Retry-After` until midnight UTC, and nothing is queued. A generation that fails or changes nothing gives its message back.",
           params: ProjectIdParams,
           body: GenerateBody,
+          querystring: NoQuery,
           response: { 202: GenerationEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
@@ -42,6 +44,7 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
     app.get(
       '/projects/:projectId/generations',
       {
+        ...pagedList,
         schema: {
           tags,
           summary: 'List the generations of a project',
@@ -71,6 +74,7 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
           tags,
           summary: 'Get a generation',
           params: GenerationParams,
+          querystring: NoQuery,
           response: { 200: GenerationEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
@@ -86,6 +90,7 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
     app.post(
       '/projects/:projectId/generations/:generationId/cancel',
       {
+        ...noBody,
         config: { allowEmptyBody: true },
         schema: {
           tags,
@@ -93,6 +98,7 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
           description:
             'A `queued` or `running` generation becomes `cancelled` at once and changes no file (a provider already running is stopped within a moment; its answer is discarded). A generation that has finished is a 409. The AI message it counted stays counted.',
           params: GenerationParams,
+          querystring: NoQuery,
           response: { 200: GenerationEnvelope, ...errorResponses(400, 403, 404, 409, 415) },
         },
       },

@@ -5,6 +5,7 @@ import { caller } from '../caller.ts';
 import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { errorResponses } from '../schemas.ts';
+import { NoQuery, pagedList } from '../route-rules.ts';
 import { CreatePlanBody, Plan, PlanParams, UpdatePlanBody } from '../../modules/plans/schema.ts';
 
 const tags = ['plans'];
@@ -15,6 +16,7 @@ export function plansRoutes({ services: { plans } }: RouteDeps): FastifyPluginAs
     app.get(
       '/plans',
       {
+        ...pagedList,
         schema: {
           tags,
           summary: 'List plans',
@@ -34,6 +36,7 @@ export function plansRoutes({ services: { plans } }: RouteDeps): FastifyPluginAs
           summary: 'Create a plan',
           description: 'The plan is active and can be attached to clients immediately.',
           body: CreatePlanBody,
+          querystring: NoQuery,
           response: { 201: PlanEnvelope, ...errorResponses(400, 403, 415) },
         },
       },
@@ -48,6 +51,7 @@ export function plansRoutes({ services: { plans } }: RouteDeps): FastifyPluginAs
           tags,
           summary: 'Get a plan',
           params: PlanParams,
+          querystring: NoQuery,
           response: { 200: PlanEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
@@ -64,6 +68,7 @@ export function plansRoutes({ services: { plans } }: RouteDeps): FastifyPluginAs
             'Only the fields present change. Setting `is_default: true` unsets the default on every other plan. Existing subscriptions keep their price until renewed. Plans cannot be deleted; set `is_active: false` instead.',
           params: PlanParams,
           body: UpdatePlanBody,
+          querystring: NoQuery,
           response: { 200: PlanEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },

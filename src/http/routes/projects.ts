@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
 import { caller, principal } from '../caller.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
+import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import {
   CreateProjectBody,
   DEFAULT_LIMIT,
@@ -24,6 +25,7 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
     app.get(
       '/projects',
       {
+        ...pagedList,
         schema: {
           tags,
           summary: 'List projects',
@@ -52,6 +54,7 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
           description:
             "Creates an `active` project for the client with `client_email` (404 when the organization has no such client), optionally from one of the organization's templates (`template_id`, else 404). The `subdomain` is derived from the name and unique across the service. When the client's plan allows no more sites (`max_sites`, archived projects included) the answer is 403 and nothing is created. `builder_url` opens the project in the builder.",
           body: CreateProjectBody,
+          querystring: NoQuery,
           response: {
             201: Type.Object(
               { project: Project, builder_url: Type.String({ format: 'uri' }) },
@@ -74,6 +77,7 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
           tags,
           summary: 'Get a project',
           params: ProjectParams,
+          querystring: NoQuery,
           response: { 200: ProjectEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
@@ -90,6 +94,7 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
             'Only the fields present change; `updated_at` moves when something did. `tags` replaces the list (trimmed, empty ones and duplicates dropped). Files, publish state and the subdomain do not change.',
           params: ProjectParams,
           body: UpdateProjectBody,
+          querystring: NoQuery,
           response: { 200: ProjectEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
@@ -101,12 +106,14 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
     app.delete(
       '/projects/:projectId',
       {
+        ...noBody,
         schema: {
           tags,
           summary: 'Delete a project',
           description:
             'Permanently deletes the project and everything that belongs to it (its site, files and analytics); cannot be undone. Templates made from it stay. To keep the files, set `status` to `archived` instead.',
           params: ProjectParams,
+          querystring: NoQuery,
           response: { 200: DeletedBody, ...errorResponses(400, 403, 404) },
         },
       },

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
+import { noBody, NoQuery } from '../route-rules.ts';
 import { Project } from '../../modules/projects/schema.ts';
 import { Preview, ProjectParams, Published, PublishBody } from '../../modules/publishing/schema.ts';
 
@@ -31,6 +32,7 @@ export function publishingRoutes({ services: { publishing }, config }: RouteDeps
             "Publishes `builtFiles` when given, else the project's current files, as a new immutable deployment, and makes it live at once on the project's subdomain of SITES_DOMAIN (or its active custom domain). Sets `published_url` and `last_published_at` and emits `project.published` with the project and the `deployment_id`. No files, or no `index.html`: 400. Paths and sizes follow the files API's rules.",
           params: ProjectParams,
           body: PublishBody,
+          querystring: NoQuery,
           response: { 200: Published, ...errorResponses(400, 403, 404, 413, 415) },
         },
       },
@@ -41,6 +43,7 @@ export function publishingRoutes({ services: { publishing }, config }: RouteDeps
     app.post(
       '/projects/:projectId/unpublish',
       {
+        ...noBody,
         config: { allowEmptyBody: true },
         schema: {
           tags,
@@ -48,6 +51,7 @@ export function publishingRoutes({ services: { publishing }, config }: RouteDeps
           description:
             'The site answers 404 from the next request on; `published_url` becomes null (`last_published_at` keeps the last publish). Unpublishing a site that is not published changes nothing.',
           params: ProjectParams,
+          querystring: NoQuery,
           response: {
             200: Type.Object({ project: Project }, { additionalProperties: false }),
             ...errorResponses(400, 403, 404, 415),
@@ -67,6 +71,7 @@ export function publishingRoutes({ services: { publishing }, config }: RouteDeps
           summary: 'Preview link of the current files',
           description: `\`preview_url\` opens the project's current (unpublished) files without credentials until \`preview_expires_at\` (PREVIEW_TTL, default 7 days); each call makes a fresh link. Previews are not counted in analytics and carry \`X-Robots-Tag: noindex\`.`,
           params: ProjectParams,
+          querystring: NoQuery,
           response: { 200: Preview, ...errorResponses(400, 403, 404) },
         },
       },

@@ -5,6 +5,7 @@ import { caller } from '../caller.ts';
 import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
+import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import {
   CreateTemplateBody,
   Template,
@@ -20,6 +21,7 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
     app.get(
       '/templates',
       {
+        ...pagedList,
         schema: {
           tags,
           summary: 'List templates',
@@ -40,6 +42,7 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
           description:
             '`category` defaults to `general`, `is_public` to false. `source_project_id` must be a project of the organization (else 404); its files are snapshotted into the template.',
           body: CreateTemplateBody,
+          querystring: NoQuery,
           response: { 201: TemplateEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
@@ -54,6 +57,7 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
           tags,
           summary: 'Get a template',
           params: TemplateParams,
+          querystring: NoQuery,
           response: { 200: TemplateEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
@@ -72,6 +76,7 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
             'Only the fields present change. Captured files do not change. `thumbnail_url: null` removes the thumbnail.',
           params: TemplateParams,
           body: UpdateTemplateBody,
+          querystring: NoQuery,
           response: { 200: TemplateEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
@@ -83,12 +88,14 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
     app.delete(
       '/templates/:templateId',
       {
+        ...noBody,
         schema: {
           tags,
           summary: 'Delete a template',
           description:
             'Projects already created from it are unaffected: they keep their files and `template` name.',
           params: TemplateParams,
+          querystring: NoQuery,
           response: { 200: DeletedBody, ...errorResponses(400, 403, 404) },
         },
       },

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from './deps.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
+import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import {
   DeploymentList,
   DeploymentParams,
@@ -28,6 +29,7 @@ export function versionsRoutes({
     app.get(
       '/projects/:projectId/versions',
       {
+        ...pagedList,
         schema: {
           tags: ['versions'],
           summary: "List a project's versions",
@@ -51,6 +53,7 @@ export function versionsRoutes({
           tags: ['versions'],
           summary: 'Get a version with its file list',
           params: VersionParams,
+          querystring: NoQuery,
           response: { 200: VersionEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
@@ -71,6 +74,7 @@ export function versionsRoutes({
           summary: 'Get a file of a version with its content',
           description: 'Text files come as `utf8` strings, anything else as `base64`.',
           params: VersionFileParams,
+          querystring: NoQuery,
           response: { 200: VersionFileEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
@@ -87,6 +91,7 @@ export function versionsRoutes({
     app.post(
       '/projects/:projectId/versions/:versionId/restore',
       {
+        ...noBody,
         config: { allowEmptyBody: true },
         schema: {
           tags: ['versions'],
@@ -94,6 +99,7 @@ export function versionsRoutes({
           description:
             'Makes the project\'s files exactly those of the version, as a new version (`source: "restore"`); no version is removed. The live site does not change until the next publish.',
           params: VersionParams,
+          querystring: NoQuery,
           response: { 201: RestoredEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
@@ -109,6 +115,7 @@ export function versionsRoutes({
     app.get(
       '/projects/:projectId/deployments',
       {
+        ...pagedList,
         schema: {
           tags: ['publishing'],
           summary: "List a project's deployments",
@@ -128,6 +135,7 @@ export function versionsRoutes({
     app.post(
       '/projects/:projectId/deployments/:deploymentId/promote',
       {
+        ...noBody,
         config: { allowEmptyBody: true },
         schema: {
           tags: ['publishing'],
@@ -135,6 +143,7 @@ export function versionsRoutes({
           description:
             "The site serves this deployment from the next request on, with no build and no copy; `last_published_at` is set and `project.published` is emitted, as for a publish. The project's files do not change.",
           params: DeploymentParams,
+          querystring: NoQuery,
           response: { 200: Published, ...errorResponses(400, 403, 404, 415) },
         },
       },

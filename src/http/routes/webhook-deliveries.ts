@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
 import { caller } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
+import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import {
   DeliveriesQuery,
   DeliveryParams,
@@ -23,6 +24,7 @@ export function webhookDeliveriesRoutes({
     app.get(
       '/webhooks/:webhookId/deliveries',
       {
+        ...pagedList,
         schema: {
           tags,
           summary: "List an endpoint's deliveries",
@@ -45,6 +47,7 @@ export function webhookDeliveriesRoutes({
     app.post(
       '/webhooks/:webhookId/deliveries/:deliveryId/retry',
       {
+        ...noBody,
         config: bodyless,
         schema: {
           tags,
@@ -52,6 +55,7 @@ export function webhookDeliveriesRoutes({
           description:
             'Queues the delivery to be sent now, with the same event body and `webhook-id` header as before. If that attempt fails, the delivery carries on with its retry schedule; one that had used it up becomes `failed` again. An inactive endpoint holds it until switched back on.',
           params: DeliveryParams,
+          querystring: NoQuery,
           response: {
             202: Type.Object({ delivery: WebhookDelivery }, { additionalProperties: false }),
             ...errorResponses(400, 403, 404, 415),
@@ -69,6 +73,7 @@ export function webhookDeliveriesRoutes({
     app.post(
       '/webhooks/:webhookId/test',
       {
+        ...noBody,
         config: bodyless,
         schema: {
           tags,
@@ -76,6 +81,7 @@ export function webhookDeliveriesRoutes({
           description:
             'Sends a signed `webhook.test` event to this endpoint only (active or not), waits for the answer (up to the delivery timeout) and returns the attempt. One attempt, no retries; it appears in the delivery log.',
           params: WebhookParams,
+          querystring: NoQuery,
           response: {
             200: Type.Object(
               { attempt: WebhookAttempt, delivery: WebhookDelivery },
@@ -91,6 +97,7 @@ export function webhookDeliveriesRoutes({
     app.post(
       '/webhooks/:webhookId/rotate-secret',
       {
+        ...noBody,
         config: bodyless,
         schema: {
           tags,
@@ -98,6 +105,7 @@ export function webhookDeliveriesRoutes({
           description:
             'Returns a new secret, only this once. For the rotation overlap (24 hours by default) every delivery carries two signatures in `webhook-signature`, space-separated: one with the new secret and one with the previous, so receivers can switch without missing a delivery.',
           params: WebhookParams,
+          querystring: NoQuery,
           response: { 200: RotatedSecret, ...errorResponses(400, 403, 404, 415) },
         },
       },

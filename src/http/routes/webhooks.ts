@@ -5,6 +5,7 @@ import { caller } from '../caller.ts';
 import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
+import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import {
   CreateWebhookBody,
   UpdateWebhookBody,
@@ -21,6 +22,7 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
     app.get(
       '/webhooks',
       {
+        ...pagedList,
         schema: {
           tags,
           summary: 'List webhook endpoints',
@@ -41,6 +43,7 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
           description:
             'The URL must be https and must not point at a private, loopback or reserved address. The response carries `secret`, shown only this once.',
           body: CreateWebhookBody,
+          querystring: NoQuery,
           response: {
             201: Type.Object({ webhook: WebhookWithSecret }, { additionalProperties: false }),
             ...errorResponses(400, 403, 415),
@@ -58,6 +61,7 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
           tags,
           summary: 'Get a webhook endpoint',
           params: WebhookParams,
+          querystring: NoQuery,
           response: { 200: WebhookEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
@@ -74,6 +78,7 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
             'Only the fields present change. `is_active: false` holds deliveries (new events no longer fan out to it; pending ones wait); `is_active: true` sends the held ones still within their retry schedule and clears `disabled_reason`.',
           params: WebhookParams,
           body: UpdateWebhookBody,
+          querystring: NoQuery,
           response: { 200: WebhookEnvelope, ...errorResponses(400, 403, 404, 415) },
         },
       },
@@ -85,11 +90,13 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
     app.delete(
       '/webhooks/:webhookId',
       {
+        ...noBody,
         schema: {
           tags,
           summary: 'Delete a webhook endpoint',
           description: 'Deliveries still pending to it are dropped (status `dropped`, no more attempts).',
           params: WebhookParams,
+          querystring: NoQuery,
           response: { 200: DeletedBody, ...errorResponses(400, 403, 404) },
         },
       },
