@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Caller, OrgService, Permission } from '../modules/orgs/service.ts';
 import { HttpError } from './error-handler.ts';
+import { bearerToken, limitKey } from '../web/credentials.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,11 +56,11 @@ export function registerApiGuard(
 
   const identify: Identify = async (request, reply) => {
     reply.headers(retirement);
-    const token = bearerToken(request.headers.authorization);
+    const token = apiKeyOf(request.headers.authorization);
     let caller = token ? await orgs.authenticate(token) : undefined;
     if (!caller && token && connector && request.method === 'GET' && CONNECTOR_ROUTE.test(request.url))
       caller = await connector(token);
-    const rate = await rateLimiter.consume(caller ? `key:${caller.keyId}` : `ip:${request.ip}`);
+    const rate = await rateLimiter.consume(limitKey(caller?.keyId, request.ip));
     reply.headers(rateLimiter.headers(rate));
     if (!rate.allowed) {
       throw new HttpError(
@@ -77,7 +78,7 @@ export function registerApiGuard(
   app.addHook('onRequest', async (request, reply) => {
     if (!isApiPath(request.url)) return;
     const caller = await identify(request, reply);
-    const token = bearerToken(request.headers.authorization);
+    const token = apiKeyOf(request.headers.authorization);
 
     // routeOptions is a getter that builds a new object: read it once.
     const routeConfig = request.routeOptions.config;
@@ -113,11 +114,9 @@ export function isApiPath(url: string): boolean {
   return url === API_PREFIX || url.startsWith(API_PREFIX + '/') || url.startsWith(API_PREFIX + '?');
 }
 
-/** The key sent as `Authorization: Bearer wk_...` (or as the whole header). */
-export function bearerToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? header;
+/** The key sent as `Authorization: Bearer wk_...`, or as the whole header (the API takes both). */
+export function apiKeyOf(header: string | undefined): string | undefined {
+  return bearerToken(header) ?? (header || undefined);
 }
 
 /** Deprecation and Sunset, sent on every /api/v1 response while this version is being retired. */

@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
-import { bearerToken, isApiPath, type Identify } from './api-guard.ts';
+import { apiKeyOf, isApiPath, type Identify } from './api-guard.ts';
 import { HttpError } from './error-handler.ts';
 
 const ROUTER_MESSAGES: Record<string, string> = {
@@ -29,7 +29,7 @@ export function routerErrorHandler(
       if (isApiPath(request.url)) {
         const caller = await identify()?.(request, reply);
         if (!caller) {
-          const token = bearerToken(request.headers.authorization);
+          const token = apiKeyOf(request.headers.authorization);
           throw new HttpError(
             401,
             token ? 'Invalid or revoked API key' : 'Missing API key: send "Authorization: Bearer wk_..."',

@@ -16,6 +16,7 @@ import type { Services } from '../modules/index.ts';
 import { createMcpServer, SERVER_INFO } from './server.ts';
 import { TOOL_BY_NAME, TOOLS, type McpCaller } from './tools.ts';
 import { jsonAnswerHeaders } from '../web/security-headers.ts';
+import { bearerToken, limitKey } from '../web/credentials.ts';
 
 export const MCP_PATH = '/api/mcp';
 const METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
@@ -67,7 +68,7 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
   const authenticate = async (
     request: FastifyRequest,
   ): Promise<(McpCaller & { limitKey: string }) | undefined> => {
-    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const token = bearerToken(request.headers.authorization);
     if (!token) return undefined;
     if (token.startsWith('wk_')) {
       const caller = await services.orgs.authenticate(token);
@@ -76,7 +77,7 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
           orgId: caller.orgId,
           permissions: caller.permissions,
           keyId: caller.keyId,
-          limitKey: `key:${caller.keyId}`,
+          limitKey: caller.keyId,
         }
       );
     }
@@ -87,7 +88,7 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
       permissions: ['read', 'write'],
       userId: owner.userId,
       ...(owner.orgClientId ? { clientId: owner.orgClientId } : {}),
-      limitKey: `key:user:${owner.userId}`,
+      limitKey: `user:${owner.userId}`,
     };
   };
 
@@ -185,7 +186,7 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
         const messages = ([] as JsonRpc[]).concat((request.body as JsonRpc | JsonRpc[] | undefined) ?? []);
         const calls = messages.filter((m) => m && m.method === 'tools/call');
         const caller = await authenticate(request);
-        const rate = await rateLimiter.consume(caller ? caller.limitKey : `ip:${request.ip}`);
+        const rate = await rateLimiter.consume(limitKey(caller?.limitKey, request.ip));
         if (!rate.allowed) {
           reply.header('retry-after', String(rate.resetSeconds));
           return refuse(reply, 429, calls[0]?.id, `Rate limit exceeded: retry in ${rate.resetSeconds} s`);
