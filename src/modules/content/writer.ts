@@ -31,7 +31,7 @@ export interface ContentChange<T, R> {
    * The rest of the change, in the same transaction: `version` is the one recorded, or undefined
    * when the files equal the latest version's (nothing changed).
    */
-  then?(trx: Executor, result: T, version: VersionRow | undefined, project: ProjectRow): Promise<R>;
+  finish?(trx: Executor, result: T, version: VersionRow | undefined, project: ProjectRow): Promise<R>;
 }
 
 export class ContentWriter {
@@ -63,7 +63,7 @@ export class ContentWriter {
     const version = note
       ? await versions.recordVersion(trx, { orgId: project.org_id, projectId: project.id, ...note })
       : undefined;
-    return change.then ? change.then(trx, result, version, project) : (result as unknown as R);
+    return change.finish ? change.finish(trx, result, version, project) : (result as unknown as R);
   }
 }
 

@@ -188,7 +188,7 @@ export class GenerationWorker {
     await this.writer.change(job.orgId, job.projectId, {
       write: (working) => working.replaceAll(files),
       version: () => ({ source: 'generation', generationId: job.id, summary, actor: job.author }),
-      then: async (trx, checked, version) => {
+      finish: async (trx, checked, version) => {
         // The site is as it was: the request did nothing, and is not counted.
         if (!version) {
           summary = `${summary} (nothing changed${job.counted ? ', so this message was not counted' : ''})`;

@@ -35,7 +35,7 @@ export class PublishingService {
       // Published from the project's files: the deployment names their version (recorded now if
       // the files somehow differ from the latest one). builtFiles are a build's output, no version.
       version: () => (builtFiles ? null : { source: 'files_api' }),
-      then: async (trx, files, version, current): Promise<Published> => {
+      finish: async (trx, files, version, current): Promise<Published> => {
         const versionId = builtFiles
           ? null
           : ((version ?? (await latestVersion(trx, orgId, projectId)))?.id ?? null);

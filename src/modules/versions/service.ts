@@ -74,7 +74,7 @@ export class VersionsService {
         actor,
         always: true,
       }),
-      then: (trx, _target, made) => repo.findVersion(trx, orgId, projectId, made!.id),
+      finish: (trx, _target, made) => repo.findVersion(trx, orgId, projectId, made!.id),
     });
     return repo.toVersion(row!);
   }

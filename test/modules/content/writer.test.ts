@@ -39,7 +39,7 @@ const put = (projectId: string, path: string, text: string, then?: () => Promise
   writer.change(orgId, projectId, {
     write: (files) => files.put(path, Buffer.from(text)),
     version: () => ({ source: 'files_api', summary: `Wrote ${path}` }),
-    then: async (_trx, result) => {
+    finish: async (_trx, result) => {
       await then?.();
       return result;
     },
