@@ -13,7 +13,9 @@ import { AnalyticsQuery } from '../modules/analytics/schema.ts';
 import { CreateBuildLinkBody } from '../modules/build-links/schema.ts';
 import { Uuid } from '../modules/common/schema.ts';
 import { checked, fitted } from './check.ts';
-import { NotAllowedError, notFound } from '../modules/common/errors.ts';
+import { NotAllowedError } from '../modules/common/errors.ts';
+import { requireAgency } from '../modules/access/access.ts';
+import type { Principal } from '../modules/access/principal.ts';
 
 /** Who calls: the organization and what the token may do. */
 export interface McpCaller {
@@ -36,12 +38,21 @@ export function actorOf(caller: McpCaller): Actor {
   return caller.keyId ? { keyId: caller.keyId } : {};
 }
 
-/** Tools a client's own account may not use: they act on the agency's other clients. */
-const AGENCY_ONLY = new Set(['list_clients', 'create_client', 'create_project', 'create_build_link']);
+/** The caller as the core's principal (modules/access). */
+export function principalOf(caller: McpCaller): Principal {
+  const { orgId, permissions, clientId, userId, keyId } = caller;
+  const actor: Principal['actor'] =
+    userId === undefined
+      ? { kind: 'api_key', keyId: keyId ?? '' }
+      : clientId === undefined
+        ? { kind: 'member', userId }
+        : { kind: 'client', userId };
+  return { orgId, permissions, ...(clientId === undefined ? {} : { clientId }), actor };
+}
 
 /**
- * Runs a tool for a caller limited to one client: its projects only (another's is "not found"),
- * and none of the agency's tools.
+ * Runs a tool for a caller limited to one client, as the access rules decide: its projects only
+ * (another's is "not found"), and none of the tools that act on the agency's other clients.
  */
 export async function runScoped(
   tool: ToolDefinition,
@@ -49,23 +60,25 @@ export async function runScoped(
   caller: McpCaller,
   args: Record<string, unknown>,
 ) {
-  if (!caller.clientId) return tool.run(services, caller, args);
-  if (AGENCY_ONLY.has(tool.name))
-    throw new NotAllowedError(
+  const principal = principalOf(caller);
+  if (principal.clientId === undefined) return tool.run(services, caller, args);
+  if (tool.agencyOnly)
+    requireAgency(
+      principal,
       `${tool.name} is for the agency's team; a client account can use the tools of its own websites`,
     );
-  if (tool.name === 'list_projects') args = { ...args, client_id: caller.clientId };
+  // A client account's list is its own client's, whatever client_id it names.
+  if (tool.name === 'list_projects') args = { ...args, client_id: principal.clientId };
   if (tool.name === 'get_analytics' && args.project_id === undefined)
     throw new NotAllowedError('A client account reads the analytics of one of its websites: give project_id');
-  if (args.project_id !== undefined) {
-    const project = await services.projects.get(caller.orgId, uuid(args, 'project_id'));
-    if (project.org_client_id !== caller.clientId) throw notFound('Project');
-  }
+  if (args.project_id !== undefined) await services.projects.getFor(principal, uuid(args, 'project_id'));
   return tool.run(services, caller, args);
 }
 
 export interface ToolDefinition {
   name: string;
+  /** Acts on the agency's other clients: refused to a client's own account. */
+  agencyOnly?: boolean;
   title: string;
   description: string;
   input: z.ZodObject;
@@ -176,6 +189,7 @@ export const TOOLS: ToolDefinition[] = [
   },
   {
     name: 'create_project',
+    agencyOnly: true,
     title: 'Create a project',
     description:
       'Creates a website project for one of the organization’s clients (client_email), optionally from a template (template_id). The client’s plan limits how many sites it may have. Then call generate_site to build it.',
@@ -218,6 +232,7 @@ export const TOOLS: ToolDefinition[] = [
   },
   {
     name: 'list_clients',
+    agencyOnly: true,
     title: 'List clients',
     description:
       'Lists the agency’s clients (the businesses it builds websites for), newest first, optionally filtered by name or email (q) or status. Paginated.',
@@ -238,6 +253,7 @@ export const TOOLS: ToolDefinition[] = [
   },
   {
     name: 'create_client',
+    agencyOnly: true,
     title: 'Create a client',
     description:
       'Adds a client (a business the agency builds a website for) by email, with an optional name, company and plan (plan_id). Fires client.created.',
@@ -443,6 +459,7 @@ export const TOOLS: ToolDefinition[] = [
   },
   {
     name: 'create_build_link',
+    agencyOnly: true,
     title: 'Create a build link',
     description:
       'A link to hand a person: opening it creates a website project seeded with the prompt and starts the build (they sign in or sign up first when needed). Optional model and public template.',
