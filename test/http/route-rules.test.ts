@@ -5,20 +5,23 @@
 import Fastify, { type RouteOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import type { RateLimiter } from '../../src/lib/rate-limiter.ts';
 import { refuseUnexpectedBody } from '../../src/http/api-guard.ts';
+import { buildApp } from '../../src/http/app.ts';
 import { checkPaging } from '../../src/http/paging.ts';
 import { apiRoutes } from '../../src/http/routes/index.ts';
 import type { Services } from '../../src/modules/index.ts';
 
+// Only the route definitions are looked at: no service is called, no database opened.
+const services = new Proxy({}, { get: () => ({}) }) as Services;
+const config = loadConfig({ DATA_DIR: '/nonexistent' });
+
 async function registeredRoutes(): Promise<RouteOptions[]> {
   const routes: RouteOptions[] = [];
   const app = Fastify();
-  // Only the route definitions are looked at: no schema is compiled, no service is called.
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.addHook('onRoute', (route) => void routes.push(route));
-  const services = new Proxy({}, { get: () => ({}) }) as Services;
-  const config = loadConfig({ DATA_DIR: '/nonexistent' });
   for (const plugin of apiRoutes) await app.register(plugin({ services, config }), { prefix: '/api/v1' });
   await app.ready();
   await app.close();
@@ -29,6 +32,9 @@ const preValidation = (route: RouteOptions) => [route.preValidation ?? []].flat(
 const queryNames = (route: RouteOptions) =>
   Object.keys((route.schema?.querystring as { properties?: object } | undefined)?.properties ?? {});
 const name = (route: RouteOptions) => `${String(route.method)} ${route.url}`;
+/** `GET /api/v1/projects/{projectId}`, as the OpenAPI document writes it (`/files/*`: `{path}`). */
+const operation = (route: RouteOptions) =>
+  `${String(route.method)} ${route.url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{path}')}`;
 
 describe('the rules every /api/v1 route states', () => {
   it('has a query schema on every route, refusing unknown parameters', async () => {
@@ -57,5 +63,18 @@ describe('the rules every /api/v1 route states', () => {
     expect(bodiless.length).toBeGreaterThanOrEqual(10);
     const missing = bodiless.filter((route) => !preValidation(route).includes(refuseUnexpectedBody));
     expect(missing.map(name)).toEqual([]);
+  });
+
+  it('walks every /api/v1 operation of the app (the docs route aside: public, and takes any query)', async () => {
+    const walked = new Set((await registeredRoutes()).map(operation));
+    const rateLimiter = { quota: 1, windowSeconds: 1 } as RateLimiter;
+    const app = await buildApp({ config, services, rateLimiter });
+    const paths = app.swagger().paths as Record<string, Record<string, unknown>>;
+    await app.close();
+    const documented = Object.entries(paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(documented.filter((op) => !walked.has(op))).toEqual(['GET /api/v1/docs']);
+    expect(documented.length).toBe(walked.size + 1);
   });
 });
