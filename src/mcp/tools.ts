@@ -153,8 +153,7 @@ export const TOOLS: ToolDefinition[] = [
   {
     name: 'list_projects',
     title: 'List website projects',
-    description:
-      'Lists the organization’s website projects, newest first. Filter by a name substring (q), a client (client_id) or a status (active, archived, draft). Paginated: pass next_offset as offset for the next page.',
+    description: `Lists the organization’s website projects, newest first. Filter by a name substring (q), a client (client_id) or a status (${PROJECT_STATUSES.join(', ')}). Paginated: pass next_offset as offset for the next page.`,
     input: z.object({
       q: z.string().optional().describe('Part of the project name'),
       client_id: id('client').optional(),
