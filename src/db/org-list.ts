@@ -1,28 +1,28 @@
 // The lists of an organization's records that the spec lets a caller take whole (clients,
 // templates, plans, webhooks), made safe at any count. Two ways to read one:
 //   page(): one page by limit/offset, with the total (a count only when the page cannot tell it);
-//   walk(): every record from an offset on, in keyset pages (WHERE (order columns) < last row's),
+//   streamAll(): every record from an offset on, in keyset pages (WHERE (order columns) < last row's),
 //           so each page costs the same however deep it is and nothing is held between pages:
 //           no connection, no open statement, no snapshot. The caller decides when to read the
 //           next page (backpressure).
 // The SQL is compiled once per list and only bound per page (db/prepared.ts); on SQLite it runs on
-// the read-only connection, which is synchronous: WALK_PAGE_SIZE keeps one page to a few ms.
+// the read-only connection, which is synchronous: STREAM_PAGE_SIZE keeps one page to a few ms.
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from './index.ts';
 import { num } from './executor.ts';
 import { prepareQuery, type PreparedQuery } from './prepared.ts';
 
-/** Rows per walk page: ~2 ms of SQLite reading and serializing on this machine, ~125 kB of JSON. */
-export const WALK_PAGE_SIZE = 500;
+/** Rows per streamed page: ~2 ms of SQLite reading and serializing on this machine, ~125 kB of JSON. */
+export const STREAM_PAGE_SIZE = 500;
 
 type OrgTable = 'clients' | 'templates' | 'plans' | 'webhooks';
 /** Columns of a total order (the last one unique), all in one direction, so a row value compares. */
 export type ListOrder = { columns: readonly string[]; direction: 'asc' | 'desc' };
 
-export interface RowWalk<Row> {
+export interface StreamedRows<Row> {
   /** Pages of rows, never empty; the next page is read only when asked for. */
   pages: AsyncIterable<Row[]>;
-  /** Once the pages are exhausted: the number of records in the list as the walk saw it. */
+  /** Once the pages are exhausted: the number of records in the list as the stream saw it. */
   total(): Promise<number>;
 }
 
@@ -79,7 +79,7 @@ export class OrgList<Row extends Record<string, unknown>> {
   }
 
   /** Every record from `offset` on, page by page; its pages are read once. */
-  walk(orgId: string, offset: number, pageSize = WALK_PAGE_SIZE): RowWalk<Row> {
+  streamAll(orgId: string, offset: number, pageSize = STREAM_PAGE_SIZE): StreamedRows<Row> {
     let sent = 0;
     let done = false;
     const { first, after, columns } = this;

@@ -10,19 +10,19 @@ import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Type, type TArray, type TInteger, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ListPage, RecordWalk } from '../modules/common/paging.ts';
+import type { ListPage, StreamedList } from '../modules/common/paging.ts';
 import { caller } from './caller.ts';
 
-export async function sendWalk<T>(
+export async function sendStreamed<T>(
   reply: FastifyReply,
   key: string,
   record: TSchema,
-  walk: RecordWalk<T>,
+  list: StreamedList<T>,
 ): Promise<FastifyReply> {
   const serialize = reply.compileSerializationSchema(record as Record<string, unknown>) as (
     input: T,
   ) => string;
-  const pages = walk.pages[Symbol.asyncIterator]();
+  const pages = list.pages[Symbol.asyncIterator]();
   // The first page is read before the status is sent: a failure there is still a clean 500.
   let page = await pages.next();
 
@@ -40,10 +40,10 @@ export async function sendWalk<T>(
         await nextTurn();
         page = await pages.next();
       }
-      yield `],"total":${await walk.total()}}`;
+      yield `],"total":${await list.total()}}`;
     } finally {
       // The client went away (or a page failed, which cuts the body short: invalid JSON, never a
-      // truncated list passed off as whole): let the walk go.
+      // truncated list passed off as whole): let the stream go.
       if (!page.done) await pages.return?.();
     }
   }
@@ -68,7 +68,7 @@ export function wholeListBody<K extends string, S extends TSchema>(key: K, recor
 /** A service whose list can be taken in pages or whole. */
 export interface WholeListService<T> {
   list(orgId: string, limit: number, offset: number): Promise<ListPage<T>>;
-  walk(orgId: string, offset: number): RecordWalk<T>;
+  streamAll(orgId: string, offset: number): StreamedList<T>;
 }
 
 /** The handler of such a list: one page with `limit`, else every record from `offset` on, streamed. */
@@ -76,7 +76,7 @@ export function wholeListHandler<K extends string, T>(key: K, record: TSchema, s
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { limit, offset = 0 } = request.query as { limit?: number; offset?: number };
     const orgId = caller(request).orgId;
-    if (limit === undefined) return sendWalk(reply, key, record, service.walk(orgId, offset));
+    if (limit === undefined) return sendStreamed(reply, key, record, service.streamAll(orgId, offset));
     const { records, total } = await service.list(orgId, limit, offset);
     return { [key]: records, total } as { [P in K]: T[] } & { total: number };
   };

@@ -31,7 +31,7 @@ export function checked<T extends TSchema>(schema: T, value: unknown, what = 'fi
 }
 
 /** A tool's answer kept under 20 KB: a list loses its last items (and says so) until it fits. */
-export function fitted<T extends Record<string, unknown>>(
+export function withinAnswerSize<T extends Record<string, unknown>>(
   result: T,
   listKey?: keyof T,
   maxBytes = 20_000,

@@ -12,7 +12,7 @@ import { GenerateBody } from '../modules/generations/schema.ts';
 import { AnalyticsQuery } from '../modules/analytics/schema.ts';
 import { CreateBuildLinkBody } from '../modules/build-links/schema.ts';
 import { Uuid } from '../modules/common/schema.ts';
-import { checked, fitted } from './check.ts';
+import { checked, withinAnswerSize } from './check.ts';
 import { NotAllowedError } from '../modules/common/errors.ts';
 import { requireAgency } from '../modules/access/access.ts';
 import type { Principal } from '../modules/access/principal.ts';
@@ -120,7 +120,7 @@ const Paging = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
 });
 const pageOf = <T>(key: string, items: T[], total: number, limit: number, offset: number) =>
-  fitted(
+  withinAnswerSize(
     { [key]: items, total, next_offset: offset + items.length < total ? offset + items.length : null },
     key,
   );
@@ -365,7 +365,7 @@ export const TOOLS: ToolDefinition[] = [
     needs: 'read',
     annotations: read,
     run: async (s, c, args) =>
-      fitted({ domains: await s.domains.list(c.orgId, uuid(args, 'project_id')) }, 'domains'),
+      withinAnswerSize({ domains: await s.domains.list(c.orgId, uuid(args, 'project_id')) }, 'domains'),
   },
   {
     name: 'add_domain',

@@ -274,7 +274,7 @@ describe(`keyset pages of every whole list (${engine})`, () => {
       const whole = (await api.get(`/api/v1/${name}?limit=100`)).body[name].map((r: { id: string }) => r.id);
       expect({ name, n: whole.length }).toEqual({ name, n: 7 });
       for (const offset of [0, 1, 6, 7]) {
-        const walk = list.walk(api.org.id, offset, 2);
+        const walk = list.streamAll(api.org.id, offset, 2);
         const seen: string[] = [];
         for await (const rows of walk.pages) {
           expect(rows.length).toBeGreaterThan(0);

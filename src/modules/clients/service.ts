@@ -5,7 +5,7 @@ import type { Database } from '../../db/index.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Executor } from '../../db/executor.ts';
 import { invalid, notFound } from '../common/errors.ts';
-import { mapWalk, type ListPage, type RecordWalk } from '../common/paging.ts';
+import { mapStreamed, type ListPage, type StreamedList } from '../common/paging.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { findPlan } from '../plans/repo.ts';
@@ -32,8 +32,8 @@ export class ClientsService {
   }
 
   /** Every client from `offset` on, newest first, read a page at a time. */
-  walk(orgId: string, offset: number): RecordWalk<Client> {
-    return mapWalk(this.listQuery.walk(orgId, offset), repo.toClient);
+  streamAll(orgId: string, offset: number): StreamedList<Client> {
+    return mapStreamed(this.listQuery.streamAll(orgId, offset), repo.toClient);
   }
 
   /** A page of clients for the dashboard, newest first, filtered by text and status. */

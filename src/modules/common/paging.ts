@@ -45,22 +45,22 @@ export function pagingParams(defaultLimit?: number) {
 }
 
 /** Every record of a list, read a page at a time when the consumer asks for the next one. */
-export interface RecordWalk<T> {
+export interface StreamedList<T> {
   /** Pages of records, never empty. */
   pages: AsyncIterable<T[]>;
-  /** Once the pages are exhausted: how many records the list holds, as the walk saw it. */
+  /** Once the pages are exhausted: how many records the list holds, as the stream saw it. */
   total(): Promise<number>;
 }
 
-/** The same walk with each row turned into its API record. */
-export function mapWalk<Row, T>(walk: RecordWalk<Row>, toRecord: (row: Row) => T): RecordWalk<T> {
+/** The same stream with each row turned into its API record. */
+export function mapStreamed<Row, T>(list: StreamedList<Row>, toRecord: (row: Row) => T): StreamedList<T> {
   return {
     pages: {
       async *[Symbol.asyncIterator]() {
-        for await (const rows of walk.pages) yield rows.map(toRecord);
+        for await (const rows of list.pages) yield rows.map(toRecord);
       },
     },
-    total: () => walk.total(),
+    total: () => list.total(),
   };
 }
 

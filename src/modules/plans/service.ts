@@ -3,7 +3,7 @@
 // (billing reads the price at renewal time).
 import type { Database } from '../../db/index.ts';
 import { notFound } from '../common/errors.ts';
-import { mapWalk, type ListPage, type RecordWalk } from '../common/paging.ts';
+import { mapStreamed, type ListPage, type StreamedList } from '../common/paging.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { nonBlank } from '../common/text.ts';
@@ -27,8 +27,8 @@ export class PlansService {
   }
 
   /** Every plan from `offset` on, in list order, read a page at a time. */
-  walk(orgId: string, offset: number): RecordWalk<Plan> {
-    return mapWalk(this.listQuery.walk(orgId, offset), repo.toPlan);
+  streamAll(orgId: string, offset: number): StreamedList<Plan> {
+    return mapStreamed(this.listQuery.streamAll(orgId, offset), repo.toPlan);
   }
 
   async get(orgId: string, id: string): Promise<Plan> {

@@ -5,7 +5,7 @@ import type { Updateable } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import type { TemplatesTable } from '../../db/schema.ts';
 import { NotFoundError, notFound } from '../common/errors.ts';
-import { mapWalk, type ListPage, type RecordWalk } from '../common/paging.ts';
+import { mapStreamed, type ListPage, type StreamedList } from '../common/paging.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { findProject } from '../projects/repo.ts';
@@ -43,8 +43,8 @@ export class TemplatesService {
   }
 
   /** Every template from `offset` on, newest first, read a page at a time. */
-  walk(orgId: string, offset: number): RecordWalk<Template> {
-    return mapWalk(this.listQuery.walk(orgId, offset), repo.toTemplate);
+  streamAll(orgId: string, offset: number): StreamedList<Template> {
+    return mapStreamed(this.listQuery.streamAll(orgId, offset), repo.toTemplate);
   }
 
   async get(orgId: string, id: string): Promise<Template> {

@@ -5,7 +5,7 @@ import type { WebhookSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import type { WebhooksTable } from '../../db/schema.ts';
 import { notFound } from '../common/errors.ts';
-import { mapWalk, type ListPage, type RecordWalk } from '../common/paging.ts';
+import { mapStreamed, type ListPage, type StreamedList } from '../common/paging.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/clock.ts';
 import { generateWebhookSecret } from '../../lib/webhook-secret.ts';
@@ -39,8 +39,8 @@ export class WebhooksService {
   }
 
   /** Every endpoint from `offset` on, newest first, read a page at a time. */
-  walk(orgId: string, offset: number): RecordWalk<Webhook> {
-    return mapWalk(this.listQuery.walk(orgId, offset), repo.toWebhook);
+  streamAll(orgId: string, offset: number): StreamedList<Webhook> {
+    return mapStreamed(this.listQuery.streamAll(orgId, offset), repo.toWebhook);
   }
 
   async get(orgId: string, id: string): Promise<Webhook> {
