@@ -45,14 +45,14 @@ export async function buildServer(container: Container, logger?: Logger): Promis
     rateLimiter: container.rateLimiter,
     allowedOrigins: config.mcpAllowedOrigins,
   });
-  const siblings = async (instance: FastifyInstance) => {
+  const otherWaysIn = async (instance: FastifyInstance) => {
     await instance.register(pages);
     await instance.register(mcp);
     await instance.register(oauthPlugin({ oauth: services.oauth, rateLimiter: container.rateLimiter }));
   };
   const app = await buildApp(container, {
     ...(logger ? { logger } : {}),
-    siblings: { plugin: siblings, notFound: pageNotFound, longRequest: pageForLongRequest },
+    otherWaysIn: { plugin: otherWaysIn, notFound: pageNotFound, longRequest: pageForLongRequest },
     serverFactory: (api) => createServer(edgeFirst(edge, api)),
     onClose: () => edge.close(),
   });

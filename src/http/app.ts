@@ -39,7 +39,7 @@ export interface AppOptions {
   /** Run when the server closes (what the caller put in front of the API lets go of its resources). */
   onClose?: () => void;
   /** Other ways in served by the same app outside /api/v1 (the pages), and their answer to unknown paths. */
-  siblings?: {
+  otherWaysIn?: {
     plugin: FastifyPluginAsync;
     notFound: (request: FastifyRequest, reply: FastifyReply) => void;
     longRequest?: LongRequestPage;
@@ -66,7 +66,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     // Long path parameters reach validation (a 400 naming the parameter) instead of a 414.
     routerOptions: { maxParamLength: 2048 },
     frameworkErrors: routerErrorHandler(() => guard.identify, security.api),
-    clientErrorHandler: parserErrorHandler(deps.rateLimiter, opts.siblings?.longRequest),
+    clientErrorHandler: parserErrorHandler(deps.rateLimiter, opts.otherWaysIn?.longRequest),
   }) as unknown as FastifyInstance;
   if (opts.onClose) app.addHook('onClose', async () => opts.onClose?.());
   app.setValidatorCompiler(validatorCompiler);
@@ -77,7 +77,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     reply.headers(isApiPath(request.url) ? security.api : security.any);
     done();
   });
-  registerErrorHandling(app, opts.siblings?.notFound);
+  registerErrorHandling(app, opts.otherWaysIn?.notFound);
   registerBodyBlocks(app);
   // OAuth access tokens of the MCP resource, accepted as connector tokens on GET /api/v1/projects.
   const mcpResource = `${new URL(config.publicUrl).origin}/api/mcp`;
@@ -100,7 +100,7 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
   for (const routes of apiRoutes) {
     await app.register(routes({ services, config }), { prefix: API_PREFIX });
   }
-  if (opts.siblings) await app.register(opts.siblings.plugin);
+  if (opts.otherWaysIn) await app.register(opts.otherWaysIn.plugin);
   await app.ready();
   return app;
 }
