@@ -1,6 +1,7 @@
 // Form posts into the same typed bodies the REST API takes, checked against the same schemas
 // (modules/*/schema.ts), so a rule is written once. Form fields are text: an empty optional field
 // means "not given" (or null where the schema allows it), numbers and checkboxes are converted here.
+import { hasNul } from '../web/nul-check.ts';
 import type { TSchema, Static } from '@sinclair/typebox';
 import { invalid } from '../modules/common/errors.ts';
 import { makeValidator } from '../modules/common/validator.ts';
@@ -36,7 +37,7 @@ export function validForm<T extends TSchema>(schema: T, body: Record<string, unk
 export function text(form: Form, name: string): string {
   const value = form[name];
   const one = Array.isArray(value) ? value[0] : value;
-  if (one !== undefined && one.includes('\u0000'))
+  if (one !== undefined && hasNul(one))
     throw invalid(`${name.replace(/_/g, ' ')}: must not contain a NUL character`);
   return one ?? '';
 }

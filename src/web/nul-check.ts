@@ -2,7 +2,8 @@
 // arguments), on both engines: PostgreSQL text cannot hold one (a 500 there), SQLite would store
 // it. Strings whose schema says NUL_ALLOWED (file content, which is bytes) are the exception. The
 // REST API runs it after schema validation (http/validation.ts), so the data has the schema's
-// shape; the MCP server before a tool runs (mcp/server.ts).
+// shape; the MCP server before a tool runs (mcp/server.ts); the pages on each form field and query
+// parameter (ui/forms.ts, ui/query.ts).
 import { NUL_ALLOWED } from '../modules/common/schema.ts';
 
 type Schema = {
@@ -15,6 +16,11 @@ type Schema = {
   [NUL_ALLOWED]?: boolean;
 };
 
+/** Whether a text holds a NUL character (a form field, a query parameter). */
+export function hasNul(text: string): boolean {
+  return text.includes('\u0000');
+}
+
 /** The JSON pointer (`/tags/2`) of the first string or key holding a NUL, or undefined. */
 export function findNul(data: unknown, schema: Schema | undefined, path = ''): string | undefined {
   if (
@@ -23,7 +29,7 @@ export function findNul(data: unknown, schema: Schema | undefined, path = ''): s
     schema?.oneOf?.some((s) => s[NUL_ALLOWED])
   )
     return undefined;
-  if (typeof data === 'string') return data.includes('\u0000') ? path : undefined;
+  if (typeof data === 'string') return hasNul(data) ? path : undefined;
   if (Array.isArray(data)) {
     for (let i = 0; i < data.length; i++) {
       const found = findNul(data[i], schema?.items, `${path}/${i}`);
@@ -34,7 +40,7 @@ export function findNul(data: unknown, schema: Schema | undefined, path = ''): s
   if (data && typeof data === 'object') {
     for (const [key, value] of Object.entries(data)) {
       const name = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (key.includes('\u0000')) return name;
+      if (hasNul(key)) return name;
       const found = findNul(value, childSchema(schema, key), name);
       if (found !== undefined) return found;
     }
