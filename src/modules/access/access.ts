@@ -7,7 +7,7 @@
 import { NotAllowedError, notFound } from '../common/errors.ts';
 import type { Principal } from './principal.ts';
 
-/** Refuses a principal limited to one client: `what` acts on the agency's other clients. */
+/** Refuses a principal limited to one client what acts on the agency's other clients, saying `refusal`. */
 export function requireAgency(principal: Principal, refusal: string): void {
   if (principal.clientId !== undefined) throw new NotAllowedError(refusal);
 }
