@@ -15,6 +15,7 @@ import { describeRun, requireCores } from './lib/machine.ts';
 import { APP_DIR, SERVER_CMD, productEnv } from './lib/product.ts';
 import { freePort, startServer } from './lib/processes.ts';
 import { benchDatabases } from './api/databases.ts';
+import { systemPrincipal } from '../src/modules/access/principal.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LOADS = 10;
@@ -36,7 +37,10 @@ async function seed(env: Record<string, string>) {
       role: 'owner',
     });
     const client = await clients.create(org.id, { email: 'client@bench.test', name: 'Luna Bakery' });
-    const project = await projects.create(org.id, { client_email: client.email, name: 'Luna Bakery' });
+    const project = await projects.create(systemPrincipal(org.id), {
+      client_email: client.email,
+      name: 'Luna Bakery',
+    });
     await generations.create(org.id, project.id, {
       prompt: 'A bakery in Bristol with a menu and opening hours',
     });

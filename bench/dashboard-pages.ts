@@ -15,6 +15,7 @@ import { APP_DIR, SERVER_CMD, productEnv } from './lib/product.ts';
 import { freePort, startServer } from './lib/processes.ts';
 import { runWrk, WRK_DIR } from './lib/wrk.ts';
 import { benchDatabases } from './api/databases.ts';
+import { systemPrincipal } from '../src/modules/access/principal.ts';
 
 const SIZES = { clients: 1_000, projects: 10_000 };
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -46,7 +47,7 @@ async function seed(env: Record<string, string>) {
     }
     let firstProject = '';
     for (let i = 0; i < SIZES.projects; i++) {
-      const project = await projects.create(org.id, {
+      const project = await projects.create(systemPrincipal(org.id), {
         client_email: emails[i % emails.length]!,
         name: `Project ${i}`,
         description: `Website number ${i}`,

@@ -20,6 +20,7 @@ import { freePort, startServer } from './lib/processes.ts';
 import { NOISY_SHARE } from './lib/quiet.ts';
 import { median, quietRound, runWrk, WRK_DIR, type RoundResult } from './lib/wrk.ts';
 import { benchDatabases } from './api/databases.ts';
+import { systemPrincipal } from '../src/modules/access/principal.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const REPEATS = 3;
@@ -34,7 +35,10 @@ async function seed(env: Record<string, string>) {
     const org = await orgs.createOrg('Bench Agency');
     const { key } = await orgs.createKey(org.id, ['read', 'write'], 'bench');
     const client = await clients.create(org.id, { email: 'client@bench.test', name: 'Luna Bakery' });
-    const project = await projects.create(org.id, { client_email: client.email, name: 'Luna Bakery' });
+    const project = await projects.create(systemPrincipal(org.id), {
+      client_email: client.email,
+      name: 'Luna Bakery',
+    });
     // An OAuth access token as an AI client gets one: registered, consented, exchanged.
     const owner = await accounts.createMember({
       email: 'owner@bench.test',

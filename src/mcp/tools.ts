@@ -71,7 +71,7 @@ export async function runScoped(
   if (tool.name === 'list_projects') args = { ...args, client_id: principal.clientId };
   if (tool.name === 'get_analytics' && args.project_id === undefined)
     throw new NotAllowedError('A client account reads the analytics of one of its websites: give project_id');
-  if (args.project_id !== undefined) await services.projects.getFor(principal, uuid(args, 'project_id'));
+  if (args.project_id !== undefined) await services.projects.get(principal, uuid(args, 'project_id'));
   return tool.run(services, caller, args);
 }
 
@@ -167,7 +167,7 @@ export const TOOLS: ToolDefinition[] = [
       const { limit, offset } = pagingOf(args);
       const filter = checked(ProjectFilter, without(args, 'limit', 'offset'), 'argument');
       const { projects, total } = await s.projects.list(
-        c.orgId,
+        principalOf(c),
         { q: filter.q, status: filter.status, clientId: filter.client_id },
         limit,
         offset,
@@ -184,7 +184,7 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ project: record }),
     needs: 'read',
     annotations: read,
-    run: async (s, c, args) => ({ project: await s.projects.get(c.orgId, uuid(args, 'project_id')) }),
+    run: async (s, c, args) => ({ project: await s.projects.get(principalOf(c), uuid(args, 'project_id')) }),
   },
   {
     name: 'create_project',
@@ -202,7 +202,7 @@ export const TOOLS: ToolDefinition[] = [
     needs: 'write',
     annotations: write(false, false),
     async run(s, c, args) {
-      const project = await s.projects.create(c.orgId, checked(CreateProjectBody, without(args)));
+      const project = await s.projects.create(principalOf(c), checked(CreateProjectBody, without(args)));
       return { project, builder_url: s.projects.builderUrl(project.id) };
     },
   },
@@ -223,7 +223,7 @@ export const TOOLS: ToolDefinition[] = [
     annotations: write(false, true),
     run: async (s, c, args) => ({
       project: await s.projects.update(
-        c.orgId,
+        principalOf(c),
         uuid(args, 'project_id'),
         checked(UpdateProjectBody, without(args, 'project_id')),
       ),

@@ -18,6 +18,7 @@ import { FakeOpenAi } from '../helpers/fake-openai.ts';
 import { LoopbackDns } from '../helpers/dns-server.ts';
 import { freePort } from '../helpers/server-process.ts';
 import { checkPage as check, cspViolations, hasChromium, launchChromium } from '../helpers/browser.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const PASSWORD = 'a long enough password';
 
@@ -313,7 +314,7 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
 
   it('the code editor under the CSP: styled, and what is typed is saved as typed', async () => {
     const { org, page, context, csp } = await signedInAgency(1200, 800);
-    const project = await ctx.services.projects.create(org.id, {
+    const project = await ctx.services.projects.create(systemPrincipal(org.id), {
       client_email: 'luna-1200@bakery.test',
       name: 'Luna Code',
     });
@@ -377,7 +378,7 @@ async function clientProject(
     name: 'Luna Bakery Ltd',
     plan_id: created.id,
   });
-  const project = await ctx.services.projects.create(orgId, {
+  const project = await ctx.services.projects.create(systemPrincipal(orgId), {
     client_email: client.email,
     name: 'Luna Bakery',
   });
@@ -640,7 +641,7 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
   it('an uploaded image goes onto the picture the person selects in the preview', async () => {
     const { org, page, context, csp } = await signedInAgency(1100, 800);
     const client = await ctx.services.clients.create(org.id, { email: 'pictures@wedding.test' });
-    const project = await ctx.services.projects.create(org.id, {
+    const project = await ctx.services.projects.create(systemPrincipal(org.id), {
       client_email: client.email,
       name: 'Lyon Weddings',
     });

@@ -16,6 +16,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { testConfig } from '../helpers/app.ts';
 import { freePort } from '../helpers/server-process.ts';
 import { checkPage as check, cspViolations, hasChromium, launchChromium } from '../helpers/browser.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const PASSWORD = 'a long enough password';
 const insecure = { [oauth.allowInsecureRequests]: true };
@@ -57,7 +58,10 @@ beforeAll(async () => {
     role: 'owner',
   });
   const client = await ctx.services.clients.create(orgId, { email: 'luna@bakery.test', name: 'Luna' });
-  await ctx.services.projects.create(orgId, { client_email: client.email, name: 'Luna Bakery' });
+  await ctx.services.projects.create(systemPrincipal(orgId), {
+    client_email: client.email,
+    name: 'Luna Bakery',
+  });
   browser = await launchChromium();
 }, 60_000);
 

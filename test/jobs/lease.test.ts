@@ -9,6 +9,7 @@ import { leaseDue } from '../../src/jobs/lease.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { testConfig } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 let test: TestDatabase;
 let ctx: Container;
@@ -20,7 +21,9 @@ beforeAll(async () => {
   ctx = await createContainer(testConfig(test, { WEBHOOKS_ALLOW_PRIVATE: 'true' }));
   orgId = (await ctx.services.orgs.createOrg(`Leases ${process.pid}`)).id;
   const client = await ctx.services.clients.create(orgId, { email: 'lease@example.com' });
-  projectId = (await ctx.services.projects.create(orgId, { client_email: client.email, name: 'Leased' })).id;
+  projectId = (
+    await ctx.services.projects.create(systemPrincipal(orgId), { client_email: client.email, name: 'Leased' })
+  ).id;
 });
 afterAll(async () => {
   await ctx?.close();

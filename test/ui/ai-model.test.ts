@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { FakeOpenAi } from '../helpers/fake-openai.ts';
 import { PageSession } from '../helpers/page-session.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const fake = await new FakeOpenAi().start();
 afterAll(() => fake.stop());
@@ -50,7 +51,7 @@ describe('Settings → AI model', () => {
     expect(page.body).not.toContain('sk-secret-9876');
 
     const client = await api.ctx.services.clients.create(api.org.id, { email: 'c@example.com' });
-    const project = await api.ctx.services.projects.create(api.org.id, {
+    const project = await api.ctx.services.projects.create(systemPrincipal(api.org.id), {
       client_email: client.email,
       name: 'Site',
     });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { PageSession } from '../helpers/page-session.ts';
 import { csvCell } from '../../src/ui/csv.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const api = useTestApi();
 const XSS = '<script>window.__xss=1</script>';
@@ -56,7 +57,7 @@ describe('project pages', () => {
     const { owner } = await setup();
     const other = await api.newOrg('Other');
     const theirClient = await api.ctx.services.clients.create(other.org.id, { email: 'x@example.com' });
-    const theirs = await api.ctx.services.projects.create(other.org.id, {
+    const theirs = await api.ctx.services.projects.create(systemPrincipal(other.org.id), {
       client_email: theirClient.email,
       name: 'Theirs',
     });
@@ -74,7 +75,9 @@ describe('project pages', () => {
       expect((await owner.get(url)).status, url).toBe(404);
     }
     expect((await owner.post(`/projects/${theirs.id}/delete`)).status).toBe(404);
-    expect((await api.ctx.services.projects.get(other.org.id, theirs.id)).name).toBe('Theirs');
+    expect((await api.ctx.services.projects.get(systemPrincipal(other.org.id), theirs.id)).name).toBe(
+      'Theirs',
+    );
   });
 
   it('submissions: listed, deleted, exported as CSV with spreadsheet formulas neutralised', async () => {

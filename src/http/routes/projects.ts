@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller, principal } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
 import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import {
@@ -41,7 +41,7 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
       async (request) => {
         const { limit = DEFAULT_LIMIT, offset = 0, client_id, q, status } = request.query;
         // A connector token of a client's own account lists that client's projects only.
-        return projects.listFor(principal(request), { clientId: client_id, q, status }, limit, offset);
+        return projects.list(principal(request), { clientId: client_id, q, status }, limit, offset);
       },
     );
 
@@ -65,7 +65,7 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
         },
       },
       async (request, reply) => {
-        const project = await projects.create(caller(request).orgId, request.body);
+        const project = await projects.create(principal(request), request.body);
         return reply.status(201).send({ project, builder_url: projects.builderUrl(project.id) });
       },
     );
@@ -81,7 +81,7 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
           response: { 200: ProjectEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
-      async (request) => ({ project: await projects.get(caller(request).orgId, request.params.projectId) }),
+      async (request) => ({ project: await projects.get(principal(request), request.params.projectId) }),
     );
 
     app.patch(
@@ -99,7 +99,7 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
         },
       },
       async (request) => ({
-        project: await projects.update(caller(request).orgId, request.params.projectId, request.body),
+        project: await projects.update(principal(request), request.params.projectId, request.body),
       }),
     );
 
@@ -118,7 +118,7 @@ export function projectsRoutes({ services: { projects } }: RouteDeps): FastifyPl
         },
       },
       async (request) => {
-        await projects.delete(caller(request).orgId, request.params.projectId);
+        await projects.delete(principal(request), request.params.projectId);
         return { deleted: true, id: request.params.projectId };
       },
     );

@@ -4,6 +4,7 @@
 // client of an organization that allows it (once the email is confirmed), and starts the build
 // for a client through the same services as the REST API (plan limits, events, versions).
 // Nothing is kept for a signed-out visitor who only looks: the request travels in the pages' forms.
+import { systemPrincipal } from '../access/principal.ts';
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
@@ -270,7 +271,8 @@ export class BuildLinksService {
         `The ${allowance.limit} AI messages a day of the plan are used up; more are available from ${allowance.renewsAt.slice(11, 16)} UTC.`,
       );
     }
-    const project = await this.deps.projects.create(orgId, {
+    // The build link acts for the agency: the visitor becomes its client.
+    const project = await this.deps.projects.create(systemPrincipal(orgId), {
       client_email: client.email,
       name: projectName(request.prompt),
       ...(request.templateId ? { template_id: request.templateId } : {}),

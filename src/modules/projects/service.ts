@@ -17,7 +17,7 @@ import { removeProjectRollups } from '../analytics/rollups.ts';
 import { ProjectListQuery, type ProjectFilter } from './list-repo.ts';
 import { nonBlank } from '../common/text.ts';
 import * as repo from './repo.ts';
-import { projectClientFilter, requireVisibleProject } from '../access/access.ts';
+import { projectClientFilter, requireAgency, requireVisibleProject } from '../access/access.ts';
 import type { Principal } from '../access/principal.ts';
 import type { CreateProjectBody, Project, UpdateProjectBody } from './schema.ts';
 import { isReserved, slugify, withSuffix } from './subdomain.ts';
@@ -46,22 +46,8 @@ export class ProjectsService {
     return `${this.publicUrl}/app/projects/${id}`;
   }
 
-  async list(
-    orgId: string,
-    filter: ProjectFilter,
-    limit: number,
-    offset: number,
-  ): Promise<{ projects: Project[]; total: number }> {
-    const { rows, total } = await this.listQuery.run(orgId, filter, limit, offset);
-    return { projects: rows.map(repo.toProject), total };
-  }
-
-  async get(orgId: string, id: string): Promise<Project> {
-    return repo.toProject(await this.requireById(orgId, id));
-  }
-
   /** The projects a principal may see: a client's own account sees its client's only. */
-  async listFor(
+  async list(
     principal: Principal,
     filter: ProjectFilter,
     limit: number,
@@ -69,17 +55,20 @@ export class ProjectsService {
   ): Promise<{ projects: Project[]; total: number }> {
     const clientId = projectClientFilter(principal, filter.clientId);
     if (clientId === null) return { projects: [], total: 0 };
-    return this.list(principal.orgId, { ...filter, clientId }, limit, offset);
+    const { rows, total } = await this.listQuery.run(principal.orgId, { ...filter, clientId }, limit, offset);
+    return { projects: rows.map(repo.toProject), total };
   }
 
   /** A project the principal may see; another client's is "not found", as another organization's. */
-  async getFor(principal: Principal, id: string): Promise<Project> {
-    const project = await this.get(principal.orgId, id);
+  async get(principal: Principal, id: string): Promise<Project> {
+    const project = repo.toProject(await this.requireById(principal.orgId, id));
     requireVisibleProject(principal, project);
     return project;
   }
 
-  async create(orgId: string, body: CreateProjectBody): Promise<Project> {
+  async create(principal: Principal, body: CreateProjectBody): Promise<Project> {
+    requireAgency(principal, "Creating a project is for the agency's team");
+    const { orgId } = principal;
     const name = nonBlank('name', body.name);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -150,11 +139,13 @@ export class ProjectsService {
     return project;
   }
 
-  async update(orgId: string, id: string, body: UpdateProjectBody): Promise<Project> {
+  async update(principal: Principal, id: string, body: UpdateProjectBody): Promise<Project> {
+    const { orgId } = principal;
     // A bad value is a 400 even for a project that does not exist (400 before 404).
     const name = body.name === undefined ? undefined : nonBlank('name', body.name);
     return this.database.transaction(async (trx) => {
       const current = await repo.lockProject(trx, orgId, id);
+      requireVisibleProject(principal, current);
       const changes: {
         name?: string;
         name_lower?: string;
@@ -180,7 +171,10 @@ export class ProjectsService {
     });
   }
 
-  async delete(orgId: string, id: string): Promise<void> {
+  async delete(principal: Principal, id: string): Promise<void> {
+    const { orgId } = principal;
+    // One client's account may delete only its own projects (an agency principal: any).
+    if (principal.clientId !== undefined) await this.get(principal, id);
     await this.database.transaction(async (trx) => {
       // Its views leave the organization's analytics with it (raw views and visitor sets cascade).
       // Deleted first: on PostgreSQL the row lock waits for views being written for it, and holds

@@ -31,12 +31,12 @@ export async function builderScope(
   const actor = { userId: who.user.id };
   const member = memberPrincipal(who);
   if (member && who.org) {
-    const project = await unlessMissing(services.projects.getFor(member, id));
+    const project = await unlessMissing(services.projects.get(member, id));
     if (project) return { orgId: who.org.id, orgName: who.org.name, project, actor, asClient: false };
   }
   const client = clientPrincipal(who);
   if (client && who.client) {
-    const project = await unlessMissing(services.projects.getFor(client, id));
+    const project = await unlessMissing(services.projects.get(client, id));
     if (project)
       return { orgId: who.client.orgId, orgName: who.client.orgName, project, actor, asClient: true };
   }

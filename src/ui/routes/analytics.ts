@@ -5,7 +5,7 @@ import { isUuid } from '../../lib/ids.ts';
 import type { RouteDeps } from '../deps.ts';
 import { barChart, lineChart } from '../charts.ts';
 import { render } from '../page.ts';
-import { requireSeat } from '../session.ts';
+import { requireSeat, seatPrincipal } from '../session.ts';
 
 const DAY_CHOICES = [7, 30, 90, 365];
 
@@ -20,10 +20,10 @@ export function analyticsRoutes(deps: RouteDeps): FastifyPluginAsync {
           ? request.query.project.toLowerCase()
           : undefined;
       // Another organization's project is a 404 page, as everywhere.
-      const project = projectId ? await projects.get(seat.orgId, projectId) : null;
+      const project = projectId ? await projects.get(seatPrincipal(seat), projectId) : null;
       const [report, projectPage] = await Promise.all([
         analytics.report(seat.orgId, { days, ...(project ? { project_id: project.id } : {}) }),
-        projects.list(seat.orgId, {}, 100, 0),
+        projects.list(seatPrincipal(seat), {}, 100, 0),
       ]);
       return render(request, reply, 'analytics', {
         title: 'Analytics',

@@ -8,7 +8,7 @@ import { CreateTemplateBody, UpdateTemplateBody } from '../../modules/templates/
 import type { RouteDeps } from '../deps.ts';
 import { checkbox, validForm, nullable, number, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
-import { requireSeat } from '../session.ts';
+import { requireSeat, seatPrincipal } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
 
 export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
@@ -21,7 +21,7 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
   ) => {
     const [list, projectPage] = await Promise.all([
       templates.list(orgId, MAX_LIMIT, 0),
-      projects.list(orgId, {}, 100, 0),
+      projects.list(seatPrincipal(requireSeat(request)), {}, 100, 0),
     ]);
     return render(
       request,

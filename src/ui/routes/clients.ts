@@ -9,7 +9,7 @@ import type { RouteDeps } from '../deps.ts';
 import { validForm, nullable, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';
-import { requireSeat } from '../session.ts';
+import { requireSeat, seatPrincipal } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
 
 type Query = { q?: string; status?: string; page?: string };
@@ -81,7 +81,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       const client = await clients.get(seat.orgId, id);
       const [planList, owned, invitation] = await Promise.all([
         plansOf(seat.orgId),
-        projects.list(seat.orgId, { clientId: id }, 100, 0),
+        projects.list(seatPrincipal(seat), { clientId: id }, 100, 0),
         portal.pendingInvitation(seat.orgId, id),
       ]);
       return render(request, reply, 'client', {
@@ -112,7 +112,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
         const client = await clients.get(seat.orgId, id);
         const [planList, owned] = await Promise.all([
           plansOf(seat.orgId),
-          projects.list(seat.orgId, { clientId: id }, 100, 0),
+          projects.list(seatPrincipal(seat), { clientId: id }, 100, 0),
         ]);
         return render(
           request,

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { RouteDeps } from '../deps.ts';
 import { lineChart } from '../charts.ts';
 import { render } from '../page.ts';
-import { requireSeat } from '../session.ts';
+import { requireSeat, seatPrincipal } from '../session.ts';
 
 export function overviewRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { accounts, clients, projects, analytics } = deps.services;
@@ -17,7 +17,7 @@ export function overviewRoutes(deps: RouteDeps): FastifyPluginAsync {
       const seat = requireSeat(request);
       const [clientPage, projectPage, active, traffic] = await Promise.all([
         clients.search(seat.orgId, {}, 1, 0),
-        projects.list(seat.orgId, {}, 6, 0),
+        projects.list(seatPrincipal(seat), {}, 6, 0),
         clients.search(seat.orgId, { status: 'active' }, 1, 0),
         analytics.report(seat.orgId, { days: 30 }),
       ]);

@@ -20,7 +20,7 @@ export function portalRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.get('/portal', async (request, reply) => {
       const { client, principal } = requireClient(request);
       const [owned, plan] = await Promise.all([
-        projects.listFor(principal, {}, 100, 0),
+        projects.list(principal, {}, 100, 0),
         client.planId ? plans.get(client.orgId, client.planId).catch(() => null) : Promise.resolve(null),
       ]);
       return render(request, reply, 'portal', {
@@ -33,7 +33,7 @@ export function portalRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.get<{ Params: { id: string } }>('/portal/projects/:id', async (request, reply) => {
       const { client, principal } = requireClient(request);
       // Another client's project of the same agency is as invisible as another agency's.
-      const project = await projects.getFor(principal, idFromUrl(request.params.id, 'Project'));
+      const project = await projects.get(principal, idFromUrl(request.params.id, 'Project'));
       const [traffic, submissions] = await Promise.all([
         analytics.report(client.orgId, { days: 30, project_id: project.id }),
         forms.list(client.orgId, project.id, { limit: 50, offset: 0 }),

@@ -10,7 +10,7 @@ import type { RouteDeps } from '../deps.ts';
 import { validForm, nullable, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';
-import { requireSeat } from '../session.ts';
+import { requireSeat, seatPrincipal, type SignedInMember } from '../session.ts';
 import { submissionsCsv } from '../csv.ts';
 import { idFromUrl } from '../ids.ts';
 
@@ -45,7 +45,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
     extra: Record<string, unknown> = {},
     status = 200,
   ) => {
-    const project = await projects.get(orgId, id);
+    const project = await projects.get(seatPrincipal(requireSeat(request)), id);
     const client = project.org_client_id
       ? await clients.get(orgId, project.org_client_id).catch(() => null)
       : null;
@@ -76,7 +76,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
         request.query.client && isUuid(request.query.client) ? request.query.client.toLowerCase() : undefined;
       const p = paging(request.query);
       const [page, clientPage] = await Promise.all([
-        projects.list(seat.orgId, { q, status, clientId }, p.limit, p.offset),
+        projects.list(seatPrincipal(seat), { q, status, clientId }, p.limit, p.offset),
         clients.search(seat.orgId, {}, MAX_LIMIT, 0),
       ]);
       const clientNames = Object.fromEntries(clientPage.clients.map((c) => [c.id, c.name ?? c.email]));
@@ -107,7 +107,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
           ...(optional(form, 'description') ? { description: optional(form, 'description') } : {}),
           ...(optional(form, 'template_id') ? { template_id: optional(form, 'template_id') } : {}),
         });
-        const project = await projects.create(seat.orgId, body);
+        const project = await projects.create(seatPrincipal(seat), body);
         return redirectWith(reply, `/projects/${project.id}`, `Project ${project.name} created.`);
       } catch (error) {
         const known = refusal(error);
@@ -130,7 +130,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
           .map((t) => t.trim())
           .filter(Boolean);
         await projects.update(
-          seat.orgId,
+          seatPrincipal(seat),
           id,
           validForm(UpdateProjectBody, {
             name: text(form, 'name'),
@@ -146,35 +146,35 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
       }
     });
 
-    const action = (path: string, run: (orgId: string, id: string) => Promise<string>) =>
+    const action = (path: string, run: (seat: SignedInMember, id: string) => Promise<string>) =>
       app.post<{ Params: { id: string } }>(`/projects/:id/${path}`, async (request, reply) => {
         const seat = requireSeat(request);
         const id = idFromUrl(request.params.id, 'Project');
         try {
-          return redirectWith(reply, `/projects/${id}`, await run(seat.orgId, id));
+          return redirectWith(reply, `/projects/${id}`, await run(seat, id));
         } catch (error) {
           const known = refusal(error);
           if (!known) throw error;
           return projectPage(request, reply, seat.orgId, id, { error: known[0] }, known[1]);
         }
       });
-    action('publish', async (orgId, id) => `Published at ${(await publishing.publish(orgId, id)).url}`);
-    action('unpublish', async (orgId, id) => {
-      await publishing.unpublish(orgId, id);
+    action('publish', async (seat, id) => `Published at ${(await publishing.publish(seat.orgId, id)).url}`);
+    action('unpublish', async (seat, id) => {
+      await publishing.unpublish(seat.orgId, id);
       return 'The site is offline.';
     });
-    action('archive', async (orgId, id) => {
-      await projects.update(orgId, id, { status: 'archived' });
+    action('archive', async (seat, id) => {
+      await projects.update(seatPrincipal(seat), id, { status: 'archived' });
       return 'Project archived.';
     });
-    action('unarchive', async (orgId, id) => {
-      await projects.update(orgId, id, { status: 'active' });
+    action('unarchive', async (seat, id) => {
+      await projects.update(seatPrincipal(seat), id, { status: 'active' });
       return 'Project restored.';
     });
 
     app.get<{ Params: { id: string } }>('/projects/:id/delete', async (request, reply) => {
       const seat = requireSeat(request);
-      const project = await projects.get(seat.orgId, idFromUrl(request.params.id, 'Project'));
+      const project = await projects.get(seatPrincipal(seat), idFromUrl(request.params.id, 'Project'));
       return render(request, reply, 'confirm', {
         title: `Delete ${project.name}?`,
         message: `The project, its files, its published site and its form submissions are deleted. This cannot be undone.`,
@@ -185,8 +185,8 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.post<{ Params: { id: string } }>('/projects/:id/delete', async (request, reply) => {
       const seat = requireSeat(request);
-      const project = await projects.get(seat.orgId, idFromUrl(request.params.id, 'Project'));
-      await projects.delete(seat.orgId, project.id);
+      const project = await projects.get(seatPrincipal(seat), idFromUrl(request.params.id, 'Project'));
+      await projects.delete(seatPrincipal(seat), project.id);
       return redirectWith(reply, '/projects', `Project ${project.name} deleted.`);
     });
 
@@ -194,7 +194,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
       '/projects/:id/submissions',
       async (request, reply) => {
         const seat = requireSeat(request);
-        const project = await projects.get(seat.orgId, idFromUrl(request.params.id, 'Project'));
+        const project = await projects.get(seatPrincipal(seat), idFromUrl(request.params.id, 'Project'));
         const form = request.query.form && request.query.form.length <= 64 ? request.query.form : undefined;
         const p = paging(request.query);
         const page = await forms.list(seat.orgId, project.id, {
@@ -222,7 +222,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
     );
     app.get<{ Params: { id: string } }>('/projects/:id/submissions.csv', async (request, reply) => {
       const seat = requireSeat(request);
-      const project = await projects.get(seat.orgId, idFromUrl(request.params.id, 'Project'));
+      const project = await projects.get(seatPrincipal(seat), idFromUrl(request.params.id, 'Project'));
       const all = [];
       for (let offset = 0; ; offset += MAX_LIMIT) {
         const page = await forms.list(seat.orgId, project.id, { limit: MAX_LIMIT, offset });

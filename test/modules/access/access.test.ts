@@ -24,9 +24,11 @@ beforeAll(async () => {
   const a = await clients.create(org.id, { email: 'a@access.test', name: 'A' });
   const b = await clients.create(org.id, { email: 'b@access.test', name: 'B' });
   const elsewhere = await clients.create(other.id, { email: 'a@access.test', name: 'A elsewhere' });
-  ids.a = (await projects.create(org.id, { client_email: a.email, name: 'A site' })).id;
-  ids.b = (await projects.create(org.id, { client_email: b.email, name: 'B site' })).id;
-  ids.other = (await projects.create(other.id, { client_email: elsewhere.email, name: 'Other site' })).id;
+  ids.a = (await projects.create(systemPrincipal(org.id), { client_email: a.email, name: 'A site' })).id;
+  ids.b = (await projects.create(systemPrincipal(org.id), { client_email: b.email, name: 'B site' })).id;
+  ids.other = (
+    await projects.create(systemPrincipal(other.id), { client_email: elsewhere.email, name: 'Other site' })
+  ).id;
   ids.clientA = a.id;
   ids.clientB = b.id;
   agency = { orgId: org.id, permissions: ['read', 'write'], actor: { kind: 'member', userId: 'u-1' } };
@@ -44,27 +46,41 @@ const names = (list: { projects: { name: string }[] }) => list.projects.map((p) 
 describe('access to projects', () => {
   it('an agency principal sees every project of its organization, and none of another', async () => {
     const { projects } = runtime.services;
-    expect(names(await projects.listFor(agency, {}, 50, 0))).toEqual(['A site', 'B site']);
-    expect((await projects.getFor(agency, ids.b!)).name).toBe('B site');
-    await expect(projects.getFor(agency, ids.other!)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(projects.getFor(otherAgency, ids.a!)).rejects.toBeInstanceOf(NotFoundError);
-    expect(names(await projects.listFor(agency, { clientId: ids.clientB! }, 50, 0))).toEqual(['B site']);
+    expect(names(await projects.list(agency, {}, 50, 0))).toEqual(['A site', 'B site']);
+    expect((await projects.get(agency, ids.b!)).name).toBe('B site');
+    await expect(projects.get(agency, ids.other!)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projects.get(otherAgency, ids.a!)).rejects.toBeInstanceOf(NotFoundError);
+    expect(names(await projects.list(agency, { clientId: ids.clientB! }, 50, 0))).toEqual(['B site']);
   });
 
   it("a client's principal sees its client's projects only; another client's is not found", async () => {
     const { projects } = runtime.services;
-    expect(names(await projects.listFor(clientA, {}, 50, 0))).toEqual(['A site']);
-    expect(names(await projects.listFor(clientA, { clientId: ids.clientA! }, 50, 0))).toEqual(['A site']);
-    expect(await projects.listFor(clientA, { clientId: ids.clientB! }, 50, 0)).toEqual({
+    expect(names(await projects.list(clientA, {}, 50, 0))).toEqual(['A site']);
+    expect(names(await projects.list(clientA, { clientId: ids.clientA! }, 50, 0))).toEqual(['A site']);
+    expect(await projects.list(clientA, { clientId: ids.clientB! }, 50, 0)).toEqual({
       projects: [],
       total: 0,
     });
-    expect((await projects.getFor(clientA, ids.a!)).name).toBe('A site');
-    const refused = await projects.getFor(clientA, ids.b!).catch((error: unknown) => error);
+    expect((await projects.get(clientA, ids.a!)).name).toBe('A site');
+    const refused = await projects.get(clientA, ids.b!).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(NotFoundError);
     // Exactly what another organization's project answers: nothing tells the two apart.
-    const foreign = await projects.getFor(clientA, ids.other!).catch((error: unknown) => error);
+    const foreign = await projects.get(clientA, ids.other!).catch((error: unknown) => error);
     expect((refused as Error).message).toBe((foreign as Error).message);
+  });
+
+  it("lets a client's principal change its own project only, and create none", async () => {
+    const { projects } = runtime.services;
+    expect((await projects.update(clientA, ids.a!, { description: 'Ours' })).description).toBe('Ours');
+    await expect(projects.update(clientA, ids.b!, { description: 'Theirs' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    expect((await projects.get(agency, ids.b!)).description).toBeNull();
+    await expect(projects.delete(clientA, ids.b!)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await projects.get(agency, ids.b!)).name).toBe('B site');
+    const refused = projects.create(clientA, { client_email: 'a@access.test', name: 'Another' });
+    await expect(refused).rejects.toBeInstanceOf(NotAllowedError);
+    expect((await projects.list(agency, {}, 50, 0)).total).toBe(2);
   });
 
   it("refuses a client's principal what acts on the agency's other clients", () => {

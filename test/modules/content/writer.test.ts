@@ -7,6 +7,7 @@ import { ContentWriter } from '../../../src/modules/content/writer.ts';
 import { TooLargeError } from '../../../src/modules/common/errors.ts';
 import { testConfig } from '../../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
+import { systemPrincipal } from '../../../src/modules/access/principal.ts';
 
 let db: TestDatabase;
 let runtime: Container;
@@ -30,7 +31,12 @@ afterAll(async () => {
 });
 
 const newProject = async () =>
-  (await runtime.services.projects.create(orgId, { client_email: clientEmail, name: 'Site' })).id;
+  (
+    await runtime.services.projects.create(systemPrincipal(orgId), {
+      client_email: clientEmail,
+      name: 'Site',
+    })
+  ).id;
 const versionCount = async (projectId: string) =>
   (await runtime.services.versions.list(orgId, projectId, 100, 0)).total;
 const paths = async (projectId: string) =>

@@ -8,6 +8,7 @@ import { GenerationWorker } from '../../../src/modules/generations/worker.ts';
 import { testConfig } from '../../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { waitUntil } from '../../helpers/wait.ts';
+import { systemPrincipal } from '../../../src/modules/access/principal.ts';
 
 let db: TestDatabase;
 let runtime: Container;
@@ -23,7 +24,9 @@ beforeAll(async () => {
   const { orgs, clients, projects } = runtime.services;
   orgId = (await orgs.createOrg('Core Agency')).id;
   const client = await clients.create(orgId, { email: 'bakery@core.test', name: 'Jane' });
-  projectId = (await projects.create(orgId, { client_email: client.email, name: 'Jane Bakery' })).id;
+  projectId = (
+    await projects.create(systemPrincipal(orgId), { client_email: client.email, name: 'Jane Bakery' })
+  ).id;
 });
 
 afterAll(async () => {

@@ -12,6 +12,7 @@ import { useTestApi } from '../../helpers/app.ts';
 import { FakeOpenAi, GOOD_SITE } from '../../helpers/fake-openai.ts';
 import { createClient, createProject } from '../../helpers/fixtures.ts';
 import { waitUntil } from '../../helpers/wait.ts';
+import { systemPrincipal } from '../../../src/modules/access/principal.ts';
 
 const fake = await new FakeOpenAi().start();
 afterAll(() => fake.stop());
@@ -73,7 +74,7 @@ describe('an organization’s own AI model', () => {
     const theirs = await api.ctx.services.generations.modelsFor(other.org.id);
     expect(theirs.models).toEqual(['builtin']);
     const client = await api.ctx.services.clients.create(other.org.id, { email: 'x@example.com' });
-    const project = await api.ctx.services.projects.create(other.org.id, {
+    const project = await api.ctx.services.projects.create(systemPrincipal(other.org.id), {
       client_email: client.email,
       name: 'Theirs',
     });
