@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Principal } from '../modules/access/principal.ts';
+import { tokenPrincipal, type Principal } from '../modules/access/principal.ts';
 import type { Caller } from '../modules/orgs/service.ts';
 
 /** The authenticated caller of an /api/v1 route (the API guard has already refused anyone else). */
@@ -10,13 +10,7 @@ export function caller(request: FastifyRequest): Caller {
 
 /** The caller as the core's principal (http/app.ts names a connector token's person `user:<id>`). */
 export function principal(request: FastifyRequest): Principal {
-  const { orgId, keyId, permissions, clientId } = caller(request);
+  const { keyId, ...rest } = caller(request);
   const userId = keyId.startsWith('user:') ? keyId.slice('user:'.length) : undefined;
-  const actor: Principal['actor'] =
-    userId === undefined
-      ? { kind: 'api_key', keyId }
-      : clientId === undefined
-        ? { kind: 'member', userId }
-        : { kind: 'client', userId };
-  return { orgId, ...(clientId === undefined ? {} : { clientId }), permissions, actor };
+  return tokenPrincipal({ ...rest, ...(userId === undefined ? { keyId } : { userId }) });
 }

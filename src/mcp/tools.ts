@@ -15,7 +15,7 @@ import { Uuid } from '../modules/common/schema.ts';
 import { checked, withinAnswerSize } from './check.ts';
 import { NotAllowedError } from '../modules/common/errors.ts';
 import { requireAgency } from '../modules/access/access.ts';
-import type { Principal } from '../modules/access/principal.ts';
+import { tokenPrincipal } from '../modules/access/principal.ts';
 
 /** Who calls: the organization and what the token may do. */
 export interface McpCaller {
@@ -38,18 +38,6 @@ export function actorOf(caller: McpCaller): Actor {
   return caller.keyId ? { keyId: caller.keyId } : {};
 }
 
-/** The caller as the core's principal (modules/access). */
-export function principalOf(caller: McpCaller): Principal {
-  const { orgId, permissions, clientId, userId, keyId } = caller;
-  const actor: Principal['actor'] =
-    userId === undefined
-      ? { kind: 'api_key', keyId: keyId ?? '' }
-      : clientId === undefined
-        ? { kind: 'member', userId }
-        : { kind: 'client', userId };
-  return { orgId, permissions, ...(clientId === undefined ? {} : { clientId }), actor };
-}
-
 /**
  * Runs a tool for a caller limited to one client, as the access rules decide: its projects only
  * (another's is "not found"), and none of the tools that act on the agency's other clients.
@@ -60,7 +48,7 @@ export async function runScoped(
   caller: McpCaller,
   args: Record<string, unknown>,
 ) {
-  const principal = principalOf(caller);
+  const principal = tokenPrincipal(caller);
   if (principal.clientId === undefined) return tool.run(services, caller, args);
   if (tool.agencyOnly)
     requireAgency(
@@ -167,7 +155,7 @@ export const TOOLS: ToolDefinition[] = [
       const { limit, offset } = pagingOf(args);
       const filter = checked(ProjectFilter, without(args, 'limit', 'offset'), 'argument');
       const { projects, total } = await s.projects.list(
-        principalOf(c),
+        tokenPrincipal(c),
         { q: filter.q, status: filter.status, clientId: filter.client_id },
         limit,
         offset,
@@ -184,7 +172,9 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ project: record }),
     needs: 'read',
     annotations: read,
-    run: async (s, c, args) => ({ project: await s.projects.get(principalOf(c), uuid(args, 'project_id')) }),
+    run: async (s, c, args) => ({
+      project: await s.projects.get(tokenPrincipal(c), uuid(args, 'project_id')),
+    }),
   },
   {
     name: 'create_project',
@@ -202,7 +192,7 @@ export const TOOLS: ToolDefinition[] = [
     needs: 'write',
     annotations: write(false, false),
     async run(s, c, args) {
-      const project = await s.projects.create(principalOf(c), checked(CreateProjectBody, without(args)));
+      const project = await s.projects.create(tokenPrincipal(c), checked(CreateProjectBody, without(args)));
       return { project, builder_url: s.projects.builderUrl(project.id) };
     },
   },
@@ -223,7 +213,7 @@ export const TOOLS: ToolDefinition[] = [
     annotations: write(false, true),
     run: async (s, c, args) => ({
       project: await s.projects.update(
-        principalOf(c),
+        tokenPrincipal(c),
         uuid(args, 'project_id'),
         checked(UpdateProjectBody, without(args, 'project_id')),
       ),

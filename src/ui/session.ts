@@ -1,7 +1,7 @@
 // The session cookie: HttpOnly, SameSite=Lax, host-only (no Domain attribute, so it is never sent
 // to the sites domain), Secure and `__Host-` prefixed when PUBLIC_URL is https. It holds a random
 // id; the database holds its hash (modules/accounts).
-import type { Principal } from '../modules/access/principal.ts';
+import { memberPrincipal, type Principal } from '../modules/access/principal.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../modules/accounts/service.ts';
 import type { Role } from '../modules/accounts/roles.ts';
@@ -48,8 +48,8 @@ export interface SignedInMember {
 
 /** The member as the core's principal (modules/access): every record of the organization. */
 export function seatPrincipal(seat: SignedInMember): Principal {
-  const actor = { kind: 'member' as const, userId: seat.who.user.id, role: seat.role };
-  return { orgId: seat.orgId, permissions: ['read', 'write'], actor };
+  // A seat exists only for a session that works in an organization.
+  return memberPrincipal(seat.who)!;
 }
 
 export function requireSignedIn(request: FastifyRequest): SignedIn {

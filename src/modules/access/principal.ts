@@ -27,6 +27,27 @@ export function systemPrincipal(orgId: string): Principal {
   return { orgId, permissions: ['read', 'write'], actor: { kind: 'system' } };
 }
 
+/**
+ * A token's caller (an API key, or an OAuth grant acting as its person, limited to its client when
+ * the person is a client's own account), as the REST API and MCP authenticate it.
+ */
+export function tokenPrincipal(token: {
+  orgId: string;
+  permissions: readonly Permission[];
+  clientId?: string | undefined;
+  userId?: string | undefined;
+  keyId?: string | undefined;
+}): Principal {
+  const { orgId, permissions, clientId, userId, keyId } = token;
+  const actor: Actor =
+    userId === undefined
+      ? { kind: 'api_key', keyId: keyId ?? '' }
+      : clientId === undefined
+        ? { kind: 'member', userId }
+        : { kind: 'client', userId };
+  return { orgId, permissions, ...(clientId === undefined ? {} : { clientId }), actor };
+}
+
 /** A signed-in person as a member of the organization the session works in (none: undefined). */
 export function memberPrincipal(signedIn: SignedIn): Principal | undefined {
   if (!signedIn.org) return undefined;
