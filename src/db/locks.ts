@@ -12,6 +12,17 @@ export function forWrite<QB extends { forUpdate(): QB }>(trx: Executor, query: Q
   return engineOf(trx) === 'postgres' ? query.forUpdate() : query;
 }
 
+/**
+ * Takes the row lock of `query` and nothing else: on SQLite, where the transaction already holds
+ * the database, no query runs at all (a progress event must not pay a read for nothing).
+ */
+export async function holdRows<QB extends { forUpdate(): QB; execute(): Promise<unknown> }>(
+  trx: Executor,
+  query: QB,
+): Promise<void> {
+  if (engineOf(trx) === 'postgres') await query.forUpdate().execute();
+}
+
 // On PostgreSQL a writer that finds a blob stored (and so does not store it) must not have it swept
 // away by a concurrent deletion before its own reference commits: writers hold this lock shared
 // and the sweep exclusively, each until its transaction ends. SQLite runs one writer at a time.

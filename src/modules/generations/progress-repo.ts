@@ -3,13 +3,13 @@
 // worker's functions in repo.ts do); the event itself carries its organization. Events are read
 // within the organization.
 import type { Insertable } from 'kysely';
-import { forWrite } from '../../db/locks.ts';
+import { holdRows } from '../../db/locks.ts';
 import type { Executor } from '../../db/executor.ts';
 import type { GenerationEventsTable } from '../../db/schema.ts';
 
-/** Locks the generation's row until the transaction ends (PostgreSQL only: `for update`). */
+/** Locks the generation's row until the transaction ends (db/locks.ts). */
 export async function lockGeneration(trx: Executor, generationId: string): Promise<void> {
-  await forWrite(trx, trx.selectFrom('generations').select('id').where('id', '=', generationId)).execute();
+  await holdRows(trx, trx.selectFrom('generations').select('id').where('id', '=', generationId));
 }
 
 /** The token of the worker leasing the generation, if any. */
