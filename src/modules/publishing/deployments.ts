@@ -3,14 +3,13 @@
 import type { SitesSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import { num } from '../../db/executor.ts';
-import { recordEvent } from '../../events/outbox.ts';
 import { signalWork } from '../../jobs/signal.ts';
 import { toIso } from '../../lib/clock.ts';
 import { notFound } from '../common/errors.ts';
-import { lockProject, requireProject, toProject } from '../projects/repo.ts';
+import { lockProject, requireProject } from '../projects/repo.ts';
 import * as repo from './repo.ts';
 import type { Deployment, Published } from './schema.ts';
-import { siteUrl } from './urls.ts';
+import { goLive } from './go-live.ts';
 
 export class DeploymentsService {
   constructor(
@@ -45,22 +44,7 @@ export class DeploymentsService {
     const published = await this.database.transaction(async (trx): Promise<Published> => {
       const current = await lockProject(trx, orgId, projectId);
       if (!(await repo.findDeployment(trx, orgId, projectId, deploymentId))) throw notFound('Deployment');
-      const now = new Date().toISOString();
-      const url = siteUrl(this.config.sites, current);
-      const changes = {
-        current_deployment_id: deploymentId,
-        published_url: url,
-        last_published_at: now,
-        updated_at: now,
-      };
-      await repo.setLive(trx, orgId, projectId, changes);
-      const project = toProject({ ...current, ...changes });
-      await recordEvent(trx, {
-        orgId,
-        type: 'project.published',
-        data: { project, deployment_id: deploymentId },
-      });
-      return { url, deployId: deploymentId, status: 'ready', project };
+      return goLive(trx, this.config.sites, current, deploymentId);
     });
     signalWork('sites');
     return published;

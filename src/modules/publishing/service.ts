@@ -3,7 +3,6 @@
 // transaction, so a publish is never live without its event, nor the event sent for nothing.
 import type { FileLimits, SitesSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
-import { recordEvent } from '../../events/outbox.ts';
 import { signalWork } from '../../jobs/signal.ts';
 import { forPeople, invalid } from '../common/errors.ts';
 import { checkFileSet, type SiteFile } from '../files/rules.ts';
@@ -14,7 +13,7 @@ import type { PreviewLinks } from './preview-links.ts';
 import * as repo from './repo.ts';
 import type { Preview, Published } from './schema.ts';
 import { isPlatformFile } from './platform-files.ts';
-import { siteUrl } from './urls.ts';
+import { goLive } from './go-live.ts';
 import { latestVersion } from '../versions/repo.ts';
 
 export class PublishingService {
@@ -57,22 +56,7 @@ export class PublishingService {
           versionId,
           files: checked,
         });
-        const now = new Date().toISOString();
-        const url = siteUrl(this.config.sites, current);
-        const changes = {
-          current_deployment_id: deployId,
-          published_url: url,
-          last_published_at: now,
-          updated_at: now,
-        };
-        await repo.setLive(trx, orgId, projectId, changes);
-        const project = toProject({ ...current, ...changes });
-        await recordEvent(trx, {
-          orgId,
-          type: 'project.published',
-          data: { project, deployment_id: deployId },
-        });
-        return { url, deployId, status: 'ready', project };
+        return goLive(trx, this.config.sites, current, deployId);
       },
     });
     signalWork('sites');
