@@ -204,6 +204,12 @@ export const EnvSchema = Type.Object({
     pattern: '^[1-9][0-9]*$',
     description: "The total size of one project's files, in bytes (the default is 50 MiB).",
   }),
+  LARGE_UPLOADS_AT_ONCE: Type.String({
+    default: '5',
+    pattern: '^[1-9][0-9]*$',
+    description:
+      'API requests with a body over 1 MiB (or of unknown length) served at once; one more gets 503 with `Retry-After` until one ends. Bounds the memory uploads take.',
+  }),
   PROJECT_MAX_FILES: Type.String({
     default: '1000',
     pattern: '^[1-9][0-9]*$',
@@ -297,6 +303,8 @@ export interface Config extends CoreSettings {
   /** The front proxies whose X-Forwarded-For is believed (TRUST_PROXY), for every way in. */
   trustProxy: TrustProxy;
   rateLimit: { quota: number; windowSeconds: number };
+  /** LARGE_UPLOADS_AT_ONCE: API requests with a large body served at once. */
+  largeUploadsAtOnce: number;
   /** SECRETS_KEY: seals the secrets organizations hand over; without it the embedded default keeps a key file in DATA_DIR. */
   secretsKey: Buffer | undefined;
   /** Deprecation and Sunset header values for /api/v1, sent only when set. */
@@ -339,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: trustProxy(e.TRUST_PROXY),
     rateLimit: { quota: Number(e.RATE_LIMIT_QUOTA), windowSeconds: Number(e.RATE_LIMIT_WINDOW_SECONDS) },
+    largeUploadsAtOnce: Number(e.LARGE_UPLOADS_AT_ONCE),
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     secretsKey: secretsKey(e.SECRETS_KEY),
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true',

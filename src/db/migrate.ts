@@ -20,6 +20,7 @@ import * as m018 from './migrations/018_oauth_confirmed.ts';
 import * as m019 from './migrations/019_signups.ts';
 import * as m020 from './migrations/020_oauth_client_expiry.ts';
 import * as m021 from './migrations/021_ai_models.ts';
+import * as m022 from './migrations/022_upload_files.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, EngineMigration> = {
   '019_signups': m019,
   '020_oauth_client_expiry': m020,
   '021_ai_models': m021,
+  '022_upload_files': m022,
 };
 
 class StaticProvider implements MigrationProvider {

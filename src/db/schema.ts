@@ -389,6 +389,17 @@ export interface DeploymentsTable {
   created_at: Timestamp;
 }
 
+/** A file of an archive upload on its way to a deployment (migration 022). */
+export interface UploadFilesTable {
+  upload_id: string;
+  org_id: string;
+  path: string;
+  sha256: string;
+  size: number;
+  content: Buffer;
+  created_at: Timestamp;
+}
+
 /** A deployment's files: the content is in blobs, by sha256. */
 export interface DeploymentFilesTable {
   deployment_id: string;
@@ -554,6 +565,7 @@ export interface DB {
   deployments: DeploymentsTable;
   deployment_files: DeploymentFilesTable;
   blobs: BlobsTable;
+  upload_files: UploadFilesTable;
   generation_events: GenerationEventsTable;
   versions: VersionsTable;
   version_files: VersionFilesTable;

@@ -8,6 +8,7 @@ import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Caller, OrgService, Permission } from '../modules/orgs/service.ts';
 import { HttpError } from './error-handler.ts';
 import { bearerToken, limitKey } from '../web/credentials.ts';
+import { UploadSlots } from './upload-slots.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,6 +20,8 @@ declare module 'fastify' {
     public?: boolean;
     /** A write that may come without any body (and then without Content-Type). */
     allowEmptyBody?: boolean;
+    /** Media types the route takes besides JSON (its own content-type parsers read them). */
+    bodyTypes?: readonly string[];
   }
 }
 
@@ -53,6 +56,7 @@ export function registerApiGuard(
 ): Identify {
   const { quota, windowSeconds } = rateLimiter;
   const retirement = retirementHeaders(config);
+  const uploads = new UploadSlots(config.largeUploadsAtOnce);
 
   const identify: Identify = async (request, reply) => {
     reply.headers(retirement);
@@ -95,7 +99,8 @@ export function registerApiGuard(
     if (!caller.permissions.includes(needed)) {
       throw new HttpError(403, `This API key lacks the '${needed}' permission`);
     }
-    checkContentType(request, routeConfig.allowEmptyBody === true);
+    checkContentType(request, routeConfig.allowEmptyBody === true, routeConfig.bodyTypes);
+    uploads.admit(request, reply);
   });
   return identify;
 }
@@ -130,12 +135,18 @@ function hasBody(request: FastifyRequest): boolean {
   return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
 }
 
-function checkContentType(request: FastifyRequest, allowEmptyBody: boolean): void {
+function checkContentType(
+  request: FastifyRequest,
+  allowEmptyBody: boolean,
+  others: readonly string[] = [],
+): void {
   if (READ_METHODS.has(request.method)) return;
   const body = hasBody(request);
   // DELETE carries a body only by exception; a bodyless write may be allowed by the route.
   if (!body && (request.method === 'DELETE' || allowEmptyBody)) return;
-  if (!JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '')) {
-    throw new HttpError(415, 'Content-Type must be application/json');
-  }
+  const type = request.headers['content-type'] ?? '';
+  if (JSON_CONTENT_TYPE.test(type)) return;
+  const essence = type.split(';')[0]!.trim().toLowerCase();
+  if (others.includes(essence)) return;
+  throw new HttpError(415, `Content-Type must be ${['application/json', ...others].join(' or ')}`);
 }

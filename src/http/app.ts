@@ -12,7 +12,6 @@ import Fastify, {
 import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
-import { registerBodyBlocks } from './body-blocks.ts';
 import { registerApiGuard, isApiPath, API_PREFIX, type Identify, type ConnectorCheck } from './api-guard.ts';
 import { parserErrorHandler, routerErrorHandler, type LongRequestPage } from './framework-errors.ts';
 import { registerErrorHandling } from './error-handler.ts';
@@ -78,7 +77,6 @@ export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<Fa
     done();
   });
   registerErrorHandling(app, opts.otherWaysIn?.notFound);
-  registerBodyBlocks(app);
   // OAuth access tokens of the MCP resource, accepted as connector tokens on GET /api/v1/projects.
   const mcpResource = `${new URL(config.publicUrl).origin}/api/mcp`;
   const connector: ConnectorCheck = async (token) => {

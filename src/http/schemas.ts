@@ -17,6 +17,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   415: 'Content-Type is not application/json on a write',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Failure on the service side; safe to retry',
+  503: 'Too many large uploads being received at once; see Retry-After',
 };
 
 /** Error responses for a route's schema: 401, 429 and 500 always, plus the ones named. */

@@ -12,6 +12,8 @@ const paramAjv = makeValidator(true);
 type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
 
 export function validatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }): Validate {
+  // Raw bytes (a file or an archive sent as they are) have no structure to check, NULs included.
+  if ((schema as { format?: string }).format === 'binary') return () => true;
   const validate = (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema);
   // UUIDs are case-insensitive (RFC 9562) and stored in lower case: an id sent in upper case is
   // lowered once valid, so that it finds its record.

@@ -16,6 +16,7 @@ import {
 } from '../../modules/files/schema.ts';
 
 const tags = ['files'];
+const RAW_FILE = 'application/octet-stream';
 
 export function filesRoutes({ services: { files }, config }: RouteDeps): FastifyPluginAsyncTypebox {
   const limits = config.files;
@@ -23,6 +24,13 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
   const putBodyLimit = Math.max(Math.ceil(limits.maxFileBytes / 3) * 4, limits.maxFileBytes * 2) + 65_536;
 
   return async (app) => {
+    // A file sent as raw bytes: no base64, no JSON escaping, just its content (one over
+    // FILE_MAX_BYTES is refused before more of it is read than that).
+    app.addContentTypeParser(
+      RAW_FILE,
+      { parseAs: 'buffer', bodyLimit: limits.maxFileBytes + 1 },
+      (_request, body, done) => done(null, body),
+    );
     app.get(
       '/projects/:projectId/files',
       {
@@ -59,25 +67,36 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
       '/projects/:projectId/files/*',
       {
         bodyLimit: putBodyLimit,
+        config: { bodyTypes: [RAW_FILE] },
         schema: {
           tags,
           summary: 'Create or replace a file',
-          description: `201 when the file is new, 200 when it replaced one. Paths are relative, \`/\`-separated, at most 255 bytes, with letters, digits and \`- _ . ~ @ +\`; no \`..\`, no hidden segments except \`.well-known\` (and \`.sitewright\` first: private notes, never published nor served). Limits: FILE_MAX_BYTES per file and PROJECT_MAX_BYTES per project (413), PROJECT_MAX_FILES files per project (400).`,
+          description: `201 when the file is new, 200 when it replaced one. The content comes as JSON (\`content\`, with \`encoding: "base64"\` for binary) or as the raw bytes themselves with \`Content-Type: application/octet-stream\`. Paths are relative, \`/\`-separated, at most 255 bytes, with letters, digits and \`- _ . ~ @ +\`; no \`..\`, no hidden segments except \`.well-known\` (and \`.sitewright\` first: private notes, never published nor served). Limits: FILE_MAX_BYTES per file and PROJECT_MAX_BYTES per project (413), PROJECT_MAX_FILES files per project (400).`,
           params: FileParams,
-          body: PutFileBody,
+          body: {
+            content: {
+              'application/json': { schema: PutFileBody },
+              [RAW_FILE]: {
+                schema: { format: 'binary', description: 'The file content as raw bytes, text or binary.' },
+              },
+            },
+          },
           querystring: NoQuery,
-          response: { 200: FileEnvelope, 201: FileEnvelope, ...errorResponses(400, 403, 404, 413, 415) },
+          response: {
+            200: FileEnvelope,
+            201: FileEnvelope,
+            ...errorResponses(400, 403, 404, 413, 415, 503),
+          },
         },
       },
       async (request, reply) => {
         const { orgId, keyId } = caller(request);
-        const { file, created } = await files.put(
-          orgId,
-          request.params.projectId,
-          request.params['*'],
-          request.body,
-          { actor: { keyId } },
-        );
+        const { projectId, '*': path } = request.params;
+        const change = { actor: { keyId } };
+        const body = request.body as PutFileBody | Buffer;
+        const { file, created } = Buffer.isBuffer(body)
+          ? await files.putBytes(orgId, projectId, path, body, change)
+          : await files.put(orgId, projectId, path, body, change);
         return reply.status(created ? 201 : 200).send({ file });
       },
     );

@@ -68,6 +68,18 @@ export class FilesService {
     const path = validPath(rawPath);
     const content = decodeContent(body.content, body.encoding ?? 'utf8');
     if (!content) throw invalid(`field 'content' is not valid base64`);
+    return this.putBytes(orgId, projectId, path, content, change);
+  }
+
+  /** Creates or replaces one file with `content` as it is (a file sent as raw bytes). */
+  async putBytes(
+    orgId: string,
+    projectId: string,
+    rawPath: string,
+    content: Buffer,
+    change: FileChange = {},
+  ): Promise<{ file: FileMeta; created: boolean }> {
+    const path = validPath(rawPath);
     return this.writer.change(orgId, projectId, {
       write: (files) => files.put(path, content),
       version: ({ created }) => versionOf(change, `${created ? 'Added' : 'Changed'} ${path}`),

@@ -15,20 +15,8 @@ export async function insertDeployment(
   deployment: { orgId: string; projectId: string; versionId: string | null; files: Map<string, Buffer> },
 ): Promise<string> {
   const { files } = deployment;
-  const id = newId();
   const total = [...files.values()].reduce((sum, content) => sum + content.length, 0);
-  await trx
-    .insertInto('deployments')
-    .values({
-      id,
-      org_id: deployment.orgId,
-      project_id: deployment.projectId,
-      version_id: deployment.versionId,
-      file_count: files.size,
-      total_bytes: total,
-      created_at: new Date().toISOString(),
-    })
-    .execute();
+  const id = await insertDeploymentRow(trx, { ...deployment, fileCount: files.size, totalBytes: total });
   const hashes = await storeBlobs(trx, files);
   const rows = [...files].map(([path, content]) => ({
     deployment_id: id,
@@ -38,6 +26,33 @@ export async function insertDeployment(
     sha256: hashes.get(path)!,
   }));
   await insertInBatches(trx, 'deployment_files', rows);
+  return id;
+}
+
+/** The row of a new deployment, whose files the caller stores; returns its id. */
+export async function insertDeploymentRow(
+  trx: Executor,
+  deployment: {
+    orgId: string;
+    projectId: string;
+    versionId: string | null;
+    fileCount: number;
+    totalBytes: number;
+  },
+): Promise<string> {
+  const id = newId();
+  await trx
+    .insertInto('deployments')
+    .values({
+      id,
+      org_id: deployment.orgId,
+      project_id: deployment.projectId,
+      version_id: deployment.versionId,
+      file_count: deployment.fileCount,
+      total_bytes: deployment.totalBytes,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
   return id;
 }
 

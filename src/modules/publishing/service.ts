@@ -15,6 +15,12 @@ import type { Preview, Published } from './schema.ts';
 import { isPlatformFile } from './platform-files.ts';
 import { goLive } from './go-live.ts';
 import { latestVersion } from '../versions/repo.ts';
+import { newId } from '../../lib/ids.ts';
+import { publishedPaths, storeArchive, type ArchiveFile } from './archive-upload.ts';
+import { deployUpload, discardUpload, discardUploadsBefore } from './uploads-repo.ts';
+
+/** Files an interrupted upload left behind are removed by the next upload after this long. */
+const STALE_UPLOAD_MS = 60 * 60 * 1000;
 
 export class PublishingService {
   constructor(
@@ -61,6 +67,51 @@ export class PublishingService {
     });
     signalWork('sites');
     return published;
+  }
+
+  /**
+   * Publishes the files of an archive as they are read (a build's output, no version, like
+   * builtFiles): each is stored as it arrives, then the deployment is made from them in one
+   * transaction. A refusal at any point publishes nothing and keeps nothing.
+   */
+  async publishArchive(
+    orgId: string,
+    projectId: string,
+    archive: AsyncIterable<ArchiveFile>,
+  ): Promise<Published> {
+    // A project the caller cannot see gets its 404 before anything is stored.
+    await requireProject(this.database.db, orgId, projectId);
+    await discardUploadsBefore(this.database, new Date(Date.now() - STALE_UPLOAD_MS));
+    const upload = { id: newId(), orgId };
+    try {
+      const files = await storeArchive(this.database, upload, archive, this.config.files);
+      const published = await this.writer.change(orgId, projectId, {
+        write: async () => files,
+        version: () => null,
+        finish: async (trx, stored, _version, current): Promise<Published> => {
+          if (stored.length === 0) throw invalid('Nothing to publish: the archive holds no files');
+          const pathOf = publishedPaths(stored);
+          const deployed = stored.map((file) => ({ ...file, path: pathOf(file.path) }));
+          if (!deployed.some((file) => file.path === 'index.html'))
+            throw invalid(
+              'Nothing to publish: the archive has no index.html (at its root or in its one folder)',
+            );
+          const deployId = await repo.insertDeploymentRow(trx, {
+            orgId,
+            projectId,
+            versionId: null,
+            fileCount: deployed.length,
+            totalBytes: deployed.reduce((sum, file) => sum + file.size, 0),
+          });
+          await deployUpload(trx, upload, deployId, stored, pathOf);
+          return goLive(trx, this.config.sites, current, deployId);
+        },
+      });
+      signalWork('sites');
+      return published;
+    } finally {
+      await discardUpload(this.database, upload.id);
+    }
   }
 
   /** Takes the site offline; `last_published_at` keeps the time of the last publish. */
