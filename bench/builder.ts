@@ -41,7 +41,7 @@ async function seed(env: Record<string, string>) {
       client_email: client.email,
       name: 'Luna Bakery',
     });
-    await generations.create(org.id, project.id, {
+    await generations.create(systemPrincipal(org.id), project.id, {
       prompt: 'A bakery in Bristol with a menu and opening hours',
     });
     return { token: await accounts.openSession(owner.id, org.id), projectId: project.id };

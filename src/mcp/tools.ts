@@ -5,7 +5,6 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import * as z from 'zod';
 import type { Services } from '../modules/index.ts';
 import type { Permission } from '../modules/orgs/service.ts';
-import type { Actor } from '../modules/versions/schema.ts';
 import { CreateProjectBody, UpdateProjectBody, PROJECT_STATUSES } from '../modules/projects/schema.ts';
 import { CreateClientBody } from '../modules/clients/schema.ts';
 import { GenerateBody } from '../modules/generations/schema.ts';
@@ -13,9 +12,8 @@ import { AnalyticsQuery } from '../modules/analytics/schema.ts';
 import { CreateBuildLinkBody } from '../modules/build-links/schema.ts';
 import { Uuid } from '../modules/common/schema.ts';
 import { checked, withinAnswerSize } from './check.ts';
-import { NotAllowedError } from '../modules/common/errors.ts';
 import { requireAgency } from '../modules/access/access.ts';
-import { tokenPrincipal } from '../modules/access/principal.ts';
+import { tokenPrincipal, type Principal } from '../modules/access/principal.ts';
 
 /** Who calls: the organization and what the token may do. */
 export interface McpCaller {
@@ -30,17 +28,9 @@ export interface McpCaller {
 }
 
 /**
- * Who a change is recorded as (a generation's author, and the version it makes): the person an
- * OAuth grant acts for, as the pages record the signed-in person, or the API key.
- */
-export function actorOf(caller: McpCaller): Actor {
-  if (caller.userId) return { userId: caller.userId };
-  return caller.keyId ? { keyId: caller.keyId } : {};
-}
-
-/**
- * Runs a tool for a caller limited to one client, as the access rules decide: its projects only
- * (another's is "not found"), and none of the tools that act on the agency's other clients.
+ * Runs a tool as the caller's principal. The core decides what it may reach (a client's own
+ * account: its client's projects only); a tool that acts on the agency's other clients is
+ * refused to such an account before it runs.
  */
 export async function runScoped(
   tool: ToolDefinition,
@@ -49,18 +39,12 @@ export async function runScoped(
   args: Record<string, unknown>,
 ) {
   const principal = tokenPrincipal(caller);
-  if (principal.clientId === undefined) return tool.run(services, caller, args);
   if (tool.agencyOnly)
     requireAgency(
       principal,
       `${tool.name} is for the agency's team; a client account can use the tools of its own websites`,
     );
-  // A client account's list is its own client's, whatever client_id it names.
-  if (tool.name === 'list_projects') args = { ...args, client_id: principal.clientId };
-  if (tool.name === 'get_analytics' && args.project_id === undefined)
-    throw new NotAllowedError('A client account reads the analytics of one of its websites: give project_id');
-  if (args.project_id !== undefined) await services.projects.get(principal, uuid(args, 'project_id'));
-  return tool.run(services, caller, args);
+  return tool.run(services, principal, args);
 }
 
 export interface ToolDefinition {
@@ -78,7 +62,11 @@ export interface ToolDefinition {
     idempotentHint: boolean;
     openWorldHint: boolean;
   };
-  run(services: Services, caller: McpCaller, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  run(
+    services: Services,
+    principal: Principal,
+    args: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
 }
 
 const MAX_PAGE = 25;
@@ -151,11 +139,11 @@ export const TOOLS: ToolDefinition[] = [
     output: page('projects'),
     needs: 'read',
     annotations: read,
-    async run(s, c, args) {
+    async run(s, p, args) {
       const { limit, offset } = pagingOf(args);
       const filter = checked(ProjectFilter, without(args, 'limit', 'offset'), 'argument');
       const { projects, total } = await s.projects.list(
-        tokenPrincipal(c),
+        p,
         { q: filter.q, status: filter.status, clientId: filter.client_id },
         limit,
         offset,
@@ -172,8 +160,8 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ project: record }),
     needs: 'read',
     annotations: read,
-    run: async (s, c, args) => ({
-      project: await s.projects.get(tokenPrincipal(c), uuid(args, 'project_id')),
+    run: async (s, p, args) => ({
+      project: await s.projects.get(p, uuid(args, 'project_id')),
     }),
   },
   {
@@ -191,8 +179,8 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ project: record, builder_url: z.string() }),
     needs: 'write',
     annotations: write(false, false),
-    async run(s, c, args) {
-      const project = await s.projects.create(tokenPrincipal(c), checked(CreateProjectBody, without(args)));
+    async run(s, p, args) {
+      const project = await s.projects.create(p, checked(CreateProjectBody, without(args)));
       return { project, builder_url: s.projects.builderUrl(project.id) };
     },
   },
@@ -211,9 +199,9 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ project: record }),
     needs: 'write',
     annotations: write(false, true),
-    run: async (s, c, args) => ({
+    run: async (s, p, args) => ({
       project: await s.projects.update(
-        tokenPrincipal(c),
+        p,
         uuid(args, 'project_id'),
         checked(UpdateProjectBody, without(args, 'project_id')),
       ),
@@ -233,10 +221,10 @@ export const TOOLS: ToolDefinition[] = [
     output: page('clients'),
     needs: 'read',
     annotations: read,
-    async run(s, c, args) {
+    async run(s, p, args) {
       const { limit, offset } = pagingOf(args);
       const filter = checked(ClientFilter, without(args, 'limit', 'offset'), 'argument');
-      const { clients, total } = await s.clients.search(c.orgId, filter, limit, offset);
+      const { clients, total } = await s.clients.search(p.orgId, filter, limit, offset);
       return pageOf('clients', clients, total, limit, offset);
     },
   },
@@ -255,8 +243,8 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ client: record }),
     needs: 'write',
     annotations: write(false, false),
-    run: async (s, c, args) => ({
-      client: await s.clients.create(c.orgId, checked(CreateClientBody, without(args))),
+    run: async (s, p, args) => ({
+      client: await s.clients.create(p.orgId, checked(CreateClientBody, without(args))),
     }),
   },
   {
@@ -267,12 +255,12 @@ export const TOOLS: ToolDefinition[] = [
     output: page('templates'),
     needs: 'read',
     annotations: read,
-    async run(s, c, args) {
+    async run(s, p, args) {
       const { limit, offset } = pagingOf(args);
       // A client's own account sees what the agency offers to everyone, not its private templates.
-      const { records, total } = c.clientId
-        ? await s.templates.listPublic(c.orgId, limit, offset)
-        : await s.templates.list(c.orgId, limit, offset);
+      const { records, total } = p.clientId
+        ? await s.templates.listPublic(p.orgId, limit, offset)
+        : await s.templates.list(p.orgId, limit, offset);
       return pageOf('templates', records, total, limit, offset);
     },
   },
@@ -289,12 +277,11 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ generation: record }),
     needs: 'write',
     annotations: write(false, false),
-    run: async (s, c, args) => ({
+    run: async (s, p, args) => ({
       generation: await s.generations.create(
-        c.orgId,
+        p,
         uuid(args, 'project_id'),
         checked(GenerateBody, without(args, 'project_id')),
-        actorOf(c),
       ),
     }),
   },
@@ -307,8 +294,11 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ generation: record }),
     needs: 'read',
     annotations: read,
-    run: async (s, c, args) => ({
-      generation: await s.generations.get(c.orgId, uuid(args, 'project_id'), uuid(args, 'generation_id')),
+    run: async (s, p, args) => ({
+      generation: await s.generations.get(p, {
+        projectId: uuid(args, 'project_id'),
+        generationId: uuid(args, 'generation_id'),
+      }),
     }),
   },
   {
@@ -320,7 +310,7 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ published: record }),
     needs: 'write',
     annotations: write(false, false),
-    run: async (s, c, args) => ({ published: await s.publishing.publish(c.orgId, uuid(args, 'project_id')) }),
+    run: async (s, p, args) => ({ published: await s.publishing.publish(p, uuid(args, 'project_id')) }),
   },
   {
     name: 'unpublish_project',
@@ -331,7 +321,7 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ project: record }),
     needs: 'write',
     annotations: write(true, true),
-    run: async (s, c, args) => ({ project: await s.publishing.unpublish(c.orgId, uuid(args, 'project_id')) }),
+    run: async (s, p, args) => ({ project: await s.publishing.unpublish(p, uuid(args, 'project_id')) }),
   },
   {
     name: 'get_preview_link',
@@ -342,8 +332,8 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ preview: record }),
     needs: 'read',
     annotations: read,
-    run: async (s, c, args) => ({
-      preview: await s.publishing.previewLink(c.orgId, uuid(args, 'project_id')),
+    run: async (s, p, args) => ({
+      preview: await s.publishing.previewLink(p, uuid(args, 'project_id')),
     }),
   },
   {
@@ -354,8 +344,8 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ domains: z.array(record) }),
     needs: 'read',
     annotations: read,
-    run: async (s, c, args) =>
-      withinAnswerSize({ domains: await s.domains.list(c.orgId, uuid(args, 'project_id')) }, 'domains'),
+    run: async (s, p, args) =>
+      withinAnswerSize({ domains: await s.domains.list(p, uuid(args, 'project_id')) }, 'domains'),
   },
   {
     name: 'add_domain',
@@ -366,9 +356,9 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ domain: record }),
     needs: 'write',
     annotations: write(false, false),
-    async run(s, c, args) {
+    async run(s, p, args) {
       const body = checked(DomainArgs, without(args, 'project_id'));
-      return { domain: await s.domains.add(c.orgId, uuid(args, 'project_id'), body.domain) };
+      return { domain: await s.domains.add(p, uuid(args, 'project_id'), body.domain) };
     },
   },
   {
@@ -379,8 +369,11 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ domain: record }),
     needs: 'write',
     annotations: write(false, true),
-    run: async (s, c, args) => ({
-      domain: await s.domains.verify(c.orgId, uuid(args, 'project_id'), uuid(args, 'domain_id')),
+    run: async (s, p, args) => ({
+      domain: await s.domains.verify(p, {
+        projectId: uuid(args, 'project_id'),
+        domainId: uuid(args, 'domain_id'),
+      }),
     }),
   },
   {
@@ -391,9 +384,9 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ deleted: z.boolean(), id: z.string() }),
     needs: 'write',
     annotations: write(true, true),
-    async run(s, c, args) {
+    async run(s, p, args) {
       const domainId = uuid(args, 'domain_id');
-      await s.domains.remove(c.orgId, uuid(args, 'project_id'), domainId);
+      await s.domains.remove(p, { projectId: uuid(args, 'project_id'), domainId });
       return { deleted: true, id: domainId };
     },
   },
@@ -406,9 +399,9 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ analytics: record }),
     needs: 'read',
     annotations: read,
-    async run(s, c, args) {
+    async run(s, p, args) {
       const query = checked(AnalyticsQuery, without(args), 'argument');
-      const report = await s.analytics.report(c.orgId, query);
+      const report = await s.analytics.report(p, query);
       const top = <T>(list: T[]) => list.slice(0, 10);
       return {
         analytics: {
@@ -429,10 +422,10 @@ export const TOOLS: ToolDefinition[] = [
     output: page('submissions'),
     needs: 'read',
     annotations: read,
-    async run(s, c, args) {
+    async run(s, p, args) {
       const { limit, offset } = pagingOf(args);
       const form = checked(FormFilter, without(args, 'project_id', 'limit', 'offset'), 'argument').form;
-      const { submissions, total } = await s.forms.list(c.orgId, uuid(args, 'project_id'), {
+      const { submissions, total } = await s.forms.list(p, uuid(args, 'project_id'), {
         limit,
         offset,
         ...(form ? { form } : {}),
@@ -460,7 +453,7 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ url: z.string() }),
     needs: 'write',
     annotations: write(false, false),
-    run: async (s, c, args) => s.buildLinks.create(c.orgId, checked(CreateBuildLinkBody, without(args))),
+    run: async (s, p, args) => s.buildLinks.create(p.orgId, checked(CreateBuildLinkBody, without(args))),
   },
 ];
 

@@ -14,6 +14,7 @@ import { testConfig } from '../helpers/app.ts';
 import { freePort } from '../helpers/server-process.ts';
 import { SmtpSink } from '../helpers/smtp.ts';
 import { checkPage as check, cspViolations, hasChromium, launchChromium } from '../helpers/browser.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const PASSWORD = 'a long enough password';
 const LONG =
@@ -119,7 +120,8 @@ describe.runIf(hasChromium)('the build link in Chromium', () => {
     await page.waitForURL(/\/app\/projects\/[0-9a-f-]{36}$/);
     await page.locator('#history [data-status="succeeded"]').waitFor({ timeout: 15_000 });
     const projectId = page.url().split('/').at(-1)!;
-    const [generation] = (await ctx.services.generations.list(org.id, projectId, 1, 0)).generations;
+    const [generation] = (await ctx.services.generations.list(systemPrincipal(org.id), projectId, 1, 0))
+      .generations;
     expect(generation!.prompt).toBe(LONG);
     const client = (await ctx.services.clients.search(org.id, { q: 'hana@harbour.test' }, 1, 0)).clients[0]!;
     expect(client.status).toBe('active');

@@ -192,7 +192,7 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
 
       // A generation that hangs is stopped: cancelled, and nothing changes.
       fake.reply({ kind: 'hang' });
-      const before = (await ctx.services.versions.latest(org.id, projectId))!.number;
+      const before = (await ctx.services.versions.latest(systemPrincipal(org.id), projectId))!.number;
       await page.getByLabel('Model').selectOption('slow-model');
       await page.getByLabel('What should change?').fill('Rewrite everything in French');
       await page.getByRole('button', { name: 'Send' }).click();
@@ -202,7 +202,7 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
       await page.getByRole('button', { name: 'Stop' }).click();
       await page.locator('#history [data-status="cancelled"]').waitFor();
       await page.locator('#notice').getByText('Stopped. No file was changed.').waitFor();
-      expect((await ctx.services.versions.latest(org.id, projectId))!.number).toBe(before);
+      expect((await ctx.services.versions.latest(systemPrincipal(org.id), projectId))!.number).toBe(before);
       await page.getByLabel('Model').selectOption('builtin');
 
       // Select the heading in the preview and edit its text in place: a new version.
@@ -286,7 +286,7 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
       await page.keyboard.type('<!-- saved from the editor -->');
       await page.keyboard.press('Control+s');
       await page.locator('#notice').getByText('Saved index.html.').waitFor();
-      const saved = (await ctx.services.files.get(org.id, projectId, 'index.html')).content;
+      const saved = (await ctx.services.files.get(systemPrincipal(org.id), projectId, 'index.html')).content;
       expect(saved).toContain('<!-- saved from the editor -->');
       expect(saved).not.toContain('\u00a0');
       // An image chosen (or dropped) is uploaded into images/.
@@ -297,9 +297,9 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
       await page.locator('#upload').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
       await page.locator('#notice').getByText('Added images/logo.png.').waitFor();
       await page.locator('#tree a[data-file="images/logo.png"]').waitFor();
-      expect((await ctx.services.files.get(org.id, projectId, 'images/logo.png')).content).toBe(
-        png.toString('base64'),
-      );
+      expect(
+        (await ctx.services.files.get(systemPrincipal(org.id), projectId, 'images/logo.png')).content,
+      ).toBe(png.toString('base64'));
 
       // The preview pane alone, where the embeddable builder mounts it.
       await page.goto(`${base}/embed/projects/${projectId}/preview`);
@@ -319,7 +319,7 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
       name: 'Luna Code',
     });
     const css = '.hero h1 {\n  color: #1d2939;\n}\n\n.menu li {\n  margin: 0;\n}\n';
-    await ctx.services.files.put(org.id, project.id, 'style.css', { content: css });
+    await ctx.services.files.put(systemPrincipal(org.id), project.id, 'style.css', { content: css });
     await page.goto(`${base}/app/projects/${project.id}?tab=code&file=style.css`);
     await page.getByRole('textbox', { name: 'Code of style.css' }).waitFor();
     await expectLinesBesideNumbers(page, 7);
@@ -335,7 +335,7 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
     await page.keyboard.type('.hero  h2 { }  ');
     await page.keyboard.press('Control+s');
     await page.locator('#notice').getByText('Saved style.css.').waitFor();
-    const saved = (await ctx.services.files.get(org.id, project.id, 'style.css')).content;
+    const saved = (await ctx.services.files.get(systemPrincipal(org.id), project.id, 'style.css')).content;
     expect(saved).toBe(`${css}a b\n.hero  h2 { }  `);
     expect(saved).not.toContain('\u00a0');
     expect(csp).toEqual([]);
@@ -383,7 +383,7 @@ async function clientProject(
     name: 'Luna Bakery',
   });
   for (const [path, content] of Object.entries(files))
-    await ctx.services.files.put(orgId, project.id, path, { content });
+    await ctx.services.files.put(systemPrincipal(orgId), project.id, path, { content });
   return { project, client, plan: created };
 }
 
@@ -429,8 +429,10 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
     await page.goto(`${base}/app/projects/${project.id}`);
     await preview(page).locator('h1').waitFor();
     const unchanged = async () => {
-      expect((await ctx.services.files.get(org.id, project.id, 'index.html')).content).toBe(PAGE);
-      expect((await ctx.services.versions.list(org.id, project.id, 10, 0)).total).toBe(2);
+      expect((await ctx.services.files.get(systemPrincipal(org.id), project.id, 'index.html')).content).toBe(
+        PAGE,
+      );
+      expect((await ctx.services.versions.list(systemPrincipal(org.id), project.id, 10, 0)).total).toBe(2);
       expect(edits).toEqual([]);
     };
     // The site's script runs for a while: nothing is selected, nothing is saved.
@@ -456,14 +458,16 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
       .locator('#notice')
       .getByText(/Saved the text in index\.html/)
       .waitFor();
-    const saved = (await ctx.services.files.get(org.id, project.id, 'index.html')).content;
+    const saved = (await ctx.services.files.get(systemPrincipal(org.id), project.id, 'index.html')).content;
     expect(saved).toBe(PAGE.replace('<h1>Luna Bakery</h1>', '<h1>Baked by hand</h1>'));
     await expect.poll(() => edits.length).toBe(1);
     await page.waitForTimeout(500);
-    expect((await ctx.services.files.get(org.id, project.id, 'index.html')).content).toBe(saved);
+    expect((await ctx.services.files.get(systemPrincipal(org.id), project.id, 'index.html')).content).toBe(
+      saved,
+    );
     // Words added to a paragraph whose source breaks its line: the line end was a space on the page.
     // The saved edit is a new version, which reloads the preview in a new frame: select in that one.
-    const latest = (await ctx.services.versions.latest(org.id, project.id))!.number;
+    const latest = (await ctx.services.versions.latest(systemPrincipal(org.id), project.id))!.number;
     await expect.poll(() => page.locator('#workspace').getAttribute('data-last-seen')).toBe(String(latest));
     await preview(page).locator('h1', { hasText: 'Baked by hand' }).waitFor();
     await selectInPreview(page, 'p');
@@ -472,12 +476,14 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
     await page.keyboard.type(' daily');
     await page.keyboard.press('Enter');
     await expect
-      .poll(async () => (await ctx.services.files.get(org.id, project.id, 'index.html')).content)
+      .poll(
+        async () => (await ctx.services.files.get(systemPrincipal(org.id), project.id, 'index.html')).content,
+      )
       .toContain('<p>Fresh bread daily</p>');
     // The request event reaches the test on its own; the file may be read before it does.
     await expect.poll(() => edits.length).toBe(2);
     // Leaving the preview for the builder (here its prompt) ends the edit, saved.
-    const second = (await ctx.services.versions.latest(org.id, project.id))!.number;
+    const second = (await ctx.services.versions.latest(systemPrincipal(org.id), project.id))!.number;
     await expect.poll(() => page.locator('#workspace').getAttribute('data-last-seen')).toBe(String(second));
     await preview(page).locator('p', { hasText: 'daily' }).waitFor();
     await selectInPreview(page, 'h1');
@@ -485,7 +491,9 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
     await page.keyboard.type('Bread every morning');
     await page.locator('#prompt').click();
     await expect
-      .poll(async () => (await ctx.services.files.get(org.id, project.id, 'index.html')).content)
+      .poll(
+        async () => (await ctx.services.files.get(systemPrincipal(org.id), project.id, 'index.html')).content,
+      )
       .toContain('<h1>Bread every morning</h1>');
     await expect.poll(() => edits.length).toBe(3);
     expect(csp).toEqual([]);
@@ -576,7 +584,11 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
         { can_use_custom_domain: true, can_export_code: false },
         { 'index.html': '<!doctype html><title>Luna</title><h1>Luna</h1>' },
       );
-      const domain = await ctx.services.domains.add(org.id, project.id, `www.luna-bakery-${width}.co.uk`);
+      const domain = await ctx.services.domains.add(
+        systemPrincipal(org.id),
+        project.id,
+        `www.luna-bakery-${width}.co.uk`,
+      );
       const [cname, txt] = domain.dns_records;
       await page.goto(`${base}/app/projects/${project.id}?tab=publish`);
       const card = page.locator('.domain');
@@ -652,7 +664,7 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
     // A 1x1 PNG, as the Files tab would upload it.
     const png =
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-    await ctx.services.files.put(org.id, project.id, 'images/wedding1.png', {
+    await ctx.services.files.put(systemPrincipal(org.id), project.id, 'images/wedding1.png', {
       content: png,
       encoding: 'base64',
     });

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
 import { fetchSite } from '../helpers/site-client.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const api = useTestApi(
   { SITES_DOMAIN: 'sites.test', GENERATION_POLL_INTERVAL: '50ms' },
@@ -172,10 +173,11 @@ describe('versions', () => {
     const { files } = api.ctx.services;
     const page = (i: number, n: number) =>
       `<!doctype html><title>Page ${i}</title><main>${`Revision ${n} of page ${i}. `.repeat(40)}</main>`;
-    for (let i = 0; i < 50; i++) await files.put(api.org.id, p.id, `page-${i}.html`, { content: page(i, 0) });
+    for (let i = 0; i < 50; i++)
+      await files.put(systemPrincipal(api.org.id), p.id, `page-${i}.html`, { content: page(i, 0) });
     const siteBytes = Array.from({ length: 50 }, (_, i) => page(i, 0).length).reduce((a, b) => a + b, 0);
     for (let n = 1; n <= 950; n++)
-      await files.put(api.org.id, p.id, `page-${n % 50}.html`, { content: page(n % 50, n) });
+      await files.put(systemPrincipal(api.org.id), p.id, `page-${n % 50}.html`, { content: page(n % 50, n) });
     const { total } = await versionsOf(p.id);
     expect(total).toBe(1_000);
     const { db } = api.ctx.database;

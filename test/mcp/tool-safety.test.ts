@@ -13,6 +13,7 @@ import { buildServer } from '../../src/main.ts';
 import { useTestApi } from '../helpers/app.ts';
 import { createClient, createProject, createTemplate } from '../helpers/fixtures.ts';
 import { logCollector } from '../helpers/log-lines.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const api = useTestApi({ SITES_DOMAIN: 'sites.test' });
 const { lines, stream } = logCollector();
@@ -189,7 +190,10 @@ describe('an OAuth grant', () => {
         .where('id', '=', generation.id)
         .executeTakeFirstOrThrow();
       expect(row, way).toEqual({ author_user_id: member.id, author_key_id: null });
-      await api.ctx.services.generations.cancel(api.org.id, project.id, generation.id);
+      await api.ctx.services.generations.cancel(systemPrincipal(api.org.id), {
+        projectId: project.id,
+        generationId: generation.id,
+      });
     }
   });
 });

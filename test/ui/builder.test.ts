@@ -8,6 +8,7 @@ import { useTestApi } from '../helpers/app.ts';
 import { LoopbackDns } from '../helpers/dns-server.ts';
 import { createClient } from '../helpers/fixtures.ts';
 import { PageSession, visibleText } from '../helpers/page-session.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const dns = await new LoopbackDns().start();
 afterAll(() => dns.stop());
@@ -209,12 +210,11 @@ describe('prompting in the builder', () => {
     // The worker is paused so that the generation is still queued when it is stopped.
     await api.generationWorker!.stop(1_000);
     const person = await member();
-    const queued = await api.ctx.services.generations.create(
-      api.org.id,
-      project.id,
-      { prompt: 'slow one' },
-      { userId: person.user.id },
-    );
+    const asPerson = {
+      ...systemPrincipal(api.org.id),
+      actor: { kind: 'member' as const, userId: person.user.id },
+    };
+    const queued = await api.ctx.services.generations.create(asPerson, project.id, { prompt: 'slow one' });
     const stopped = await person.postJson(`/app/projects/${project.id}/generations/${queued.id}/cancel`);
     api.generationWorker!.start();
     expect(stopped.status).toBe(200);

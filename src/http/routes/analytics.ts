@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
 import { Analytics, AnalyticsQuery, DIRECT_REFERRER, TOP_LIMIT } from '../../modules/analytics/schema.ts';
 
@@ -39,7 +39,7 @@ export function analyticsRoutes({ services: { analytics } }: RouteDeps): Fastify
           },
         },
       },
-      async (request) => ({ analytics: await analytics.report(caller(request).orgId, request.query) }),
+      async (request) => ({ analytics: await analytics.report(principal(request), request.query) }),
     );
   };
 }

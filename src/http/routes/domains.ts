@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
 import { noBody, NoQuery } from '../route-rules.ts';
 import { Body, Uuid } from '../../modules/common/schema.ts';
@@ -27,7 +27,7 @@ export function domainsRoutes({ services: { domains } }: RouteDeps): FastifyPlug
           response: { 200: Type.Array(Domain), ...errorResponses(400, 403, 404) },
         },
       },
-      async (request) => domains.list(caller(request).orgId, request.params.projectId),
+      async (request) => domains.list(principal(request), request.params.projectId),
     );
 
     app.post(
@@ -47,7 +47,7 @@ export function domainsRoutes({ services: { domains } }: RouteDeps): FastifyPlug
       async (request, reply) =>
         reply
           .status(201)
-          .send(await domains.add(caller(request).orgId, request.params.projectId, request.body.domain)),
+          .send(await domains.add(principal(request), request.params.projectId, request.body.domain)),
     );
 
     app.post(
@@ -65,8 +65,7 @@ export function domainsRoutes({ services: { domains } }: RouteDeps): FastifyPlug
           response: { 200: Domain, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request) =>
-        domains.verify(caller(request).orgId, request.params.projectId, request.params.domainId),
+      async (request) => domains.verify(principal(request), request.params),
     );
 
     app.delete(
@@ -87,7 +86,7 @@ export function domainsRoutes({ services: { domains } }: RouteDeps): FastifyPlug
         },
       },
       async (request) => {
-        await domains.remove(caller(request).orgId, request.params.projectId, request.params.domainId);
+        await domains.remove(principal(request), request.params);
         return { deleted: true, id: request.params.domainId };
       },
     );

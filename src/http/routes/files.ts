@@ -1,7 +1,7 @@
 // The files of a project (and, read-only, of a template), and the project's zip export.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
 import { noBody, NoQuery } from '../route-rules.ts';
 import {
@@ -43,7 +43,7 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
           response: { 200: FileList, ...errorResponses(400, 403, 404) },
         },
       },
-      async (request) => ({ files: await files.list(caller(request).orgId, request.params.projectId) }),
+      async (request) => ({ files: await files.list(principal(request), request.params.projectId) }),
     );
 
     app.get(
@@ -59,7 +59,7 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
         },
       },
       async (request) => ({
-        file: await files.get(caller(request).orgId, request.params.projectId, request.params['*']),
+        file: await files.get(principal(request), request.params.projectId, request.params['*']),
       }),
     );
 
@@ -90,13 +90,11 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
         },
       },
       async (request, reply) => {
-        const { orgId, keyId } = caller(request);
         const { projectId, '*': path } = request.params;
-        const change = { actor: { keyId } };
         const body = request.body as PutFileBody | Buffer;
         const { file, created } = Buffer.isBuffer(body)
-          ? await files.putBytes(orgId, projectId, path, body, change)
-          : await files.put(orgId, projectId, path, body, change);
+          ? await files.putBytes(principal(request), projectId, path, body)
+          : await files.put(principal(request), projectId, path, body);
         return reply.status(created ? 201 : 200).send({ file });
       },
     );
@@ -114,13 +112,8 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
         },
       },
       async (request) => {
-        const { orgId, keyId } = caller(request);
-        return {
-          deleted: true,
-          path: await files.delete(orgId, request.params.projectId, request.params['*'], {
-            actor: { keyId },
-          }),
-        };
+        const { projectId, '*': path } = request.params;
+        return { deleted: true, path: await files.delete(principal(request), projectId, path) };
       },
     );
 
@@ -144,7 +137,7 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
         },
       },
       async (request, reply) => {
-        const { zip, fileName } = await files.export(caller(request).orgId, request.params.projectId);
+        const { zip, fileName } = await files.export(principal(request), request.params.projectId);
         return reply
           .type('application/zip')
           .header('content-disposition', `attachment; filename="${fileName}"`)
@@ -166,7 +159,7 @@ export function filesRoutes({ services: { files }, config }: RouteDeps): Fastify
         },
       },
       async (request) => ({
-        files: await files.listTemplateFiles(caller(request).orgId, request.params.templateId),
+        files: await files.listTemplateFiles(principal(request), request.params.templateId),
       }),
     );
   };

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
 import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import { Uuid } from '../../modules/common/schema.ts';
@@ -31,7 +31,7 @@ export function formsRoutes({ services: { forms } }: RouteDeps): FastifyPluginAs
           },
         },
       },
-      async (request) => forms.list(caller(request).orgId, request.params.projectId, request.query),
+      async (request) => forms.list(principal(request), request.params.projectId, request.query),
     );
 
     app.delete(
@@ -47,7 +47,7 @@ export function formsRoutes({ services: { forms } }: RouteDeps): FastifyPluginAs
         },
       },
       async (request) => {
-        await forms.delete(caller(request).orgId, request.params.projectId, request.params.submissionId);
+        await forms.delete(principal(request), request.params);
         return { deleted: true, id: request.params.submissionId };
       },
     );

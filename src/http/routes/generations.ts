@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
 import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import {
@@ -35,8 +35,11 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
         },
       },
       async (request, reply) => {
-        const { orgId, keyId } = caller(request);
-        const generation = await generations.create(orgId, request.params.projectId, request.body, { keyId });
+        const generation = await generations.create(
+          principal(request),
+          request.params.projectId,
+          request.body,
+        );
         return reply.status(202).send({ generation });
       },
     );
@@ -63,7 +66,7 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
       },
       async (request) => {
         const { limit = 20, offset = 0 } = request.query;
-        return generations.list(caller(request).orgId, request.params.projectId, limit, offset);
+        return generations.list(principal(request), request.params.projectId, limit, offset);
       },
     );
 
@@ -79,11 +82,7 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
         },
       },
       async (request) => ({
-        generation: await generations.get(
-          caller(request).orgId,
-          request.params.projectId,
-          request.params.generationId,
-        ),
+        generation: await generations.get(principal(request), request.params),
       }),
     );
 
@@ -103,11 +102,7 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
         },
       },
       async (request) => ({
-        generation: await generations.cancel(
-          caller(request).orgId,
-          request.params.projectId,
-          request.params.generationId,
-        ),
+        generation: await generations.cancel(principal(request), request.params),
       }),
     );
 
@@ -131,13 +126,12 @@ export function generationsRoutes({ services: { generations } }: RouteDeps): Fas
         },
       },
       async (request, reply) => {
-        const { orgId } = caller(request);
+        const asking = principal(request);
         const { projectId, generationId } = request.params;
-        await generations.get(orgId, projectId, generationId); // 404 as JSON, before the stream starts
+        const ref = { projectId, generationId };
+        await generations.get(asking, ref); // 404 as JSON, before the stream starts
         const after = resumeAfter(request.headers['last-event-id'], request.query.after ?? 0);
-        await streamEvents(reply, (signal) =>
-          generations.follow(orgId, projectId, generationId, after, signal),
-        );
+        await streamEvents(reply, (signal) => generations.follow(asking, ref, after, signal));
       },
     );
   };

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
 import { HttpError } from '../error-handler.ts';
 import { noBody, NoQuery } from '../route-rules.ts';
@@ -55,7 +55,7 @@ export function publishingRoutes({ services: { publishing }, config }: RouteDeps
         },
       },
       async (request, reply) => {
-        const { orgId } = caller(request);
+        const asking = principal(request);
         const { projectId } = request.params;
         const format = ARCHIVE_TYPES[request.mediaType ?? ''];
         if (format) {
@@ -64,14 +64,14 @@ export function publishingRoutes({ services: { publishing }, config }: RouteDeps
             if (Number(request.headers['content-length']) > publishBodyLimit)
               throw new HttpError(413, 'Request body too large');
             const files = archiveFiles(body, format, { ...config.files, maxBytes: publishBodyLimit });
-            return await publishing.publishArchive(orgId, projectId, files);
+            return await publishing.publishArchive(asking, projectId, files);
           } catch (error) {
             // Refused before its end: closed, so that the client stops sending what nobody reads.
             if (!body.readableEnded) reply.header('connection', 'close');
             throw error;
           }
         }
-        return publishing.publish(orgId, projectId, (request.body as PublishBody | undefined)?.builtFiles);
+        return publishing.publish(asking, projectId, (request.body as PublishBody | undefined)?.builtFiles);
       },
     );
 
@@ -94,7 +94,7 @@ export function publishingRoutes({ services: { publishing }, config }: RouteDeps
         },
       },
       async (request) => ({
-        project: await publishing.unpublish(caller(request).orgId, request.params.projectId),
+        project: await publishing.unpublish(principal(request), request.params.projectId),
       }),
     );
 
@@ -110,7 +110,7 @@ export function publishingRoutes({ services: { publishing }, config }: RouteDeps
           response: { 200: Preview, ...errorResponses(400, 403, 404) },
         },
       },
-      async (request) => publishing.previewLink(caller(request).orgId, request.params.projectId),
+      async (request) => publishing.previewLink(principal(request), request.params.projectId),
     );
   };
 }

@@ -2,7 +2,7 @@
 // putting an earlier deployment live again.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
 import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import {
@@ -42,7 +42,7 @@ export function versionsRoutes({
       },
       async (request) => {
         const { limit = 20, offset = 0 } = request.query;
-        return versions.list(caller(request).orgId, request.params.projectId, limit, offset);
+        return versions.list(principal(request), request.params.projectId, limit, offset);
       },
     );
 
@@ -58,11 +58,7 @@ export function versionsRoutes({
         },
       },
       async (request) => ({
-        version: await versions.get(
-          caller(request).orgId,
-          request.params.projectId,
-          request.params.versionId,
-        ),
+        version: await versions.get(principal(request), request.params),
       }),
     );
 
@@ -79,12 +75,7 @@ export function versionsRoutes({
         },
       },
       async (request) => ({
-        file: await versions.file(
-          caller(request).orgId,
-          request.params.projectId,
-          request.params.versionId,
-          request.params['*'],
-        ),
+        file: await versions.file(principal(request), request.params, request.params['*']),
       }),
     );
 
@@ -104,10 +95,7 @@ export function versionsRoutes({
         },
       },
       async (request, reply) => {
-        const { orgId, keyId } = caller(request);
-        const version = await versions.restore(orgId, request.params.projectId, request.params.versionId, {
-          keyId,
-        });
+        const version = await versions.restore(principal(request), request.params);
         return reply.status(201).send({ version });
       },
     );
@@ -128,7 +116,7 @@ export function versionsRoutes({
       },
       async (request) => {
         const { limit = 20, offset = 0 } = request.query;
-        return deployments.list(caller(request).orgId, request.params.projectId, limit, offset);
+        return deployments.list(principal(request), request.params.projectId, limit, offset);
       },
     );
 
@@ -147,8 +135,7 @@ export function versionsRoutes({
           response: { 200: Published, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request) =>
-        deployments.promote(caller(request).orgId, request.params.projectId, request.params.deploymentId),
+      async (request) => deployments.promote(principal(request), request.params),
     );
   };
 }

@@ -6,6 +6,7 @@
 //   creating projects or build links).
 import { NotAllowedError, notFound } from '../common/errors.ts';
 import type { Principal } from './principal.ts';
+import type { Permission } from '../orgs/service.ts';
 
 /** Refuses a principal limited to one client what acts on the agency's other clients, saying `refusal`. */
 export function requireAgency(principal: Principal, refusal: string): void {
@@ -28,4 +29,10 @@ export function projectClientFilter(
 ): string | undefined | null {
   if (principal.clientId === undefined) return asked;
   return asked === undefined || asked === principal.clientId ? principal.clientId : null;
+}
+
+/** Refuses a principal without `permission` (a read-only key asked to write). */
+export function requirePermission(principal: Principal, permission: Permission): void {
+  if (!principal.permissions.includes(permission))
+    throw new NotAllowedError(`This caller lacks the '${permission}' permission`);
 }

@@ -58,11 +58,17 @@ export function memberPrincipal(signedIn: SignedIn): Principal | undefined {
 /** A signed-in person as an agency client's own account (none: undefined): its client's records only. */
 export function clientPrincipal(signedIn: SignedIn): Principal | undefined {
   if (!signedIn.client) return undefined;
-  const { id, orgId } = signedIn.client;
-  return {
-    orgId,
-    clientId: id,
-    permissions: ['read', 'write'],
-    actor: { kind: 'client', userId: signedIn.user.id },
-  };
+  return clientAccountPrincipal(signedIn.client.orgId, signedIn.client.id, signedIn.user.id);
+}
+
+/** Client `clientId`'s own account, person `userId` (the portal, a build link's visitor). */
+export function clientAccountPrincipal(orgId: string, clientId: string, userId: string): Principal {
+  return { orgId, clientId, permissions: ['read', 'write'], actor: { kind: 'client', userId } };
+}
+
+/** Who a change is recorded as (a version's author): the person, or the API key; nobody for the system. */
+export function authorOf(principal: Principal): { userId?: string; keyId?: string } {
+  const { actor } = principal;
+  if (actor.kind === 'member' || actor.kind === 'client') return { userId: actor.userId };
+  return actor.kind === 'api_key' ? { keyId: actor.keyId } : {};
 }

@@ -1,6 +1,8 @@
 // Traffic report of an organization, or of one of its projects, over the last `days` UTC days.
 import type { Database } from '../../db/index.ts';
-import { requireProject } from '../projects/repo.ts';
+import { NotAllowedError } from '../common/errors.ts';
+import { visibleProject } from '../access/projects.ts';
+import type { Principal } from '../access/principal.ts';
 import * as repo from './repo.ts';
 import { DEFAULT_DAYS, type Analytics, type AnalyticsQuery } from './schema.ts';
 import { utcWindow } from './window.ts';
@@ -11,9 +13,15 @@ export class AnalyticsService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async report(orgId: string, query: AnalyticsQuery): Promise<Analytics> {
+  /** The organization's report, or one project's (a principal limited to one client: its own projects' only). */
+  async report(principal: Principal, query: AnalyticsQuery): Promise<Analytics> {
     const { db, engine } = this.database;
-    if (query.project_id !== undefined) await requireProject(db, orgId, query.project_id);
+    const { orgId } = principal;
+    if (query.project_id !== undefined) await visibleProject(db, principal, query.project_id);
+    else if (principal.clientId !== undefined)
+      throw new NotAllowedError(
+        'A client account reads the analytics of one of its websites: give project_id',
+      );
     const window = utcWindow(this.now(), query.days ?? DEFAULT_DAYS);
     const scope: repo.ViewScope = {
       orgId,

@@ -4,7 +4,7 @@
 // client of an organization that allows it (once the email is confirmed), and starts the build
 // for a client through the same services as the REST API (plan limits, events, versions).
 // Nothing is kept for a signed-out visitor who only looks: the request travels in the pages' forms.
-import { systemPrincipal } from '../access/principal.ts';
+import { clientAccountPrincipal, systemPrincipal } from '../access/principal.ts';
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
@@ -259,7 +259,7 @@ export class BuildLinksService {
   ): Promise<{ project: Project; generation: Generation }> {
     await this.check(orgId, request);
     const client = await this.deps.clients.get(orgId, clientId);
-    const allowance = await this.deps.generations.clientAllowance(orgId, clientId);
+    const allowance = await this.deps.generations.clientAllowance(systemPrincipal(orgId), clientId);
     if (allowance && allowance.used >= allowance.limit) {
       const seconds = Math.max(1, Math.ceil((Date.parse(allowance.renewsAt) - Date.now()) / 1000));
       const error = new RateLimitedError(
@@ -277,11 +277,11 @@ export class BuildLinksService {
       name: projectName(request.prompt),
       ...(request.templateId ? { template_id: request.templateId } : {}),
     });
+    // The generation is the visitor's own, as the client's account.
     const generation = await this.deps.generations.create(
-      orgId,
+      clientAccountPrincipal(orgId, clientId, actor.userId),
       project.id,
       { prompt: request.prompt, ...(request.model ? { model: request.model } : {}) },
-      actor,
     );
     return { project, generation };
   }

@@ -5,6 +5,8 @@
 // checked on write, records what changed as a version, and then lets the caller finish its work
 // (a deployment, a generation's state, an event) in the same transaction, with that version.
 import type { Database } from '../../db/index.ts';
+import { requirePermission, requireVisibleProject } from '../access/access.ts';
+import type { Principal } from '../access/principal.ts';
 import type { Executor } from '../../db/executor.ts';
 import { lockProject, type ProjectRow } from '../projects/repo.ts';
 import * as files from '../files/repo.ts';
@@ -40,10 +42,15 @@ export class ContentWriter {
     private readonly limits: FileLimits,
   ) {}
 
-  /** Runs `change` on project `projectId` of `orgId` in one transaction holding the project's lock. */
-  change<T, R = T>(orgId: string, projectId: string, change: ContentChange<T, R>): Promise<R> {
+  /**
+   * Runs `change` on project `projectId` in one transaction holding the project's lock, when
+   * `principal` may write it (access/access.ts); otherwise the project is not found or refused.
+   */
+  change<T, R = T>(principal: Principal, projectId: string, change: ContentChange<T, R>): Promise<R> {
+    requirePermission(principal, 'write');
     return this.database.transaction(async (trx) => {
-      const project = await lockProject(trx, orgId, projectId);
+      const project = await lockProject(trx, principal.orgId, projectId);
+      requireVisibleProject(principal, project);
       return this.apply(trx, project, change);
     });
   }

@@ -9,7 +9,16 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { toIso } from '../../lib/clock.ts';
 import { ConflictError, notAllowed, notFound } from '../common/errors.ts';
 import { findClientPlan } from '../plans/repo.ts';
-import { lockProject, requireProject, updateProject } from '../projects/repo.ts';
+import { lockProject, updateProject } from '../projects/repo.ts';
+import { requirePermission, requireVisibleProject } from '../access/access.ts';
+import { visibleProject } from '../access/projects.ts';
+import type { Principal } from '../access/principal.ts';
+
+/** One custom domain of one project: named, so that the two ids cannot be swapped. */
+export interface DomainRef {
+  projectId: string;
+  domainId: string;
+}
 import type { CustomDomain } from './schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { signalWork } from '../../jobs/signal.ts';
@@ -55,13 +64,15 @@ export class DomainsService {
     };
   }
 
-  async list(orgId: string, projectId: string): Promise<CustomDomain[]> {
-    await requireProject(this.db, orgId, projectId);
-    const rows = await repo.listDomains(this.db, orgId, projectId);
+  async list(principal: Principal, projectId: string): Promise<CustomDomain[]> {
+    await visibleProject(this.db, principal, projectId);
+    const rows = await repo.listDomains(this.db, principal.orgId, projectId);
     return rows.map((r) => this.toDomain(r));
   }
 
-  async add(orgId: string, projectId: string, rawDomain: string): Promise<CustomDomain> {
+  async add(principal: Principal, projectId: string, rawDomain: string): Promise<CustomDomain> {
+    requirePermission(principal, 'write');
+    const { orgId } = principal;
     const { domain } = parseDomainName(
       rawDomain,
       this.config.sites.domain,
@@ -70,6 +81,7 @@ export class DomainsService {
     try {
       const added = await this.database.transaction(async (trx) => {
         const project = await lockProject(trx, orgId, projectId);
+        requireVisibleProject(principal, project);
         await this.checkPlan(trx, orgId, project.org_client_id);
         if (await repo.domainTaken(trx, domain)) throw domainTaken(domain);
         const now = new Date().toISOString();
@@ -104,8 +116,9 @@ export class DomainsService {
   }
 
   /** Checks the DNS now; activates the domain when both records are right. */
-  async verify(orgId: string, projectId: string, domainId: string): Promise<CustomDomain> {
-    const row = await this.find(orgId, projectId, domainId);
+  async verify(principal: Principal, ref: DomainRef): Promise<CustomDomain> {
+    requirePermission(principal, 'write');
+    const row = await this.find(principal, ref);
     const updated = await this.check(row);
     return this.toDomain(updated);
   }
@@ -141,16 +154,20 @@ export class DomainsService {
     return { ...row, ...changes };
   }
 
-  async remove(orgId: string, projectId: string, domainId: string): Promise<void> {
+  async remove(principal: Principal, { projectId, domainId }: DomainRef): Promise<void> {
+    requirePermission(principal, 'write');
+    const { orgId } = principal;
     await this.database.transaction(async (trx) => {
+      requireVisibleProject(principal, await lockProject(trx, orgId, projectId));
       if (!(await repo.deleteDomain(trx, orgId, projectId, domainId))) throw notFound('Domain');
       await this.syncProject(trx, orgId, projectId);
     });
     signalWork('sites');
   }
 
-  private async find(orgId: string, projectId: string, domainId: string): Promise<Row> {
-    const row = await repo.findDomain(this.db, orgId, projectId, domainId);
+  private async find(principal: Principal, { projectId, domainId }: DomainRef): Promise<Row> {
+    await visibleProject(this.db, principal, projectId);
+    const row = await repo.findDomain(this.db, principal.orgId, projectId, domainId);
     if (!row) throw notFound('Domain');
     return row;
   }

@@ -4,7 +4,6 @@ import type { Database } from '../../db/index.ts';
 import { bool } from '../../db/executor.ts';
 import { invalid, notAllowed, notFound } from '../common/errors.ts';
 import { findClientPlan } from '../plans/repo.ts';
-import { requireProject } from '../projects/repo.ts';
 import type { ContentWriter, VersionNote } from '../content/writer.ts';
 import { findTemplate } from '../templates/repo.ts';
 import { decodeContent } from './content.ts';
@@ -12,22 +11,23 @@ import { replaceElementText } from './text-edit.ts';
 import * as repo from './repo.ts';
 import { validPath } from './rules.ts';
 import type { FileMeta, FileWithContent } from './schema.ts';
-import type { Actor } from '../versions/schema.ts';
+import { authorOf, type Principal } from '../access/principal.ts';
+import { requireAgency } from '../access/access.ts';
+import { visibleProject } from '../access/projects.ts';
 
-/** Who changed a file and how: the version it makes says so. */
+/** How a file changed (the version it makes says so; its author is the principal). */
 export interface FileChange {
   source?: 'files_api' | 'edit';
-  actor?: Actor;
   /** What the version's summary says instead of "Changed <path>". */
   summary?: string;
 }
 
 /** The version a change of files makes: its source and author, and what it says. */
-function versionOf(change: FileChange, summary: string): VersionNote {
+function versionOf(principal: Principal, change: FileChange, summary: string): VersionNote {
   return {
     source: change.source ?? 'files_api',
     summary: change.summary ?? summary,
-    actor: change.actor,
+    actor: authorOf(principal),
   };
 }
 
@@ -41,14 +41,14 @@ export class FilesService {
     return this.database.db;
   }
 
-  async list(orgId: string, projectId: string): Promise<FileMeta[]> {
-    await requireProject(this.db, orgId, projectId);
-    return repo.listFiles(this.db, orgId, projectId);
+  async list(principal: Principal, projectId: string): Promise<FileMeta[]> {
+    await visibleProject(this.db, principal, projectId);
+    return repo.listFiles(this.db, principal.orgId, projectId);
   }
 
-  async get(orgId: string, projectId: string, rawPath: string): Promise<FileWithContent> {
-    await requireProject(this.db, orgId, projectId);
-    const file = await repo.getFile(this.db, orgId, projectId, validPath(rawPath));
+  async get(principal: Principal, projectId: string, rawPath: string): Promise<FileWithContent> {
+    await visibleProject(this.db, principal, projectId);
+    const file = await repo.getFile(this.db, principal.orgId, projectId, validPath(rawPath));
     if (!file) throw notFound('File');
     return file;
   }
@@ -59,7 +59,7 @@ export class FilesService {
    * content is what the file held already.
    */
   async put(
-    orgId: string,
+    principal: Principal,
     projectId: string,
     rawPath: string,
     body: { content: string; encoding?: 'utf8' | 'base64' | undefined },
@@ -68,21 +68,21 @@ export class FilesService {
     const path = validPath(rawPath);
     const content = decodeContent(body.content, body.encoding ?? 'utf8');
     if (!content) throw invalid(`field 'content' is not valid base64`);
-    return this.putBytes(orgId, projectId, path, content, change);
+    return this.putBytes(principal, projectId, path, content, change);
   }
 
   /** Creates or replaces one file with `content` as it is (a file sent as raw bytes). */
   async putBytes(
-    orgId: string,
+    principal: Principal,
     projectId: string,
     rawPath: string,
     content: Buffer,
     change: FileChange = {},
   ): Promise<{ file: FileMeta; created: boolean }> {
     const path = validPath(rawPath);
-    return this.writer.change(orgId, projectId, {
+    return this.writer.change(principal, projectId, {
       write: (files) => files.put(path, content),
-      version: ({ created }) => versionOf(change, `${created ? 'Added' : 'Changed'} ${path}`),
+      version: ({ created }) => versionOf(principal, change, `${created ? 'Added' : 'Changed'} ${path}`),
     });
   }
 
@@ -91,38 +91,44 @@ export class FilesService {
    * written under the project's lock so that no change made meanwhile is lost.
    */
   async editText(
-    orgId: string,
+    principal: Principal,
     projectId: string,
     edit: { file: string; selector: string; text: string },
     change: FileChange = {},
   ): Promise<FileMeta> {
     const path = validPath(edit.file);
     if (!/\.html?$/i.test(path)) throw invalid(`field 'file': only HTML pages can be edited in place`);
-    return this.writer.change(orgId, projectId, {
+    return this.writer.change(principal, projectId, {
       write: async (files) => {
         const current = await files.get(path);
         if (!current || current.encoding !== 'utf8') throw notFound('File');
         const content = Buffer.from(replaceElementText(current.content, edit.selector, edit.text));
         return (await files.put(path, content)).file;
       },
-      version: () => versionOf(change, change.summary ?? `Edited text in ${path}`),
+      version: () => versionOf(principal, change, change.summary ?? `Edited text in ${path}`),
     });
   }
 
-  async delete(orgId: string, projectId: string, rawPath: string, change: FileChange = {}): Promise<string> {
+  async delete(
+    principal: Principal,
+    projectId: string,
+    rawPath: string,
+    change: FileChange = {},
+  ): Promise<string> {
     const path = validPath(rawPath);
-    return this.writer.change(orgId, projectId, {
+    return this.writer.change(principal, projectId, {
       write: async (files) => {
         if (!(await files.delete(path))) throw notFound('File');
         return path;
       },
-      version: () => versionOf(change, `Deleted ${path}`),
+      version: () => versionOf(principal, change, `Deleted ${path}`),
     });
   }
 
   /** The zip of the project's files and a file name for it, when the client's plan allows export. */
-  async export(orgId: string, projectId: string): Promise<{ zip: Buffer; fileName: string }> {
-    const project = await requireProject(this.db, orgId, projectId);
+  async export(principal: Principal, projectId: string): Promise<{ zip: Buffer; fileName: string }> {
+    const project = await visibleProject(this.db, principal, projectId);
+    const { orgId } = principal;
     if (project.org_client_id) {
       const plan = await findClientPlan(this.db, orgId, project.org_client_id);
       if (plan && !bool(plan.can_export_code)) {
@@ -135,7 +141,9 @@ export class FilesService {
     return { zip, fileName: `${(project.subdomain ?? project.id).replace(/[^a-z0-9-]/gi, '')}.zip` };
   }
 
-  async listTemplateFiles(orgId: string, templateId: string): Promise<FileMeta[]> {
+  async listTemplateFiles(principal: Principal, templateId: string): Promise<FileMeta[]> {
+    requireAgency(principal, "Templates are the agency's");
+    const { orgId } = principal;
     if (!(await findTemplate(this.db, orgId, templateId))) throw notFound('Template');
     return repo.listTemplateFiles(this.db, orgId, templateId);
   }

@@ -8,7 +8,15 @@ import { recordEvent } from '../../events/outbox.ts';
 import { newId } from '../../lib/ids.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { RateLimitedError, invalid, notFound } from '../common/errors.ts';
-import { requireProject } from '../projects/repo.ts';
+import { requirePermission } from '../access/access.ts';
+import { visibleProject } from '../access/projects.ts';
+import type { Principal } from '../access/principal.ts';
+
+/** One submission of one project's forms: named, so that the two ids cannot be swapped. */
+export interface SubmissionRef {
+  projectId: string;
+  submissionId: string;
+}
 import * as repo from './repo.ts';
 import type { ListSubmissionsQuery, Submission } from './schema.ts';
 
@@ -29,20 +37,24 @@ export class FormsService {
   ) {}
 
   async list(
-    orgId: string,
+    principal: Principal,
     projectId: string,
     query: ListSubmissionsQuery,
   ): Promise<{ submissions: Submission[]; total: number }> {
-    await requireProject(this.database.db, orgId, projectId);
-    return repo.listSubmissions(this.database.db, orgId, projectId, {
+    await visibleProject(this.database.db, principal, projectId);
+    return repo.listSubmissions(this.database.db, principal.orgId, projectId, {
       limit: query.limit ?? 50,
       offset: query.offset ?? 0,
       form: query.form,
     });
   }
 
-  async delete(orgId: string, projectId: string, id: string): Promise<void> {
-    if (!(await repo.deleteSubmission(this.database.db, orgId, projectId, id))) throw notFound('Submission');
+  async delete(principal: Principal, { projectId, submissionId }: SubmissionRef): Promise<void> {
+    requirePermission(principal, 'write');
+    await visibleProject(this.database.db, principal, projectId);
+    const { db } = this.database;
+    if (!(await repo.deleteSubmission(db, principal.orgId, projectId, submissionId)))
+      throw notFound('Submission');
   }
 
   /** Counts a post from `address` to the site; refused past the limit, before its body is read. */

@@ -3,7 +3,7 @@
 // queued here; the generation worker (worker.ts) carries it out.
 import type { Database } from '../../db/index.ts';
 import { ConflictError, RateLimitedError, invalid, notFound } from '../common/errors.ts';
-import { lockProject, requireProject } from '../projects/repo.ts';
+import { lockProject } from '../projects/repo.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ModelSource, ProviderRegistry } from './provider.ts';
 import { findClientPlanId } from '../clients/repo.ts';
@@ -11,7 +11,15 @@ import { findPlan } from '../plans/repo.ts';
 import * as repo from './repo.ts';
 import { appendEvent, eventsAfter, FINAL_KINDS } from './progress.ts';
 import { onWork, signalStop, signalWork } from '../../jobs/signal.ts';
-import type { Actor } from '../versions/schema.ts';
+import { requirePermission, requireVisibleProject } from '../access/access.ts';
+import { visibleProject } from '../access/projects.ts';
+import { authorOf, type Principal } from '../access/principal.ts';
+
+/** One generation of one project: named, so that the two ids cannot be swapped. */
+export interface GenerationRef {
+  projectId: string;
+  generationId: string;
+}
 import type { GenerateBody, Generation, GenerationEvent } from './schema.ts';
 
 export interface DailyAllowance {
@@ -34,12 +42,14 @@ export class GenerationsService {
   }
 
   async create(
-    orgId: string,
+    principal: Principal,
     projectId: string,
     body: GenerateBody,
-    actor: Actor = {},
     now = new Date(),
   ): Promise<Generation> {
+    requirePermission(principal, 'write');
+    const { orgId } = principal;
+    const actor = authorOf(principal);
     const choice = await this.models.choiceFor(orgId);
     const model = body.model ?? choice.defaultModel;
     if (!choice.providerFor(model)) {
@@ -47,6 +57,7 @@ export class GenerationsService {
     }
     const generation = await this.database.transaction(async (trx) => {
       const project = await lockProject(trx, orgId, projectId);
+      requireVisibleProject(principal, project);
       if (project.org_client_id) {
         // SQLite runs one write transaction at a time; on PostgreSQL the client row is locked so
         // that two requests cannot both take the last message of the day.
@@ -99,9 +110,9 @@ export class GenerationsService {
     return generation;
   }
 
-  async get(orgId: string, projectId: string, id: string): Promise<Generation> {
-    await requireProject(this.database.db, orgId, projectId);
-    const row = await repo.findGeneration(this.database.db, orgId, projectId, id);
+  async get(principal: Principal, { projectId, generationId }: GenerationRef): Promise<Generation> {
+    await visibleProject(this.database.db, principal, projectId);
+    const row = await repo.findGeneration(this.database.db, principal.orgId, projectId, generationId);
     if (!row) throw notFound('Generation');
     return repo.toGeneration(row);
   }
@@ -110,9 +121,11 @@ export class GenerationsService {
    * Stops a queued or running generation: it becomes `cancelled` and its files are never applied
    * (the worker's lease is taken away, so its result no longer counts). A finished one is a 409.
    */
-  async cancel(orgId: string, projectId: string, id: string): Promise<Generation> {
+  async cancel(principal: Principal, { projectId, generationId: id }: GenerationRef): Promise<Generation> {
+    requirePermission(principal, 'write');
+    const { orgId } = principal;
     const cancelled = await this.database.transaction(async (trx) => {
-      await lockProject(trx, orgId, projectId);
+      requireVisibleProject(principal, await lockProject(trx, orgId, projectId));
       const row = await repo.findGeneration(trx, orgId, projectId, id);
       if (!row) throw notFound('Generation');
       if (row.status !== 'queued' && row.status !== 'running') {
@@ -147,14 +160,15 @@ export class GenerationsService {
    * process are found by polling every `pollMs`, those of this process at once.
    */
   async *follow(
-    orgId: string,
-    projectId: string,
-    id: string,
+    principal: Principal,
+    ref: GenerationRef,
     afterSeq: number,
     signal: AbortSignal,
     pollMs = 100,
   ): AsyncGenerator<GenerationEvent> {
-    await this.get(orgId, projectId, id);
+    await this.get(principal, ref);
+    const { orgId } = principal;
+    const id = ref.generationId;
     let last = afterSeq;
     while (!signal.aborted) {
       const woken = nextWake(pollMs, signal);
@@ -171,13 +185,23 @@ export class GenerationsService {
    * The project's client's AI messages today against its plan's `max_ai_messages_daily` (null:
    * no client or no plan, so no limit), for the builder to show before a prompt is refused.
    */
-  async dailyAllowance(orgId: string, projectId: string, now = new Date()): Promise<DailyAllowance | null> {
-    const project = await requireProject(this.database.db, orgId, projectId);
-    return project.org_client_id ? this.clientAllowance(orgId, project.org_client_id, now) : null;
+  async dailyAllowance(
+    principal: Principal,
+    projectId: string,
+    now = new Date(),
+  ): Promise<DailyAllowance | null> {
+    const project = await visibleProject(this.database.db, principal, projectId);
+    return project.org_client_id ? this.clientAllowance(principal, project.org_client_id, now) : null;
   }
 
   /** The same for a client (a build link checks it before it creates the project). */
-  async clientAllowance(orgId: string, clientId: string, now = new Date()): Promise<DailyAllowance | null> {
+  async clientAllowance(
+    principal: Principal,
+    clientId: string,
+    now = new Date(),
+  ): Promise<DailyAllowance | null> {
+    const { orgId } = principal;
+    if (principal.clientId !== undefined && principal.clientId !== clientId) return null;
     const client = await findClientPlanId(this.database.db, orgId, clientId, false);
     const plan = client?.plan_id ? await findPlan(this.database.db, orgId, client.plan_id) : undefined;
     if (!client || !plan) return null;
@@ -192,12 +216,13 @@ export class GenerationsService {
   }
 
   async list(
-    orgId: string,
+    principal: Principal,
     projectId: string,
     limit: number,
     offset: number,
   ): Promise<{ generations: Generation[]; total: number }> {
-    await requireProject(this.database.db, orgId, projectId);
+    await visibleProject(this.database.db, principal, projectId);
+    const { orgId } = principal;
     const { rows, total } = await repo.listGenerations(this.database.db, orgId, projectId, limit, offset);
     return { generations: rows.map(repo.toGeneration), total };
   }

@@ -3,6 +3,7 @@
 // job whose process died is taken over when its lease runs out, and a retryable failure (a model
 // timeout, 429 or 5xx) is tried again on GENERATION_RETRY_SCHEDULE. On success the new files
 // replace the project's files in the same transaction that marks the generation succeeded.
+import { systemPrincipal } from '../access/principal.ts';
 import type { FileLimits, GenerationSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
@@ -185,7 +186,7 @@ export class GenerationWorker {
     const now = new Date().toISOString();
     // Under the project's lock, as every write of its files, so a file written through the API
     // meanwhile is never half-replaced.
-    await this.writer.change(job.orgId, job.projectId, {
+    await this.writer.change(systemPrincipal(job.orgId), job.projectId, {
       write: (working) => working.replaceAll(files),
       version: () => ({ source: 'generation', generationId: job.id, summary, actor: job.author }),
       finish: async (trx, checked, version) => {

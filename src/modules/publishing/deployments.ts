@@ -6,7 +6,16 @@ import { num } from '../../db/executor.ts';
 import { signalWork } from '../../jobs/signal.ts';
 import { toIso } from '../../lib/clock.ts';
 import { notFound } from '../common/errors.ts';
-import { lockProject, requireProject } from '../projects/repo.ts';
+import { lockProject } from '../projects/repo.ts';
+import { requirePermission, requireVisibleProject } from '../access/access.ts';
+import { visibleProject } from '../access/projects.ts';
+import type { Principal } from '../access/principal.ts';
+
+/** One deployment of one project: named, so that the two ids cannot be swapped. */
+export interface DeploymentRef {
+  projectId: string;
+  deploymentId: string;
+}
 import * as repo from './repo.ts';
 import type { Deployment, Published } from './schema.ts';
 import { goLive } from './go-live.ts';
@@ -18,12 +27,13 @@ export class DeploymentsService {
   ) {}
 
   async list(
-    orgId: string,
+    principal: Principal,
     projectId: string,
     limit: number,
     offset: number,
   ): Promise<{ deployments: Deployment[]; total: number }> {
-    const project = await requireProject(this.database.db, orgId, projectId);
+    const { orgId } = principal;
+    const project = await visibleProject(this.database.db, principal, projectId);
     const { rows, total } = await repo.listDeployments(this.database.db, orgId, projectId, limit, offset);
     return {
       deployments: rows.map((r) => ({
@@ -40,9 +50,12 @@ export class DeploymentsService {
   }
 
   /** Serves deployment `deploymentId` again from the next request on, with a project.published event. */
-  async promote(orgId: string, projectId: string, deploymentId: string): Promise<Published> {
+  async promote(principal: Principal, { projectId, deploymentId }: DeploymentRef): Promise<Published> {
+    requirePermission(principal, 'write');
+    const { orgId } = principal;
     const published = await this.database.transaction(async (trx): Promise<Published> => {
       const current = await lockProject(trx, orgId, projectId);
+      requireVisibleProject(principal, current);
       if (!(await repo.findDeployment(trx, orgId, projectId, deploymentId))) throw notFound('Deployment');
       return goLive(trx, this.config.sites, current, deploymentId);
     });

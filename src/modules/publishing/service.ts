@@ -6,7 +6,10 @@ import type { Database } from '../../db/index.ts';
 import { signalWork } from '../../jobs/signal.ts';
 import { forPeople, invalid } from '../common/errors.ts';
 import { checkFileSet, type SiteFile } from '../files/rules.ts';
-import { lockProject, requireProject, toProject } from '../projects/repo.ts';
+import { lockProject, toProject } from '../projects/repo.ts';
+import { requirePermission, requireVisibleProject } from '../access/access.ts';
+import { visibleProject } from '../access/projects.ts';
+import type { Principal } from '../access/principal.ts';
 import type { ContentWriter } from '../content/writer.ts';
 import type { Project } from '../projects/schema.ts';
 import type { PreviewLinks } from './preview-links.ts';
@@ -31,8 +34,13 @@ export class PublishingService {
   ) {}
 
   /** Publishes `builtFiles` when given, else the project's current files. */
-  async publish(orgId: string, projectId: string, builtFiles?: Record<string, string>): Promise<Published> {
-    const published = await this.writer.change(orgId, projectId, {
+  async publish(
+    principal: Principal,
+    projectId: string,
+    builtFiles?: Record<string, string>,
+  ): Promise<Published> {
+    const { orgId } = principal;
+    const published = await this.writer.change(principal, projectId, {
       write: async (working): Promise<SiteFile[]> =>
         builtFiles
           ? Object.entries(builtFiles).map(([path, content]) => ({ path, content }))
@@ -75,17 +83,19 @@ export class PublishingService {
    * transaction. A refusal at any point publishes nothing and keeps nothing.
    */
   async publishArchive(
-    orgId: string,
+    principal: Principal,
     projectId: string,
     archive: AsyncIterable<ArchiveFile>,
   ): Promise<Published> {
+    const { orgId } = principal;
     // A project the caller cannot see gets its 404 before anything is stored.
-    await requireProject(this.database.db, orgId, projectId);
+    requirePermission(principal, 'write');
+    await visibleProject(this.database.db, principal, projectId);
     await discardUploadsBefore(this.database, new Date(Date.now() - STALE_UPLOAD_MS));
     const upload = { id: newId(), orgId };
     try {
       const files = await storeArchive(this.database, upload, archive, this.config.files);
-      const published = await this.writer.change(orgId, projectId, {
+      const published = await this.writer.change(principal, projectId, {
         write: async () => files,
         version: () => null,
         finish: async (trx, stored, _version, current): Promise<Published> => {
@@ -115,9 +125,12 @@ export class PublishingService {
   }
 
   /** Takes the site offline; `last_published_at` keeps the time of the last publish. */
-  async unpublish(orgId: string, projectId: string): Promise<Project> {
+  async unpublish(principal: Principal, projectId: string): Promise<Project> {
+    requirePermission(principal, 'write');
+    const { orgId } = principal;
     const project = await this.database.transaction(async (trx) => {
       const current = await lockProject(trx, orgId, projectId);
+      requireVisibleProject(principal, current);
       if (current.current_deployment_id === null && current.published_url === null) return toProject(current);
       const changes = {
         current_deployment_id: null,
@@ -132,8 +145,8 @@ export class PublishingService {
   }
 
   /** A fresh signed link to the project's current files, valid for PREVIEW_TTL. */
-  async previewLink(orgId: string, projectId: string): Promise<Preview> {
-    const row = await requireProject(this.database.db, orgId, projectId);
+  async previewLink(principal: Principal, projectId: string): Promise<Preview> {
+    const row = await visibleProject(this.database.db, principal, projectId);
     const link = await this.previewLinks.current(row.id);
     return {
       published_url: row.published_url,

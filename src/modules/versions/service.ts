@@ -5,11 +5,18 @@
 import type { Database } from '../../db/index.ts';
 import { notFound } from '../common/errors.ts';
 import { validPath } from '../files/rules.ts';
-import { requireProject } from '../projects/repo.ts';
+import { visibleProject } from '../access/projects.ts';
+import { authorOf, type Principal } from '../access/principal.ts';
 import type { ContentWriter } from '../content/writer.ts';
 import * as repo from './repo.ts';
 import type { PreviewLinks } from '../publishing/preview-links.ts';
-import type { Actor, Version, VersionDetail } from './schema.ts';
+import type { Version, VersionDetail } from './schema.ts';
+
+/** One version of one project: named, so that the two ids cannot be swapped. */
+export interface VersionRef {
+  projectId: string;
+  versionId: string;
+}
 
 export class VersionsService {
   constructor(
@@ -23,18 +30,18 @@ export class VersionsService {
   }
 
   async list(
-    orgId: string,
+    principal: Principal,
     projectId: string,
     limit: number,
     offset: number,
   ): Promise<{ versions: Version[]; total: number }> {
-    await requireProject(this.db, orgId, projectId);
-    const { rows, total } = await repo.listVersions(this.db, orgId, projectId, limit, offset);
+    await visibleProject(this.db, principal, projectId);
+    const { rows, total } = await repo.listVersions(this.db, principal.orgId, projectId, limit, offset);
     return { versions: rows.map(repo.toVersion), total };
   }
 
-  async get(orgId: string, projectId: string, versionId: string): Promise<VersionDetail> {
-    const row = await this.find(orgId, projectId, versionId);
+  async get(principal: Principal, ref: VersionRef): Promise<VersionDetail> {
+    const row = await this.find(principal, ref);
     const link = await this.previewLinks.version(row.id);
     return {
       ...repo.toVersion(row),
@@ -45,23 +52,23 @@ export class VersionsService {
   }
 
   /** The project's newest version, if it has any files yet. */
-  async latest(orgId: string, projectId: string): Promise<Version | undefined> {
-    await requireProject(this.db, orgId, projectId);
-    const row = await repo.latestVersion(this.db, orgId, projectId);
+  async latest(principal: Principal, projectId: string): Promise<Version | undefined> {
+    await visibleProject(this.db, principal, projectId);
+    const row = await repo.latestVersion(this.db, principal.orgId, projectId);
     return row && repo.toVersion(row);
   }
 
-  async file(orgId: string, projectId: string, versionId: string, rawPath: string) {
+  async file(principal: Principal, ref: VersionRef, rawPath: string) {
     const path = validPath(rawPath);
-    const row = await this.find(orgId, projectId, versionId);
+    const row = await this.find(principal, ref);
     const file = await repo.versionFile(this.db, row.id, path);
     if (!file) throw notFound('File');
     return file;
   }
 
   /** Makes the project's files those of `versionId` again, as a new version (never destructive). */
-  async restore(orgId: string, projectId: string, versionId: string, actor?: Actor): Promise<Version> {
-    const row = await this.writer.change(orgId, projectId, {
+  async restore(principal: Principal, { projectId, versionId }: VersionRef): Promise<Version> {
+    const row = await this.writer.change(principal, projectId, {
       write: async (files, project) => {
         const target = await repo.findVersion(files.trx, project.org_id, project.id, versionId);
         if (!target) throw notFound('Version');
@@ -71,17 +78,17 @@ export class VersionsService {
       version: (target) => ({
         source: 'restore',
         summary: `Restored version ${target.number}`,
-        actor,
+        actor: authorOf(principal),
         always: true,
       }),
-      finish: (trx, _target, made) => repo.findVersion(trx, orgId, projectId, made!.id),
+      finish: (trx, _target, made) => repo.findVersion(trx, principal.orgId, projectId, made!.id),
     });
     return repo.toVersion(row!);
   }
 
-  private async find(orgId: string, projectId: string, versionId: string) {
-    await requireProject(this.db, orgId, projectId);
-    const row = await repo.findVersion(this.db, orgId, projectId, versionId);
+  private async find(principal: Principal, { projectId, versionId }: VersionRef) {
+    await visibleProject(this.db, principal, projectId);
+    const row = await repo.findVersion(this.db, principal.orgId, projectId, versionId);
     if (!row) throw notFound('Version');
     return row;
   }

@@ -6,17 +6,16 @@ import type { FastifyRequest } from 'fastify';
 import { NotFoundError, notFound } from '../../modules/common/errors.ts';
 import type { Project } from '../../modules/projects/schema.ts';
 import type { Services } from '../../modules/index.ts';
-import type { Actor } from '../../modules/versions/schema.ts';
 import { idFromUrl } from '../ids.ts';
 import { requireSignedIn } from '../session.ts';
-import { clientPrincipal, memberPrincipal } from '../../modules/access/principal.ts';
+import { clientPrincipal, memberPrincipal, type Principal } from '../../modules/access/principal.ts';
 
 export interface BuilderScope {
+  /** Who is asking, as the core takes it: the member, or the project's own client. */
+  principal: Principal;
   orgId: string;
   orgName: string;
   project: Project;
-  /** Who makes the changes (the versions name them). */
-  actor: Actor;
   /** A client in the portal, not an agency member: the way back is the portal. */
   asClient: boolean;
 }
@@ -28,17 +27,23 @@ export async function builderScope(
 ): Promise<BuilderScope> {
   const who = requireSignedIn(request);
   const id = idFromUrl(rawId, 'Project');
-  const actor = { userId: who.user.id };
   const member = memberPrincipal(who);
   if (member && who.org) {
     const project = await unlessMissing(services.projects.get(member, id));
-    if (project) return { orgId: who.org.id, orgName: who.org.name, project, actor, asClient: false };
+    if (project)
+      return { principal: member, orgId: who.org.id, orgName: who.org.name, project, asClient: false };
   }
   const client = clientPrincipal(who);
   if (client && who.client) {
     const project = await unlessMissing(services.projects.get(client, id));
     if (project)
-      return { orgId: who.client.orgId, orgName: who.client.orgName, project, actor, asClient: true };
+      return {
+        principal: client,
+        orgId: who.client.orgId,
+        orgName: who.client.orgName,
+        project,
+        asClient: true,
+      };
   }
   throw notFound('Project');
 }

@@ -22,19 +22,19 @@ export interface WorkspaceQuery {
 }
 
 export async function loadWorkspace(services: Services, scope: BuilderScope, query: WorkspaceQuery) {
-  const { orgId, project } = scope;
+  const { orgId, principal: asking, project } = scope;
   const id = project.id;
   const [generations, allowance, preview, files, versions, deployments, domains, plan, placeholders] =
     await Promise.all([
-      services.generations.list(orgId, id, 30, 0),
-      services.generations.dailyAllowance(orgId, id),
-      services.publishing.previewLink(orgId, id),
-      services.files.list(orgId, id).then((all) => all.filter((f) => !isInternalPath(f.path))),
-      services.versions.list(orgId, id, 50, 0),
-      services.deployments.list(orgId, id, 20, 0),
-      services.domains.list(orgId, id),
+      services.generations.list(asking, id, 30, 0),
+      services.generations.dailyAllowance(asking, id),
+      services.publishing.previewLink(asking, id),
+      services.files.list(asking, id).then((all) => all.filter((f) => !isInternalPath(f.path))),
+      services.versions.list(asking, id, 50, 0),
+      services.deployments.list(asking, id, 20, 0),
+      services.domains.list(asking, id),
       clientPlan(services, orgId, project.org_client_id),
-      placeholdersOf(services, orgId, id),
+      placeholdersOf(services, asking, id),
     ]);
   const running =
     generations.generations.find((g) => g.status === 'queued' || g.status === 'running') ?? null;
@@ -46,10 +46,10 @@ export async function loadWorkspace(services: Services, scope: BuilderScope, que
   const openMeta = files.find((f) => f.path === openPath);
   const open =
     openMeta && TEXT_TYPES.test(openMeta.content_type)
-      ? await unlessMissing(services.files.get(orgId, id, openMeta.path))
+      ? await unlessMissing(services.files.get(asking, id, openMeta.path))
       : undefined;
   const shownVersion = query.version
-    ? await unlessMissing(services.versions.get(orgId, id, query.version))
+    ? await unlessMissing(services.versions.get(asking, { projectId: id, versionId: query.version }))
     : undefined;
   return {
     tab,

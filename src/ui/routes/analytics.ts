@@ -22,7 +22,7 @@ export function analyticsRoutes(deps: RouteDeps): FastifyPluginAsync {
       // Another organization's project is a 404 page, as everywhere.
       const project = projectId ? await projects.get(seatPrincipal(seat), projectId) : null;
       const [report, projectPage] = await Promise.all([
-        analytics.report(seat.orgId, { days, ...(project ? { project_id: project.id } : {}) }),
+        analytics.report(seatPrincipal(seat), { days, ...(project ? { project_id: project.id } : {}) }),
         projects.list(seatPrincipal(seat), {}, 100, 0),
       ]);
       return render(request, reply, 'analytics', {

@@ -23,7 +23,7 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
 
   return async (app) => {
     app.post<{ Params: P; Body: Form }>('/app/projects/:id/generate', async (request, reply) => {
-      const { orgId, project, actor } = await builderScope(request, services, request.params.id);
+      const { principal: asking, project } = await builderScope(request, services, request.params.id);
       const form = request.body ?? {};
       return answer(request, reply, back(project.id, 'chat'), async () => {
         const element = optional(form, 'element_selector')
@@ -39,7 +39,7 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
           ...(model ? { model } : {}),
           ...(element ? { element } : {}),
         });
-        const generation = await generations.create(orgId, project.id, body, actor);
+        const generation = await generations.create(asking, project.id, body);
         return { notice: 'Building… this page shows the progress.', data: { generation } };
       });
     });
@@ -47,11 +47,13 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.post<{ Params: P & { gid: string } }>(
       '/app/projects/:id/generations/:gid/cancel',
       async (request, reply) => {
-        const { orgId, project } = await builderScope(request, services, request.params.id);
+        const { principal: asking, project } = await builderScope(request, services, request.params.id);
         const gid = idFromUrl(request.params.gid, 'Generation');
         return answer(request, reply, back(project.id, 'chat'), async () => ({
           notice: 'Stopped. No file was changed.',
-          data: { generation: await generations.cancel(orgId, project.id, gid) },
+          data: {
+            generation: await generations.cancel(asking, { projectId: project.id, generationId: gid }),
+          },
         }));
       },
     );
@@ -60,7 +62,7 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
       '/app/projects/:id/files',
       { bodyLimit: fileBodyLimit },
       async (request, reply) => {
-        const { orgId, project, actor } = await builderScope(request, services, request.params.id);
+        const { principal: asking, project } = await builderScope(request, services, request.params.id);
         const form = request.body ?? {};
         const path = text(form, 'path').trim();
         return answer(
@@ -70,11 +72,11 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
           async () => {
             const encoding = text(form, 'encoding') === 'base64' ? 'base64' : 'utf8';
             const { file, created } = await files.put(
-              orgId,
+              asking,
               project.id,
               path,
               { content: text(form, 'content'), encoding },
-              { source: 'edit', actor },
+              { source: 'edit' },
             );
             return { notice: `${created ? 'Added' : 'Saved'} ${file.path}.`, data: { file } };
           },
@@ -83,25 +85,24 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
     );
 
     app.post<{ Params: P; Body: Form }>('/app/projects/:id/files/delete', async (request, reply) => {
-      const { orgId, project, actor } = await builderScope(request, services, request.params.id);
+      const { principal: asking, project } = await builderScope(request, services, request.params.id);
       return answer(request, reply, back(project.id, 'code'), async () => {
-        const path = await files.delete(orgId, project.id, text(request.body ?? {}, 'path'), {
+        const path = await files.delete(asking, project.id, text(request.body ?? {}, 'path'), {
           source: 'edit',
-          actor,
         });
         return { notice: `Deleted ${path}.`, data: { path } };
       });
     });
 
     app.post<{ Params: P; Body: Form }>('/app/projects/:id/text', async (request, reply) => {
-      const { orgId, project, actor } = await builderScope(request, services, request.params.id);
+      const { principal: asking, project } = await builderScope(request, services, request.params.id);
       const form = request.body ?? {};
       return answer(request, reply, back(project.id, 'chat'), async () => {
         const file = await files.editText(
-          orgId,
+          asking,
           project.id,
           { file: text(form, 'file'), selector: text(form, 'selector'), text: text(form, 'text') },
-          { source: 'edit', actor },
+          { source: 'edit' },
         );
         return { notice: `Saved the text in ${file.path}.`, data: { file } };
       });
@@ -110,20 +111,20 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.post<{ Params: P & { vid: string } }>(
       '/app/projects/:id/versions/:vid/restore',
       async (request, reply) => {
-        const { orgId, project, actor } = await builderScope(request, services, request.params.id);
+        const { principal: asking, project } = await builderScope(request, services, request.params.id);
         const vid = idFromUrl(request.params.vid, 'Version');
         return answer(request, reply, back(project.id, 'versions'), async () => {
-          const version = await versions.restore(orgId, project.id, vid, actor);
+          const version = await versions.restore(asking, { projectId: project.id, versionId: vid });
           return { notice: `${version.summary}: it is version ${version.number} now.`, data: { version } };
         });
       },
     );
 
     app.post<{ Params: P }>('/app/projects/:id/publish', async (request, reply) => {
-      const { orgId, project } = await builderScope(request, services, request.params.id);
+      const { principal: asking, project } = await builderScope(request, services, request.params.id);
       return answer(request, reply, back(project.id, 'publish'), async () => {
-        const published = await publishing.publish(orgId, project.id);
-        const { count } = await placeholdersOf(services, orgId, project.id);
+        const published = await publishing.publish(asking, project.id);
+        const { count } = await placeholdersOf(services, asking, project.id);
         const todo = count
           ? `. ${count} placeholder${count === 1 ? ' is' : 's are'} still on the site: fill them in (Publish tab) and publish again.`
           : '';
@@ -134,19 +135,19 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.post<{ Params: P & { did: string } }>(
       '/app/projects/:id/deployments/:did/promote',
       async (request, reply) => {
-        const { orgId, project } = await builderScope(request, services, request.params.id);
+        const { principal: asking, project } = await builderScope(request, services, request.params.id);
         const did = idFromUrl(request.params.did, 'Deployment');
         return answer(request, reply, back(project.id, 'publish'), async () => {
-          const published = await deployments.promote(orgId, project.id, did);
+          const published = await deployments.promote(asking, { projectId: project.id, deploymentId: did });
           return { notice: `That deployment is live again at ${published.url}`, data: { published } };
         });
       },
     );
 
     app.post<{ Params: P; Body: Form }>('/app/projects/:id/domains', async (request, reply) => {
-      const { orgId, project } = await builderScope(request, services, request.params.id);
+      const { principal: asking, project } = await builderScope(request, services, request.params.id);
       return answer(request, reply, back(project.id, 'publish'), async () => {
-        const domain = await domains.add(orgId, project.id, text(request.body ?? {}, 'domain').trim());
+        const domain = await domains.add(asking, project.id, text(request.body ?? {}, 'domain').trim());
         return {
           notice: `Added ${domain.domain}: create the DNS records below, then verify.`,
           data: { domain },
@@ -157,10 +158,10 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.post<{ Params: P & { did: string } }>(
       '/app/projects/:id/domains/:did/verify',
       async (request, reply) => {
-        const { orgId, project } = await builderScope(request, services, request.params.id);
+        const { principal: asking, project } = await builderScope(request, services, request.params.id);
         const did = idFromUrl(request.params.did, 'Domain');
         return answer(request, reply, back(project.id, 'publish'), async () => {
-          const domain = await domains.verify(orgId, project.id, did);
+          const domain = await domains.verify(asking, { projectId: project.id, domainId: did });
           if (domain.status === 'active') return { notice: `${domain.domain} is active.`, data: { domain } };
           return {
             notice: `${domain.domain}: the DNS records are not right yet. Check them below; a change at the DNS provider can take a while to show.`,
@@ -174,18 +175,18 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.post<{ Params: P & { did: string } }>(
       '/app/projects/:id/domains/:did/delete',
       async (request, reply) => {
-        const { orgId, project } = await builderScope(request, services, request.params.id);
+        const { principal: asking, project } = await builderScope(request, services, request.params.id);
         const did = idFromUrl(request.params.did, 'Domain');
         return answer(request, reply, back(project.id, 'publish'), async () => {
-          await domains.remove(orgId, project.id, did);
+          await domains.remove(asking, { projectId: project.id, domainId: did });
           return { notice: 'Domain removed.' };
         });
       },
     );
 
     app.get<{ Params: P }>('/app/projects/:id/export.zip', async (request, reply) => {
-      const { orgId, project } = await builderScope(request, services, request.params.id);
-      const { zip, fileName } = await files.export(orgId, project.id);
+      const { principal: asking, project } = await builderScope(request, services, request.params.id);
+      const { zip, fileName } = await files.export(asking, project.id);
       return reply
         .type('application/zip')
         .header('content-disposition', `attachment; filename="${fileName}"`)

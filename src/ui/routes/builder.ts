@@ -45,9 +45,9 @@ export function builderRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.get<{ Params: ProjectParams & { gid: string }; Querystring: { after?: string } }>(
       '/app/projects/:id/generations/:gid/events',
       async (request, reply) => {
-        const { orgId, project } = await builderScope(request, services, request.params.id);
-        const gid = idFromUrl(request.params.gid, 'Generation');
-        await generations.get(orgId, project.id, gid); // the 404 page before the stream starts
+        const { principal: asking, project } = await builderScope(request, services, request.params.id);
+        const ref = { projectId: project.id, generationId: idFromUrl(request.params.gid, 'Generation') };
+        await generations.get(asking, ref); // the 404 page before the stream starts
         const after = resumeAfter(
           request.headers['last-event-id'],
           Number(/^\d{1,10}$/.test(request.query.after ?? '') ? request.query.after : 0),
@@ -56,18 +56,18 @@ export function builderRoutes(deps: RouteDeps): FastifyPluginAsync {
         await writeEventStream(
           reply.raw,
           {},
-          (signal) => generations.follow(orgId, project.id, gid, after, signal),
+          (signal) => generations.follow(asking, ref, after, signal),
           (error) => request.log.error({ err: error }, 'event stream failed'),
         );
       },
     );
 
     app.get<{ Params: ProjectParams }>('/app/projects/:id/state', async (request, reply) => {
-      const { orgId, project } = await builderScope(request, services, request.params.id);
+      const { principal: asking, project } = await builderScope(request, services, request.params.id);
       const [latest, list, allowance] = await Promise.all([
-        versions.latest(orgId, project.id),
-        generations.list(orgId, project.id, 1, 0),
-        generations.dailyAllowance(orgId, project.id),
+        versions.latest(asking, project.id),
+        generations.list(asking, project.id, 1, 0),
+        generations.dailyAllowance(asking, project.id),
       ]);
       const last = list.generations[0];
       return reply.header('cache-control', 'no-store').send({
@@ -92,8 +92,8 @@ export function builderRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.get<{ Params: ProjectParams; Querystring: { path?: string } }>(
       '/app/projects/:id/file',
       async (request, reply) => {
-        const { orgId, project } = await builderScope(request, services, request.params.id);
-        const file = await files.get(orgId, project.id, request.query.path ?? '');
+        const { principal: asking, project } = await builderScope(request, services, request.params.id);
+        const file = await files.get(asking, project.id, request.query.path ?? '');
         return reply.header('cache-control', 'no-store').send({ file });
       },
     );

@@ -19,7 +19,7 @@ export function overviewRoutes(deps: RouteDeps): FastifyPluginAsync {
         clients.search(seat.orgId, {}, 1, 0),
         projects.list(seatPrincipal(seat), {}, 6, 0),
         clients.search(seat.orgId, { status: 'active' }, 1, 0),
-        analytics.report(seat.orgId, { days: 30 }),
+        analytics.report(seatPrincipal(seat), { days: 30 }),
       ]);
       return render(request, reply, 'overview', {
         title: 'Overview',

@@ -35,8 +35,8 @@ export function portalRoutes(deps: RouteDeps): FastifyPluginAsync {
       // Another client's project of the same agency is as invisible as another agency's.
       const project = await projects.get(principal, idFromUrl(request.params.id, 'Project'));
       const [traffic, submissions] = await Promise.all([
-        analytics.report(client.orgId, { days: 30, project_id: project.id }),
-        forms.list(client.orgId, project.id, { limit: 50, offset: 0 }),
+        analytics.report(principal, { days: 30, project_id: project.id }),
+        forms.list(principal, project.id, { limit: 50, offset: 0 }),
       ]);
       return render(request, reply, 'portal-project', {
         title: project.name,

@@ -158,9 +158,12 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
           return projectPage(request, reply, seat.orgId, id, { error: known[0] }, known[1]);
         }
       });
-    action('publish', async (seat, id) => `Published at ${(await publishing.publish(seat.orgId, id)).url}`);
+    action(
+      'publish',
+      async (seat, id) => `Published at ${(await publishing.publish(seatPrincipal(seat), id)).url}`,
+    );
     action('unpublish', async (seat, id) => {
-      await publishing.unpublish(seat.orgId, id);
+      await publishing.unpublish(seatPrincipal(seat), id);
       return 'The site is offline.';
     });
     action('archive', async (seat, id) => {
@@ -197,7 +200,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
         const project = await projects.get(seatPrincipal(seat), idFromUrl(request.params.id, 'Project'));
         const form = request.query.form && request.query.form.length <= 64 ? request.query.form : undefined;
         const p = paging(request.query);
-        const page = await forms.list(seat.orgId, project.id, {
+        const page = await forms.list(seatPrincipal(seat), project.id, {
           limit: p.limit,
           offset: p.offset,
           ...(form ? { form } : {}),
@@ -216,7 +219,10 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
       async (request, reply) => {
         const seat = requireSeat(request);
         const id = idFromUrl(request.params.id, 'Project');
-        await forms.delete(seat.orgId, id, idFromUrl(request.params.sid, 'Submission'));
+        await forms.delete(seatPrincipal(seat), {
+          projectId: id,
+          submissionId: idFromUrl(request.params.sid, 'Submission'),
+        });
         return redirectWith(reply, `/projects/${id}/submissions`, 'Submission deleted.');
       },
     );
@@ -225,7 +231,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
       const project = await projects.get(seatPrincipal(seat), idFromUrl(request.params.id, 'Project'));
       const all = [];
       for (let offset = 0; ; offset += MAX_LIMIT) {
-        const page = await forms.list(seat.orgId, project.id, { limit: MAX_LIMIT, offset });
+        const page = await forms.list(seatPrincipal(seat), project.id, { limit: MAX_LIMIT, offset });
         all.push(...page.submissions);
         if (page.submissions.length < MAX_LIMIT || all.length >= 100_000) break;
       }

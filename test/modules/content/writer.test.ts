@@ -38,11 +38,11 @@ const newProject = async () =>
     })
   ).id;
 const versionCount = async (projectId: string) =>
-  (await runtime.services.versions.list(orgId, projectId, 100, 0)).total;
+  (await runtime.services.versions.list(systemPrincipal(orgId), projectId, 100, 0)).total;
 const paths = async (projectId: string) =>
-  (await runtime.services.files.list(orgId, projectId)).map((f) => f.path).sort();
+  (await runtime.services.files.list(systemPrincipal(orgId), projectId)).map((f) => f.path).sort();
 const put = (projectId: string, path: string, text: string, then?: () => Promise<void>) =>
-  writer.change(orgId, projectId, {
+  writer.change(systemPrincipal(orgId), projectId, {
     write: (files) => files.put(path, Buffer.from(text)),
     version: () => ({ source: 'files_api', summary: `Wrote ${path}` }),
     finish: async (_trx, result) => {

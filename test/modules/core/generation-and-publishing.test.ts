@@ -38,34 +38,39 @@ afterAll(async () => {
 describe('a generation and a publish through the services', () => {
   it('turns a prompt into the files and one version, then publishes that version', async () => {
     const { generations, files, versions, publishing, deployments } = runtime.services;
-    const generation = await generations.create(orgId, projectId, {
+    const generation = await generations.create(systemPrincipal(orgId), projectId, {
       prompt: 'A website for Jane Bakery in Bristol, warm colours',
     });
     expect(generation.status).toBe('queued');
     await waitUntil(
-      async () => (await generations.get(orgId, projectId, generation.id)).status === 'succeeded',
+      async () =>
+        (await generations.get(systemPrincipal(orgId), { projectId, generationId: generation.id })).status ===
+        'succeeded',
       20_000,
       'the generation to succeed',
     );
-    const paths = (await files.list(orgId, projectId)).map((f) => f.path);
+    const paths = (await files.list(systemPrincipal(orgId), projectId)).map((f) => f.path);
     expect(paths).toContain('index.html');
-    const history = await versions.list(orgId, projectId, 10, 0);
+    const history = await versions.list(systemPrincipal(orgId), projectId, 10, 0);
     expect(history.total).toBe(1);
     expect(history.versions[0]).toMatchObject({ source: 'generation', generation_id: generation.id });
 
-    const first = await publishing.publish(orgId, projectId);
+    const first = await publishing.publish(systemPrincipal(orgId), projectId);
     expect(first.project.published_url).toMatch(/^https?:\/\//);
-    const again = await publishing.publish(orgId, projectId);
+    const again = await publishing.publish(systemPrincipal(orgId), projectId);
     expect(again.deployId).not.toBe(first.deployId);
     // The same files: no new version, and both deployments name the one there is.
-    expect((await versions.list(orgId, projectId, 10, 0)).total).toBe(1);
-    const listed = await deployments.list(orgId, projectId, 10, 0);
+    expect((await versions.list(systemPrincipal(orgId), projectId, 10, 0)).total).toBe(1);
+    const listed = await deployments.list(systemPrincipal(orgId), projectId, 10, 0);
     expect(listed.total).toBe(2);
     expect(new Set(listed.deployments.map((d) => d.version_id))).toEqual(new Set([history.versions[0]!.id]));
 
     // A rollback repoints the project to the earlier deployment; nothing is copied.
-    const back = await deployments.promote(orgId, projectId, first.deployId);
+    const back = await deployments.promote(systemPrincipal(orgId), {
+      projectId,
+      deploymentId: first.deployId,
+    });
     expect(back.deployId).toBe(first.deployId);
-    expect((await deployments.list(orgId, projectId, 10, 0)).total).toBe(2);
+    expect((await deployments.list(systemPrincipal(orgId), projectId, 10, 0)).total).toBe(2);
   });
 });

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../../helpers/app.ts';
 import { createClient, createProject, OTHER_UUID } from '../../helpers/fixtures.ts';
+import { systemPrincipal } from '../../../src/modules/access/principal.ts';
 
 const api = useTestApi({ GENERATION_POLL_INTERVAL: '50ms' }, { generationWorker: true });
 
@@ -130,7 +131,8 @@ describe('POST /projects/{id}/generate', () => {
     const plan = (await api.post('/api/v1/plans', { name: 'Small', price: 1, max_ai_messages_daily: 2 })).body
       .plan;
     const p = await project({ plan_id: plan.id });
-    const used = async () => (await api.ctx.services.generations.dailyAllowance(api.org.id, p.id))!.used;
+    const used = async () =>
+      (await api.ctx.services.generations.dailyAllowance(systemPrincipal(api.org.id), p.id))!.used;
     const run = async (prompt: string) =>
       finished(p.id, (await api.post(`/api/v1/projects/${p.id}/generate`, { prompt })).body.generation.id);
     expect(await run('Acme Plumbing in Leeds')).toMatchObject({ status: 'succeeded' });

@@ -79,7 +79,10 @@ describe('an organization’s own AI model', () => {
       name: 'Theirs',
     });
     await expect(
-      api.ctx.services.generations.create(other.org.id, project.id, { prompt: 'x', model: 'llama-test' }),
+      api.ctx.services.generations.create(systemPrincipal(other.org.id), project.id, {
+        prompt: 'x',
+        model: 'llama-test',
+      }),
     ).rejects.toThrow(/unknown model 'llama-test'; available: builtin/);
   });
 
