@@ -36,7 +36,10 @@ async function seed(env: Record<string, string>) {
       orgId: org.id,
       role: 'owner',
     });
-    const client = await clients.create(org.id, { email: 'client@bench.test', name: 'Luna Bakery' });
+    const client = await clients.create(systemPrincipal(org.id), {
+      email: 'client@bench.test',
+      name: 'Luna Bakery',
+    });
     const project = await projects.create(systemPrincipal(org.id), {
       client_email: client.email,
       name: 'Luna Bakery',

@@ -38,7 +38,7 @@ async function seed(env: Record<string, string>) {
     });
     const emails: string[] = [];
     for (let i = 0; i < SIZES.clients; i++) {
-      const client = await clients.create(org.id, {
+      const client = await clients.create(systemPrincipal(org.id), {
         email: `client-${i}@bench.test`,
         name: `Client ${i}`,
         company: `Company ${i}`,
@@ -54,7 +54,7 @@ async function seed(env: Record<string, string>) {
       });
       firstProject ||= project.id;
     }
-    const firstClient = (await clients.search(org.id, {}, 1, 0)).clients[0]!.id;
+    const firstClient = (await clients.search(systemPrincipal(org.id), {}, 1, 0)).clients[0]!.id;
     const token = await accounts.openSession(owner.id, org.id);
     return { token, firstClient, firstProject };
   } finally {

@@ -34,7 +34,10 @@ async function seed(env: Record<string, string>) {
     const { orgs, clients, projects, accounts, oauth } = container.services;
     const org = await orgs.createOrg('Bench Agency');
     const { key } = await orgs.createKey(org.id, ['read', 'write'], 'bench');
-    const client = await clients.create(org.id, { email: 'client@bench.test', name: 'Luna Bakery' });
+    const client = await clients.create(systemPrincipal(org.id), {
+      email: 'client@bench.test',
+      name: 'Luna Bakery',
+    });
     const project = await projects.create(systemPrincipal(org.id), {
       client_email: client.email,
       name: 'Luna Bakery',

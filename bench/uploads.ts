@@ -53,7 +53,7 @@ async function main(): Promise<number> {
   const container = await createContainer(loadConfig({ ...settings, LOG_LEVEL: 'silent' }));
   const org = await container.services.orgs.createOrg('Upload Agency');
   const { key } = await container.services.orgs.createKey(org.id, ['read', 'write'], 'bench');
-  await container.services.clients.create(org.id, { email: 'c@bench.test', name: 'Client' });
+  await container.services.clients.create(systemPrincipal(org.id), { email: 'c@bench.test', name: 'Client' });
   const projects: string[] = [];
   for (let i = 0; i < AT_ONCE; i++) {
     const project = await container.services.projects.create(systemPrincipal(org.id), {

@@ -18,6 +18,7 @@ import { createDispatcher } from '../src/events/dispatcher.ts';
 import { recordEvent } from '../src/events/outbox.ts';
 import { createContainer, type Container } from '../src/container.ts';
 import { BenchReceiver } from './webhook-receiver.ts';
+import { systemPrincipal } from '../src/modules/access/principal.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 60);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -80,8 +81,14 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   const org = await runtime.services.orgs.createOrg(`bench ${Date.now()}`);
   const webhooks = runtime.services.webhooks;
   for (let i = 0; i < HEALTHY; i++)
-    await webhooks.create(org.id, { url: receiver.url(`/hook/${i}`), events: ['client.created'] });
-  await webhooks.create(org.id, { url: receiver.url('/hook/dead'), events: ['client.created'] });
+    await webhooks.create(systemPrincipal(org.id), {
+      url: receiver.url(`/hook/${i}`),
+      events: ['client.created'],
+    });
+  await webhooks.create(systemPrincipal(org.id), {
+    url: receiver.url('/hook/dead'),
+    events: ['client.created'],
+  });
   const dispatcher = createDispatcher(runtime.database, config);
   dispatcher.start();
 

@@ -11,7 +11,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Type, type TArray, type TInteger, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ListPage, StreamedList } from '../modules/common/paging.ts';
-import { caller } from './caller.ts';
+import { principal } from './caller.ts';
+import type { Principal } from '../modules/access/principal.ts';
 
 export async function sendStreamed<T>(
   reply: FastifyReply,
@@ -67,17 +68,17 @@ export function wholeListBody<K extends string, S extends TSchema>(key: K, recor
 
 /** A service whose list can be taken in pages or whole. */
 export interface WholeListService<T> {
-  list(orgId: string, limit: number, offset: number): Promise<ListPage<T>>;
-  streamAll(orgId: string, offset: number): StreamedList<T>;
+  list(principal: Principal, limit: number, offset: number): Promise<ListPage<T>>;
+  streamAll(principal: Principal, offset: number): StreamedList<T>;
 }
 
 /** The handler of such a list: one page with `limit`, else every record from `offset` on, streamed. */
 export function wholeListHandler<K extends string, T>(key: K, record: TSchema, service: WholeListService<T>) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { limit, offset = 0 } = request.query as { limit?: number; offset?: number };
-    const orgId = caller(request).orgId;
-    if (limit === undefined) return sendStreamed(reply, key, record, service.streamAll(orgId, offset));
-    const { records, total } = await service.list(orgId, limit, offset);
+    const asking = principal(request);
+    if (limit === undefined) return sendStreamed(reply, key, record, service.streamAll(asking, offset));
+    const { records, total } = await service.list(asking, limit, offset);
     return { [key]: records, total } as { [P in K]: T[] } & { total: number };
   };
 }

@@ -7,7 +7,8 @@ import { McpServer, type AuthInfo, type CallToolResult } from '@modelcontextprot
 import { DomainError } from '../modules/common/errors.ts';
 import type { Services } from '../modules/index.ts';
 import { fieldName, findNul } from '../web/nul-check.ts';
-import { runScoped, TOOL_BY_NAME, TOOLS, type McpCaller, type ToolDefinition } from './tools.ts';
+import { TOOL_BY_NAME, TOOLS, type McpCaller, type ToolDefinition } from './tools.ts';
+import { tokenPrincipal } from '../modules/access/principal.ts';
 
 export const SERVER_INFO = { name: 'sitewright', title: 'Sitewright', version: '0.1.0' };
 
@@ -83,7 +84,8 @@ async function toolResult(
   const nulAt = findNul(args, undefined);
   if (nulAt !== undefined) return failure(`argument '${fieldName(nulAt)}' must not contain a NUL character`);
   try {
-    const result = await runScoped(tool, services, caller, args);
+    // The core decides what the caller's principal may reach (modules/access).
+    const result = await tool.run(services, tokenPrincipal(caller), args);
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
     if (error instanceof DomainError) return failure(error.message);

@@ -12,8 +12,7 @@ import { AnalyticsQuery } from '../modules/analytics/schema.ts';
 import { CreateBuildLinkBody } from '../modules/build-links/schema.ts';
 import { Uuid } from '../modules/common/schema.ts';
 import { checked, withinAnswerSize } from './check.ts';
-import { requireAgency } from '../modules/access/access.ts';
-import { tokenPrincipal, type Principal } from '../modules/access/principal.ts';
+import type { Principal } from '../modules/access/principal.ts';
 
 /** Who calls: the organization and what the token may do. */
 export interface McpCaller {
@@ -27,30 +26,8 @@ export interface McpCaller {
   userId?: string;
 }
 
-/**
- * Runs a tool as the caller's principal. The core decides what it may reach (a client's own
- * account: its client's projects only); a tool that acts on the agency's other clients is
- * refused to such an account before it runs.
- */
-export async function runScoped(
-  tool: ToolDefinition,
-  services: Services,
-  caller: McpCaller,
-  args: Record<string, unknown>,
-) {
-  const principal = tokenPrincipal(caller);
-  if (tool.agencyOnly)
-    requireAgency(
-      principal,
-      `${tool.name} is for the agency's team; a client account can use the tools of its own websites`,
-    );
-  return tool.run(services, principal, args);
-}
-
 export interface ToolDefinition {
   name: string;
-  /** Acts on the agency's other clients: refused to a client's own account. */
-  agencyOnly?: boolean;
   title: string;
   description: string;
   input: z.ZodObject;
@@ -166,7 +143,6 @@ export const TOOLS: ToolDefinition[] = [
   },
   {
     name: 'create_project',
-    agencyOnly: true,
     title: 'Create a project',
     description:
       'Creates a website project for one of the organization’s clients (client_email), optionally from a template (template_id). The client’s plan limits how many sites it may have. Then call generate_site to build it.',
@@ -209,7 +185,6 @@ export const TOOLS: ToolDefinition[] = [
   },
   {
     name: 'list_clients',
-    agencyOnly: true,
     title: 'List clients',
     description:
       'Lists the agency’s clients (the businesses it builds websites for), newest first, optionally filtered by name or email (q) or status. Paginated.',
@@ -224,13 +199,12 @@ export const TOOLS: ToolDefinition[] = [
     async run(s, p, args) {
       const { limit, offset } = pagingOf(args);
       const filter = checked(ClientFilter, without(args, 'limit', 'offset'), 'argument');
-      const { clients, total } = await s.clients.search(p.orgId, filter, limit, offset);
+      const { clients, total } = await s.clients.search(p, filter, limit, offset);
       return pageOf('clients', clients, total, limit, offset);
     },
   },
   {
     name: 'create_client',
-    agencyOnly: true,
     title: 'Create a client',
     description:
       'Adds a client (a business the agency builds a website for) by email, with an optional name, company and plan (plan_id). Fires client.created.',
@@ -244,7 +218,7 @@ export const TOOLS: ToolDefinition[] = [
     needs: 'write',
     annotations: write(false, false),
     run: async (s, p, args) => ({
-      client: await s.clients.create(p.orgId, checked(CreateClientBody, without(args))),
+      client: await s.clients.create(p, checked(CreateClientBody, without(args))),
     }),
   },
   {
@@ -257,10 +231,8 @@ export const TOOLS: ToolDefinition[] = [
     annotations: read,
     async run(s, p, args) {
       const { limit, offset } = pagingOf(args);
-      // A client's own account sees what the agency offers to everyone, not its private templates.
-      const { records, total } = p.clientId
-        ? await s.templates.listPublic(p.orgId, limit, offset)
-        : await s.templates.list(p.orgId, limit, offset);
+      // A client's own account gets what the agency offers to everyone (the core decides).
+      const { records, total } = await s.templates.list(p, limit, offset);
       return pageOf('templates', records, total, limit, offset);
     },
   },
@@ -441,7 +413,6 @@ export const TOOLS: ToolDefinition[] = [
   },
   {
     name: 'create_build_link',
-    agencyOnly: true,
     title: 'Create a build link',
     description:
       'A link to hand a person: opening it creates a website project seeded with the prompt and starts the build (they sign in or sign up first when needed). Optional model and public template.',
@@ -453,7 +424,7 @@ export const TOOLS: ToolDefinition[] = [
     output: z.object({ url: z.string() }),
     needs: 'write',
     annotations: write(false, false),
-    run: async (s, p, args) => s.buildLinks.create(p.orgId, checked(CreateBuildLinkBody, without(args))),
+    run: async (s, p, args) => s.buildLinks.create(p, checked(CreateBuildLinkBody, without(args))),
   },
 ];
 

@@ -85,8 +85,12 @@ async function agency(name: string) {
 describe.runIf(hasChromium)('the build link in Chromium', () => {
   it('a visitor signs up, confirms the mailed link and lands in the builder with the whole prompt', async () => {
     const { org, page: owner, context: ownerContext, csp: ownerCsp } = await agency('Harbour Agency');
-    const plan = await ctx.services.plans.create(org.id, { name: 'Starter', price: 0, max_sites: 2 });
-    await ctx.services.plans.update(org.id, plan.id, { is_default: true });
+    const plan = await ctx.services.plans.create(systemPrincipal(org.id), {
+      name: 'Starter',
+      price: 0,
+      max_sites: 2,
+    });
+    await ctx.services.plans.update(systemPrincipal(org.id), plan.id, { is_default: true });
     await owner.goto(`${base}/settings/build-link`);
     await owner.getByLabel(/Visitors without an account may sign up/).check();
     await owner.getByRole('button', { name: 'Save' }).click();
@@ -123,7 +127,9 @@ describe.runIf(hasChromium)('the build link in Chromium', () => {
     const [generation] = (await ctx.services.generations.list(systemPrincipal(org.id), projectId, 1, 0))
       .generations;
     expect(generation!.prompt).toBe(LONG);
-    const client = (await ctx.services.clients.search(org.id, { q: 'hana@harbour.test' }, 1, 0)).clients[0]!;
+    const client = (
+      await ctx.services.clients.search(systemPrincipal(org.id), { q: 'hana@harbour.test' }, 1, 0)
+    ).clients[0]!;
     expect(client.status).toBe('active');
     expect(csp).toEqual([]);
     await visitor.close();
@@ -142,7 +148,7 @@ describe.runIf(hasChromium)('the build link in Chromium', () => {
     expect(csp).toEqual([]);
     await context.close();
 
-    const client = await ctx.services.clients.create(org.id, {
+    const client = await ctx.services.clients.create(systemPrincipal(org.id), {
       email: 'luna-portal@bakery.test',
       name: 'Luna',
     });

@@ -81,7 +81,10 @@ async function signedInAgency(width: number, height: number) {
     orgId: org.id,
     role: 'owner',
   });
-  await ctx.services.clients.create(org.id, { email: `luna-${width}@bakery.test`, name: 'Luna Bakery Ltd' });
+  await ctx.services.clients.create(systemPrincipal(org.id), {
+    email: `luna-${width}@bakery.test`,
+    name: 'Luna Bakery Ltd',
+  });
   const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   const csp = cspViolations(page);
@@ -372,8 +375,12 @@ async function clientProject(
   plan: Record<string, unknown>,
   files: Record<string, string> = {},
 ) {
-  const created = await ctx.services.plans.create(orgId, { name: 'Starter', price: 10, ...plan } as never);
-  const client = await ctx.services.clients.create(orgId, {
+  const created = await ctx.services.plans.create(systemPrincipal(orgId), {
+    name: 'Starter',
+    price: 10,
+    ...plan,
+  } as never);
+  const client = await ctx.services.clients.create(systemPrincipal(orgId), {
     email: `client-${Math.random().toString(36).slice(2, 8)}@bakery.test`,
     name: 'Luna Bakery Ltd',
     plan_id: created.id,
@@ -652,7 +659,9 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
 
   it('an uploaded image goes onto the picture the person selects in the preview', async () => {
     const { org, page, context, csp } = await signedInAgency(1100, 800);
-    const client = await ctx.services.clients.create(org.id, { email: 'pictures@wedding.test' });
+    const client = await ctx.services.clients.create(systemPrincipal(org.id), {
+      email: 'pictures@wedding.test',
+    });
     const project = await ctx.services.projects.create(systemPrincipal(org.id), {
       client_email: client.email,
       name: 'Lyon Weddings',

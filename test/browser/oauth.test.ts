@@ -57,7 +57,10 @@ beforeAll(async () => {
     orgId,
     role: 'owner',
   });
-  const client = await ctx.services.clients.create(orgId, { email: 'luna@bakery.test', name: 'Luna' });
+  const client = await ctx.services.clients.create(systemPrincipal(orgId), {
+    email: 'luna@bakery.test',
+    name: 'Luna',
+  });
   await ctx.services.projects.create(systemPrincipal(orgId), {
     client_email: client.email,
     name: 'Luna Bakery',

@@ -10,6 +10,7 @@ import { testConfig } from '../helpers/app.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { sleep } from '../helpers/wait.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const EVENTS = 300;
 const ENDPOINTS = 3;
@@ -48,7 +49,10 @@ describe.skipIf(!onPostgres)(
       const webhooks = a.services.webhooks;
       for (let i = 0; i < ENDPOINTS; i++) {
         receiver.on(`/s${i}`, () => ({ delayMs: 5 }));
-        await webhooks.create(org.id, { url: receiver.url(`/s${i}`), events: ['client.created'] });
+        await webhooks.create(systemPrincipal(org.id), {
+          url: receiver.url(`/s${i}`),
+          events: ['client.created'],
+        });
       }
       for (const r of runtimes) dispatchers.push(createDispatcher(r.database, r.config));
       for (const d of dispatchers) d.start();

@@ -20,7 +20,7 @@ beforeAll(async () => {
   test = await createTestDatabase();
   ctx = await createContainer(testConfig(test, { WEBHOOKS_ALLOW_PRIVATE: 'true' }));
   orgId = (await ctx.services.orgs.createOrg(`Leases ${process.pid}`)).id;
-  const client = await ctx.services.clients.create(orgId, { email: 'lease@example.com' });
+  const client = await ctx.services.clients.create(systemPrincipal(orgId), { email: 'lease@example.com' });
   projectId = (
     await ctx.services.projects.create(systemPrincipal(orgId), { client_email: client.email, name: 'Leased' })
   ).id;
@@ -121,7 +121,7 @@ describe('webhook deliveries', () => {
   const deliveryIds: string[] = [];
 
   beforeAll(async () => {
-    await ctx.services.webhooks.create(orgId, {
+    await ctx.services.webhooks.create(systemPrincipal(orgId), {
       url: 'http://127.0.0.1:9/hook',
       events: ['project.created'],
     });

@@ -6,6 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import { useLoopback, useTestApi } from '../helpers/app.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const api = useTestApi({ SITES_DOMAIN: 'sites.test' });
 const server = useLoopback(api);
@@ -77,7 +78,9 @@ describe.each([
     expect(projects.total).toBe(1);
     expect(projects.projects.map((p: any) => p.id)).toEqual([project.id]);
     expect((await api.get(`/api/v1/projects/${project.id}`)).body.project).toEqual(before);
-    expect((await api.ctx.services.clients.search(api.org.id, { q: 'nul@' }, 10, 0)).total).toBe(0);
+    expect(
+      (await api.ctx.services.clients.search(systemPrincipal(api.org.id), { q: 'nul@' }, 10, 0)).total,
+    ).toBe(0);
     const generations = await api.ctx.database.db
       .selectFrom('generations')
       .select('id')

@@ -109,7 +109,9 @@ describe.each<Way>(['direct', 'sdk'])('a tool call (%s)', (way) => {
         isError: true,
       });
     }
-    expect((await api.ctx.services.clients.search(api.org.id, { q: 'nul@' }, 10, 0)).total).toBe(0);
+    expect(
+      (await api.ctx.services.clients.search(systemPrincipal(api.org.id), { q: 'nul@' }, 10, 0)).total,
+    ).toBe(0);
     expect((await api.get(`/api/v1/projects/${project.id}`)).body.project.tags).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { testConfig, useTestApi } from '../helpers/app.ts';
 import { PageSession } from '../helpers/page-session.ts';
 import { SmtpSink } from '../helpers/smtp.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const smtp = await SmtpSink.start();
 const api = useTestApi({ SMTP_URL: smtp.url });
@@ -296,7 +297,9 @@ describe('sign-in and sessions', () => {
 
   it('another organization’s client is a 404 page; a member cannot open API keys', async () => {
     const other = await api.newOrg('Other');
-    const theirs = await api.ctx.services.clients.create(other.org.id, { email: 'theirs@example.com' });
+    const theirs = await api.ctx.services.clients.create(systemPrincipal(other.org.id), {
+      email: 'theirs@example.com',
+    });
     const { email } = await member('member');
     const browser = await signedIn(email, '10.7.0.1');
     expect((await browser.get(`/clients/${theirs.id}`)).statusCode).toBe(404);
@@ -335,7 +338,7 @@ describe('invitations', () => {
     const notMine = (
       await api.post('/api/v1/projects', { client_email: someoneElse.email, name: 'Other Site' })
     ).body.project;
-    await api.ctx.services.portal.invite(api.org.id, client.id);
+    await api.ctx.services.portal.invite(systemPrincipal(api.org.id), client.id);
     const [mail] = await smtp.waitFor(client.email);
     const link = /http:\/\/sitewright\.test(\/invitations\/[A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
     const browser = new Browser();

@@ -50,7 +50,9 @@ describe('Settings → AI model', () => {
     expect(page.body).toContain('key ending <span class="mono">…9876</span>');
     expect(page.body).not.toContain('sk-secret-9876');
 
-    const client = await api.ctx.services.clients.create(api.org.id, { email: 'c@example.com' });
+    const client = await api.ctx.services.clients.create(systemPrincipal(api.org.id), {
+      email: 'c@example.com',
+    });
     const project = await api.ctx.services.projects.create(systemPrincipal(api.org.id), {
       client_email: client.email,
       name: 'Site',

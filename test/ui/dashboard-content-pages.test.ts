@@ -56,13 +56,15 @@ describe('project pages', () => {
   it('another organization’s project, template and plan are 404 pages', async () => {
     const { owner } = await setup();
     const other = await api.newOrg('Other');
-    const theirClient = await api.ctx.services.clients.create(other.org.id, { email: 'x@example.com' });
+    const theirClient = await api.ctx.services.clients.create(systemPrincipal(other.org.id), {
+      email: 'x@example.com',
+    });
     const theirs = await api.ctx.services.projects.create(systemPrincipal(other.org.id), {
       client_email: theirClient.email,
       name: 'Theirs',
     });
-    const template = await api.ctx.services.templates.create(other.org.id, { name: 'T' });
-    const plan = await api.ctx.services.plans.create(other.org.id, { name: 'P', price: 1 });
+    const template = await api.ctx.services.templates.create(systemPrincipal(other.org.id), { name: 'T' });
+    const plan = await api.ctx.services.plans.create(systemPrincipal(other.org.id), { name: 'P', price: 1 });
     for (const url of [
       `/projects/${theirs.id}`,
       `/projects/${theirs.id}/submissions`,

@@ -9,6 +9,7 @@ import { createTestDatabase } from '../helpers/database.ts';
 import { PageSession, visibleText } from '../helpers/page-session.ts';
 import { Receiver, verify } from '../helpers/receiver.ts';
 import { SmtpSink } from '../helpers/smtp.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const smtp = await SmtpSink.start();
 const api = useTestApi({ SMTP_URL: smtp.url, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT: '2s' });
@@ -28,7 +29,7 @@ async function createEndpoint(session: PageSession, events = ['client.created', 
   const path = `/pages-hook-${++n}`;
   const page = await session.post('/settings/webhooks', { url: receiver.url(path), events });
   expect(page.status).toBe(200);
-  const [webhook] = (await api.ctx.services.webhooks.list(api.org.id, 100, 0)).records;
+  const [webhook] = (await api.ctx.services.webhooks.list(systemPrincipal(api.org.id), 100, 0)).records;
   return { page, path, id: webhook!.id, secret: /value="(whsec_[^"]+)"/.exec(page.body)?.[1] };
 }
 
@@ -53,7 +54,7 @@ describe('webhook pages', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
     expect(page.body).toContain('data-copy="#new-secret-value"');
     expect(visibleText(page.body)).toContain('shown only once');
-    const webhook = await api.ctx.services.webhooks.get(api.org.id, id);
+    const webhook = await api.ctx.services.webhooks.get(systemPrincipal(api.org.id), id);
     expect(webhook).toMatchObject({
       url: receiver.url(path),
       events: ['client.created', 'project.published'],
@@ -79,7 +80,7 @@ describe('webhook pages', () => {
     const bad = await owner.post('/settings/webhooks', { url: 'not a url', events: ['client.created'] });
     expect(bad.status).toBe(400);
     expect(bad.body).toContain('role="alert"');
-    expect((await api.ctx.services.webhooks.list(api.org.id, 100, 0)).records).toEqual([]);
+    expect((await api.ctx.services.webhooks.list(systemPrincipal(api.org.id), 100, 0)).records).toEqual([]);
   });
 
   it('sends a test event and shows the attempt in the delivery log; retry queues it again', async () => {
@@ -100,10 +101,12 @@ describe('webhook pages', () => {
     // The response excerpt, escaped.
     expect(page.body).toContain('{&quot;received&quot;:&quot;&lt;yes&gt;&quot;}');
 
-    const [logged] = (await api.ctx.services.deliveries.list(api.org.id, id, {})).deliveries;
+    const [logged] = (await api.ctx.services.deliveries.list(systemPrincipal(api.org.id), id, {})).deliveries;
     const retried = await owner.post(`/settings/webhooks/${id}/deliveries/${logged!.id}/retry`);
     expect(retried.status).toBe(303);
-    expect((await api.ctx.services.deliveries.list(api.org.id, id, {})).deliveries[0]).toMatchObject({
+    expect(
+      (await api.ctx.services.deliveries.list(systemPrincipal(api.org.id), id, {})).deliveries[0],
+    ).toMatchObject({
       id: logged!.id,
       status: 'pending',
     });
@@ -119,17 +122,19 @@ describe('webhook pages', () => {
       events: ['form.submitted'],
     });
     expect(saved.status).toBe(303);
-    expect((await api.ctx.services.webhooks.get(api.org.id, id)).events).toEqual(['form.submitted']);
+    expect((await api.ctx.services.webhooks.get(systemPrincipal(api.org.id), id)).events).toEqual([
+      'form.submitted',
+    ]);
     const noEvents = await owner.post(`/settings/webhooks/${id}`, { url: receiver.url(path) });
     expect(noEvents.status).toBe(400);
     expect(visibleText(noEvents.body)).toContain('Choose at least one event');
 
     expect((await owner.post(`/settings/webhooks/${id}/active`, { is_active: 'false' })).status).toBe(303);
-    expect((await api.ctx.services.webhooks.get(api.org.id, id)).is_active).toBe(false);
+    expect((await api.ctx.services.webhooks.get(systemPrincipal(api.org.id), id)).is_active).toBe(false);
     const off = await owner.get(`/settings/webhooks/${id}`);
     expect(visibleText(off.body)).toContain('Switch on');
     expect((await owner.post(`/settings/webhooks/${id}/active`, { is_active: 'true' })).status).toBe(303);
-    expect((await api.ctx.services.webhooks.get(api.org.id, id)).is_active).toBe(true);
+    expect((await api.ctx.services.webhooks.get(systemPrincipal(api.org.id), id)).is_active).toBe(true);
 
     const rotated = await owner.post(`/settings/webhooks/${id}/rotate-secret`);
     expect(rotated.status).toBe(200);
@@ -148,13 +153,13 @@ describe('webhook pages', () => {
     );
     const deleted = await owner.post(`/settings/webhooks/${id}/delete`);
     expect([deleted.status, deleted.location]).toEqual([303, '/settings/webhooks']);
-    expect((await api.ctx.services.webhooks.list(api.org.id, 100, 0)).records).toEqual([]);
+    expect((await api.ctx.services.webhooks.list(systemPrincipal(api.org.id), 100, 0)).records).toEqual([]);
     expect((await owner.get(`/settings/webhooks/${id}`)).status).toBe(404);
   });
 
   it("answers a 404 page for another organization's endpoint, whatever the action", async () => {
     const other = await api.newOrg('Other');
-    const theirs = await api.ctx.services.webhooks.create(other.org.id, {
+    const theirs = await api.ctx.services.webhooks.create(systemPrincipal(other.org.id), {
       url: receiver.url('/theirs'),
       events: ['client.created'],
     });
@@ -175,7 +180,7 @@ describe('webhook pages', () => {
       expect(page.headers['content-type']).toContain('text/html');
       expect(page.body).not.toContain(theirs.secret);
     }
-    expect(await api.ctx.services.webhooks.get(other.org.id, theirs.id)).toMatchObject({
+    expect(await api.ctx.services.webhooks.get(systemPrincipal(other.org.id), theirs.id)).toMatchObject({
       url: receiver.url('/theirs'),
       events: ['client.created'],
     });
@@ -191,7 +196,7 @@ describe('webhook pages', () => {
     });
     expect(post.status).toBe(403);
     expect(visibleText(post.body)).toContain('Owners and admins only');
-    expect((await api.ctx.services.webhooks.list(api.org.id, 100, 0)).records).toEqual([]);
+    expect((await api.ctx.services.webhooks.list(systemPrincipal(api.org.id), 100, 0)).records).toEqual([]);
   });
 });
 

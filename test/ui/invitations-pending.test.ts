@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { PageSession, visibleText } from '../helpers/page-session.ts';
 import { SmtpSink } from '../helpers/smtp.ts';
+import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const smtp = await SmtpSink.start();
 afterAll(() => smtp.close());
@@ -13,7 +14,7 @@ const linkIn = (text: string) => /http:\/\/sitewright\.test(\/invitations\/[A-Za
 describe('pending invitations', () => {
   it('of a client: shown with dates, sent again with a new link that replaces the old', async () => {
     const owner = await PageSession.signIn(api.app, api.ctx, api.org.id, 'owner');
-    const client = await api.ctx.services.clients.create(api.org.id, {
+    const client = await api.ctx.services.clients.create(systemPrincipal(api.org.id), {
       email: 'pending@client.test',
       name: 'Pending',
     });

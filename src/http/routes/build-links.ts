@@ -2,7 +2,7 @@
 // person a link that starts their website.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
 import { NoQuery } from '../route-rules.ts';
 import { BuildLink, CreateBuildLinkBody } from '../../modules/build-links/schema.ts';
@@ -23,7 +23,7 @@ export function buildLinksRoutes({ services: { buildLinks } }: RouteDeps): Fasti
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await buildLinks.create(caller(request).orgId, request.body)),
+        reply.status(201).send(await buildLinks.create(principal(request), request.body)),
     );
   };
 }

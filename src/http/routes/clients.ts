@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { errorResponses } from '../schemas.ts';
@@ -48,7 +48,7 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
         },
       },
       async (request, reply) => {
-        const client = await clients.create(caller(request).orgId, request.body);
+        const client = await clients.create(principal(request), request.body);
         return reply.status(201).send({ client });
       },
     );
@@ -64,7 +64,7 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
           response: { 200: ClientEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
-      async (request) => ({ client: await clients.get(caller(request).orgId, request.params.clientId) }),
+      async (request) => ({ client: await clients.get(principal(request), request.params.clientId) }),
     );
 
     app.patch(
@@ -81,7 +81,7 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
         },
       },
       async (request) => ({
-        client: await clients.update(caller(request).orgId, request.params.clientId, request.body),
+        client: await clients.update(principal(request), request.params.clientId, request.body),
       }),
     );
 
@@ -105,7 +105,7 @@ export function clientsRoutes({ services: { clients, portal } }: RouteDeps): Fas
         },
       },
       async (request) => ({
-        invitation: await portal.invite(caller(request).orgId, request.params.clientId),
+        invitation: await portal.invite(principal(request), request.params.clientId),
       }),
     );
   };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { errorResponses } from '../schemas.ts';
@@ -41,7 +41,7 @@ export function plansRoutes({ services: { plans } }: RouteDeps): FastifyPluginAs
         },
       },
       async (request, reply) =>
-        reply.status(201).send({ plan: await plans.create(caller(request).orgId, request.body) }),
+        reply.status(201).send({ plan: await plans.create(principal(request), request.body) }),
     );
 
     app.get(
@@ -55,7 +55,7 @@ export function plansRoutes({ services: { plans } }: RouteDeps): FastifyPluginAs
           response: { 200: PlanEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
-      async (request) => ({ plan: await plans.get(caller(request).orgId, request.params.planId) }),
+      async (request) => ({ plan: await plans.get(principal(request), request.params.planId) }),
     );
 
     app.patch(
@@ -73,7 +73,7 @@ export function plansRoutes({ services: { plans } }: RouteDeps): FastifyPluginAs
         },
       },
       async (request) => ({
-        plan: await plans.update(caller(request).orgId, request.params.planId, request.body),
+        plan: await plans.update(principal(request), request.params.planId, request.body),
       }),
     );
   };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
@@ -47,7 +47,7 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
         },
       },
       async (request, reply) =>
-        reply.status(201).send({ template: await templates.create(caller(request).orgId, request.body) }),
+        reply.status(201).send({ template: await templates.create(principal(request), request.body) }),
     );
 
     app.get(
@@ -62,7 +62,7 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
         },
       },
       async (request) => ({
-        template: await templates.get(caller(request).orgId, request.params.templateId),
+        template: await templates.get(principal(request), request.params.templateId),
       }),
     );
 
@@ -81,7 +81,7 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
         },
       },
       async (request) => ({
-        template: await templates.update(caller(request).orgId, request.params.templateId, request.body),
+        template: await templates.update(principal(request), request.params.templateId, request.body),
       }),
     );
 
@@ -100,7 +100,7 @@ export function templatesRoutes({ services: { templates } }: RouteDeps): Fastify
         },
       },
       async (request) => {
-        await templates.delete(caller(request).orgId, request.params.templateId);
+        await templates.delete(principal(request), request.params.templateId);
         return { deleted: true, id: request.params.templateId };
       },
     );

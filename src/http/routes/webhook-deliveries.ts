@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { errorResponses } from '../schemas.ts';
 import { noBody, NoQuery, pagedList } from '../route-rules.ts';
 import {
@@ -41,7 +41,7 @@ export function webhookDeliveriesRoutes({
           },
         },
       },
-      async (request) => deliveries.list(caller(request).orgId, request.params.webhookId, request.query),
+      async (request) => deliveries.list(principal(request), request.params.webhookId, request.query),
     );
 
     app.post(
@@ -66,7 +66,7 @@ export function webhookDeliveriesRoutes({
         const { webhookId, deliveryId } = request.params;
         return reply
           .status(202)
-          .send({ delivery: await deliveries.retry(caller(request).orgId, webhookId, deliveryId) });
+          .send({ delivery: await deliveries.retry(principal(request), webhookId, deliveryId) });
       },
     );
 
@@ -91,7 +91,7 @@ export function webhookDeliveriesRoutes({
           },
         },
       },
-      async (request) => deliveries.test(caller(request).orgId, request.params.webhookId),
+      async (request) => deliveries.test(principal(request), request.params.webhookId),
     );
 
     app.post(
@@ -109,7 +109,7 @@ export function webhookDeliveriesRoutes({
           response: { 200: RotatedSecret, ...errorResponses(400, 403, 404, 415) },
         },
       },
-      async (request) => webhooks.rotateSecret(caller(request).orgId, request.params.webhookId),
+      async (request) => webhooks.rotateSecret(principal(request), request.params.webhookId),
     );
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
-import { caller } from '../caller.ts';
+import { principal } from '../caller.ts';
 import { wholeListBody, wholeListHandler, WHOLE_LIST_DOC } from '../list-stream.ts';
 import { WholeListQuery } from '../../modules/common/paging.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
@@ -51,7 +51,7 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
         },
       },
       async (request, reply) =>
-        reply.status(201).send({ webhook: await webhooks.create(caller(request).orgId, request.body) }),
+        reply.status(201).send({ webhook: await webhooks.create(principal(request), request.body) }),
     );
 
     app.get(
@@ -65,7 +65,7 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
           response: { 200: WebhookEnvelope, ...errorResponses(400, 403, 404) },
         },
       },
-      async (request) => ({ webhook: await webhooks.get(caller(request).orgId, request.params.webhookId) }),
+      async (request) => ({ webhook: await webhooks.get(principal(request), request.params.webhookId) }),
     );
 
     app.patch(
@@ -83,7 +83,7 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
         },
       },
       async (request) => ({
-        webhook: await webhooks.update(caller(request).orgId, request.params.webhookId, request.body),
+        webhook: await webhooks.update(principal(request), request.params.webhookId, request.body),
       }),
     );
 
@@ -101,7 +101,7 @@ export function webhooksRoutes({ services: { webhooks } }: RouteDeps): FastifyPl
         },
       },
       async (request) => {
-        await webhooks.delete(caller(request).orgId, request.params.webhookId);
+        await webhooks.delete(principal(request), request.params.webhookId);
         return { deleted: true, id: request.params.webhookId };
       },
     );

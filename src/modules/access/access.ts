@@ -36,3 +36,13 @@ export function requirePermission(principal: Principal, permission: Permission):
   if (!principal.permissions.includes(permission))
     throw new NotAllowedError(`This caller lacks the '${permission}' permission`);
 }
+
+/**
+ * What is the agency's own (its clients, plans, templates, webhooks, build links): the
+ * organization's id, once the principal may `permission` it and is not limited to one client.
+ */
+export function agencyOrg(principal: Principal, permission: Permission, refusal: string): string {
+  requirePermission(principal, permission);
+  requireAgency(principal, refusal);
+  return principal.orgId;
+}

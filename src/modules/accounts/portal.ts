@@ -13,6 +13,10 @@ import { INVITATION_TTL_MS } from './members.ts';
 import * as orgRepo from '../orgs/repo.ts';
 import * as repo from './repo.ts';
 import type { AccountsService, User } from './service.ts';
+import { agencyOrg } from '../access/access.ts';
+import { systemPrincipal, type Principal } from '../access/principal.ts';
+
+const REFUSAL = "Inviting a client is for the agency's team";
 
 export interface ClientInvitation {
   client_id: string;
@@ -34,8 +38,10 @@ export class PortalService {
   }
 
   /** Emails the client a link to the agency's portal. A client that already has its account gets a 400. */
-  async invite(orgId: string, clientId: string): Promise<ClientInvitation> {
-    const client = await this.clients.get(orgId, clientId);
+  async invite(principal: Principal, clientId: string): Promise<ClientInvitation> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
+    // Read as the system: a key that may write invites without being able to read.
+    const client = await this.clients.get(systemPrincipal(orgId), clientId);
     if (client.status === 'suspended' || client.status === 'churned') {
       throw invalid(
         `Client ${client.email} is ${client.status}: reactivate it before inviting it to the portal`,
@@ -118,7 +124,7 @@ export class PortalService {
         client =
           row.status === 'invited'
             ? await this.clients.updateIn(trx, orgId, clientId, { status: 'active' })
-            : await this.clients.get(orgId, clientId);
+            : await this.clients.get(systemPrincipal(orgId), clientId);
       },
     );
     if (!client) throw notFound('Client');

@@ -4,7 +4,8 @@
 // client of an organization that allows it (once the email is confirmed), and starts the build
 // for a client through the same services as the REST API (plan limits, events, versions).
 // Nothing is kept for a signed-out visitor who only looks: the request travels in the pages' forms.
-import { clientAccountPrincipal, systemPrincipal } from '../access/principal.ts';
+import { clientAccountPrincipal, systemPrincipal, type Principal } from '../access/principal.ts';
+import { agencyOrg } from '../access/access.ts';
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
@@ -55,7 +56,8 @@ export class BuildLinksService {
   }
 
   /** A link to hand a person (an agent's `create_build_link`, `POST /api/v1/build-links`). */
-  async create(orgId: string, body: CreateBuildLinkBody): Promise<{ url: string }> {
+  async create(principal: Principal, body: CreateBuildLinkBody): Promise<{ url: string }> {
+    const orgId = agencyOrg(principal, 'write', "Build links are the agency's to make");
     const request: BuildRequest = {
       prompt: body.prompt,
       model: body.model ?? null,
@@ -117,7 +119,7 @@ export class BuildLinksService {
     await this.checkModel(orgId, request);
     if (request.templateId !== null) {
       const template = /^[0-9a-f-]{36}$/i.test(request.templateId)
-        ? await this.deps.templates.get(orgId, request.templateId).catch(() => undefined)
+        ? await this.deps.templates.get(systemPrincipal(orgId), request.templateId).catch(() => undefined)
         : undefined;
       if (!template || !template.is_public)
         throw forPeople(
@@ -258,7 +260,7 @@ export class BuildLinksService {
     actor: { userId: string },
   ): Promise<{ project: Project; generation: Generation }> {
     await this.check(orgId, request);
-    const client = await this.deps.clients.get(orgId, clientId);
+    const client = await this.deps.clients.get(systemPrincipal(orgId), clientId);
     const allowance = await this.deps.generations.clientAllowance(systemPrincipal(orgId), clientId);
     if (allowance && allowance.used >= allowance.limit) {
       const seconds = Math.max(1, Math.ceil((Date.parse(allowance.renewsAt) - Date.now()) / 1000));

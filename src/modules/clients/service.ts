@@ -12,6 +12,10 @@ import { findPlan } from '../plans/repo.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import * as repo from './repo.ts';
 import type { Client, CreateClientBody, UpdateClientBody } from './schema.ts';
+import { agencyOrg, requirePermission } from '../access/access.ts';
+import type { Principal } from '../access/principal.ts';
+
+const REFUSAL = "Clients are the agency's to manage";
 
 export class ClientsService {
   private readonly findById: ReturnType<typeof repo.prepareFindClient>;
@@ -26,34 +30,42 @@ export class ClientsService {
     return this.database.db;
   }
 
-  async list(orgId: string, limit: number, offset: number): Promise<ListPage<Client>> {
+  async list(principal: Principal, limit: number, offset: number): Promise<ListPage<Client>> {
+    const orgId = agencyOrg(principal, 'read', REFUSAL);
     const { rows, total } = await this.listQuery.page(orgId, limit, offset);
     return { records: rows.map(repo.toClient), total };
   }
 
   /** Every client from `offset` on, newest first, read a page at a time. */
-  streamAll(orgId: string, offset: number): StreamedList<Client> {
+  streamAll(principal: Principal, offset: number): StreamedList<Client> {
+    const orgId = agencyOrg(principal, 'read', REFUSAL);
     return mapStreamed(this.listQuery.streamAll(orgId, offset), repo.toClient);
   }
 
   /** A page of clients for the dashboard, newest first, filtered by text and status. */
   async search(
-    orgId: string,
+    principal: Principal,
     filter: { q?: string | undefined; status?: string | undefined },
     limit: number,
     offset: number,
   ): Promise<{ clients: Client[]; total: number }> {
+    const orgId = agencyOrg(principal, 'read', REFUSAL);
     const { rows, total } = await repo.searchClients(this.db, orgId, filter, limit, offset);
     return { clients: rows.map(repo.toClient), total };
   }
 
-  async get(orgId: string, id: string): Promise<Client> {
+  /** A client; a principal limited to one client reads its own record only. */
+  async get(principal: Principal, id: string): Promise<Client> {
+    requirePermission(principal, 'read');
+    if (principal.clientId !== undefined && principal.clientId !== id) throw notFound('Client');
+    const { orgId } = principal;
     const row = await this.findById.first({ orgId, id });
     if (!row) throw notFound('Client');
     return repo.toClient(row);
   }
 
-  async create(orgId: string, body: CreateClientBody): Promise<Client> {
+  async create(principal: Principal, body: CreateClientBody): Promise<Client> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     try {
       return await this.database.transaction((trx) => this.createIn(trx, orgId, body));
     } catch (error) {
@@ -96,7 +108,8 @@ export class ClientsService {
     return client;
   }
 
-  async update(orgId: string, id: string, body: UpdateClientBody): Promise<Client> {
+  async update(principal: Principal, id: string, body: UpdateClientBody): Promise<Client> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     return this.database.transaction((trx) => this.updateIn(trx, orgId, id, body));
   }
 

@@ -9,6 +9,11 @@ import { nowIso } from '../../lib/clock.ts';
 import { nonBlank } from '../common/text.ts';
 import * as repo from './repo.ts';
 import type { CreatePlanBody, Plan, UpdatePlanBody } from './schema.ts';
+import { agencyOrg, requirePermission } from '../access/access.ts';
+import { findClientPlanId } from '../clients/repo.ts';
+import type { Principal } from '../access/principal.ts';
+
+const REFUSAL = "Plans are the agency's to manage";
 
 export class PlansService {
   private readonly listQuery: ReturnType<typeof repo.planList>;
@@ -21,23 +26,33 @@ export class PlansService {
     return this.database.db;
   }
 
-  async list(orgId: string, limit: number, offset: number): Promise<ListPage<Plan>> {
+  async list(principal: Principal, limit: number, offset: number): Promise<ListPage<Plan>> {
+    const orgId = agencyOrg(principal, 'read', REFUSAL);
     const { rows, total } = await this.listQuery.page(orgId, limit, offset);
     return { records: rows.map(repo.toPlan), total };
   }
 
   /** Every plan from `offset` on, in list order, read a page at a time. */
-  streamAll(orgId: string, offset: number): StreamedList<Plan> {
+  streamAll(principal: Principal, offset: number): StreamedList<Plan> {
+    const orgId = agencyOrg(principal, 'read', REFUSAL);
     return mapStreamed(this.listQuery.streamAll(orgId, offset), repo.toPlan);
   }
 
-  async get(orgId: string, id: string): Promise<Plan> {
+  /** A plan; a principal limited to one client reads the plan its client is on only. */
+  async get(principal: Principal, id: string): Promise<Plan> {
+    requirePermission(principal, 'read');
+    const { orgId } = principal;
+    if (principal.clientId !== undefined) {
+      const client = await findClientPlanId(this.db, orgId, principal.clientId, false);
+      if (client?.plan_id !== id) throw notFound('Plan');
+    }
     const plan = await repo.findPlan(this.db, orgId, id);
     if (!plan) throw notFound('Plan');
     return plan;
   }
 
-  async create(orgId: string, body: CreatePlanBody): Promise<Plan> {
+  async create(principal: Principal, body: CreatePlanBody): Promise<Plan> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     const now = nowIso();
     const row = {
       id: newId(),
@@ -60,7 +75,8 @@ export class PlansService {
     return repo.toPlan(row as repo.PlanRow);
   }
 
-  async update(orgId: string, id: string, body: UpdatePlanBody): Promise<Plan> {
+  async update(principal: Principal, id: string, body: UpdatePlanBody): Promise<Plan> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     // A bad value is a 400 even for a plan that does not exist (400 before 404).
     const changes = body.name === undefined ? body : { ...body, name: nonBlank('name', body.name) };
     return this.database.transaction(async (trx) => {

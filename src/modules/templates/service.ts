@@ -19,6 +19,10 @@ import {
   type Template,
   type UpdateTemplateBody,
 } from './schema.ts';
+import { agencyOrg, requirePermission } from '../access/access.ts';
+import type { Principal } from '../access/principal.ts';
+
+const REFUSAL = "Templates are the agency's to manage";
 
 export class TemplatesService {
   private readonly listQuery: ReturnType<typeof repo.templateList>;
@@ -31,29 +35,37 @@ export class TemplatesService {
     return this.database.db;
   }
 
-  async list(orgId: string, limit: number, offset: number): Promise<ListPage<Template>> {
+  /** The templates a principal may start from: all of them, or the public ones for a client's own account. */
+  async list(principal: Principal, limit: number, offset: number): Promise<ListPage<Template>> {
+    if (principal.clientId !== undefined) return this.listPublic(principal, limit, offset);
+    const orgId = agencyOrg(principal, 'read', REFUSAL);
     const { rows, total } = await this.listQuery.page(orgId, limit, offset);
     return { records: rows.map(repo.toTemplate), total };
   }
 
   /** The public templates only (a client's own account sees no others), newest first. */
-  async listPublic(orgId: string, limit: number, offset: number): Promise<ListPage<Template>> {
+  async listPublic(principal: Principal, limit: number, offset: number): Promise<ListPage<Template>> {
+    requirePermission(principal, 'read');
+    const { orgId } = principal;
     const { rows, total } = await repo.publicTemplatePage(this.db, orgId, limit, offset);
     return { records: rows.map(repo.toTemplate), total };
   }
 
   /** Every template from `offset` on, newest first, read a page at a time. */
-  streamAll(orgId: string, offset: number): StreamedList<Template> {
+  streamAll(principal: Principal, offset: number): StreamedList<Template> {
+    const orgId = agencyOrg(principal, 'read', REFUSAL);
     return mapStreamed(this.listQuery.streamAll(orgId, offset), repo.toTemplate);
   }
 
-  async get(orgId: string, id: string): Promise<Template> {
+  async get(principal: Principal, id: string): Promise<Template> {
+    const orgId = agencyOrg(principal, 'read', REFUSAL);
     const row = await repo.findTemplate(this.db, orgId, id);
     if (!row) throw notFound('Template');
     return repo.toTemplate(row);
   }
 
-  async create(orgId: string, body: CreateTemplateBody): Promise<Template> {
+  async create(principal: Principal, body: CreateTemplateBody): Promise<Template> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     const now = nowIso();
     const row = {
       id: newId(),
@@ -81,7 +93,8 @@ export class TemplatesService {
     });
   }
 
-  async update(orgId: string, id: string, body: UpdateTemplateBody): Promise<Template> {
+  async update(principal: Principal, id: string, body: UpdateTemplateBody): Promise<Template> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     // A bad value is a 400 even for a template that does not exist (400 before 404).
     const name = body.name === undefined ? undefined : nonBlank('name', body.name);
     const category = body.category === undefined ? undefined : nonBlank('category', body.category);
@@ -102,7 +115,8 @@ export class TemplatesService {
     });
   }
 
-  async delete(orgId: string, id: string): Promise<void> {
+  async delete(principal: Principal, id: string): Promise<void> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     await this.database.transaction(async (trx) => {
       const hashes = await templateBlobHashes(trx, orgId, id);
       if (!(await repo.deleteTemplate(trx, orgId, id))) throw notFound('Template');

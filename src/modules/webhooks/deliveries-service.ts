@@ -11,6 +11,10 @@ import { signalWork } from '../../jobs/signal.ts';
 import * as repo from './repo.ts';
 import * as deliveries from './deliveries-repo.ts';
 import type { DeliveriesQuery, WebhookAttempt, WebhookDelivery } from './deliveries-schema.ts';
+import { agencyOrg } from '../access/access.ts';
+import type { Principal } from '../access/principal.ts';
+
+const REFUSAL = "Webhooks are the agency's to manage";
 
 export class DeliveriesService {
   constructor(
@@ -29,10 +33,11 @@ export class DeliveriesService {
   }
 
   async list(
-    orgId: string,
+    principal: Principal,
     webhookId: string,
     query: DeliveriesQuery,
   ): Promise<{ deliveries: WebhookDelivery[]; total: number }> {
+    const orgId = agencyOrg(principal, 'read', REFUSAL);
     await this.requireWebhook(orgId, webhookId);
     return deliveries.listDeliveries(this.db, orgId, webhookId, {
       limit: query.limit ?? 50,
@@ -46,7 +51,8 @@ export class DeliveriesService {
    * webhook-id and body). If that attempt fails, the delivery carries on with its retry schedule
    * where it stood; one that had already run through it is failed again.
    */
-  async retry(orgId: string, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
+  async retry(principal: Principal, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     await this.requireWebhook(orgId, webhookId);
     if (!(await deliveries.findDelivery(this.db, orgId, webhookId, deliveryId))) throw notFound('Delivery');
     await deliveries.scheduleNow(this.db, orgId, webhookId, deliveryId);
@@ -60,9 +66,10 @@ export class DeliveriesService {
    * endpoint's failure record; it shows in the delivery log like any delivery.
    */
   async test(
-    orgId: string,
+    principal: Principal,
     webhookId: string,
   ): Promise<{ attempt: WebhookAttempt; delivery: WebhookDelivery }> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     const webhook = await this.requireWebhook(orgId, webhookId);
     const { timeoutMs } = this.config.webhooks;
     // Leased to this request as a dispatcher would lease it, so no dispatcher sends it meanwhile.

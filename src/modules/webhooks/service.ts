@@ -16,6 +16,10 @@ import { checkWebhookUrl } from './url-policy.ts';
 import { dropPending } from './deliveries-repo.ts';
 import { expireHeldDeliveries } from '../../events/held-deliveries.ts';
 import { signalWork } from '../../jobs/signal.ts';
+import { agencyOrg } from '../access/access.ts';
+import type { Principal } from '../access/principal.ts';
+
+const REFUSAL = "Webhooks are the agency's to manage";
 
 const unique = (events: EventType[]) => JSON.stringify([...new Set(events)]);
 
@@ -33,23 +37,27 @@ export class WebhooksService {
     return this.database.db;
   }
 
-  async list(orgId: string, limit: number, offset: number): Promise<ListPage<Webhook>> {
+  async list(principal: Principal, limit: number, offset: number): Promise<ListPage<Webhook>> {
+    const orgId = agencyOrg(principal, 'read', REFUSAL);
     const { rows, total } = await this.listQuery.page(orgId, limit, offset);
     return { records: rows.map(repo.toWebhook), total };
   }
 
   /** Every endpoint from `offset` on, newest first, read a page at a time. */
-  streamAll(orgId: string, offset: number): StreamedList<Webhook> {
+  streamAll(principal: Principal, offset: number): StreamedList<Webhook> {
+    const orgId = agencyOrg(principal, 'read', REFUSAL);
     return mapStreamed(this.listQuery.streamAll(orgId, offset), repo.toWebhook);
   }
 
-  async get(orgId: string, id: string): Promise<Webhook> {
+  async get(principal: Principal, id: string): Promise<Webhook> {
+    const orgId = agencyOrg(principal, 'read', REFUSAL);
     const row = await repo.findWebhook(this.db, orgId, id);
     if (!row) throw notFound('Webhook');
     return repo.toWebhook(row);
   }
 
-  async create(orgId: string, body: CreateWebhookBody): Promise<Webhook & { secret: string }> {
+  async create(principal: Principal, body: CreateWebhookBody): Promise<Webhook & { secret: string }> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     const now = nowIso();
     const row = {
       id: newId(),
@@ -69,7 +77,8 @@ export class WebhooksService {
     return { ...repo.toWebhook(row), secret: row.secret };
   }
 
-  async update(orgId: string, id: string, body: UpdateWebhookBody): Promise<Webhook> {
+  async update(principal: Principal, id: string, body: UpdateWebhookBody): Promise<Webhook> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     const updated = await this.database.transaction(async (trx) => {
       const current = await repo.findWebhook(trx, orgId, id);
       if (!current) throw notFound('Webhook');
@@ -99,7 +108,8 @@ export class WebhooksService {
    * The delivery records stay (the endpoint has no foreign key on them), so what was and was not
    * sent remains on record; they leave with the organization.
    */
-  async delete(orgId: string, id: string): Promise<void> {
+  async delete(principal: Principal, id: string): Promise<void> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     await this.database.transaction(async (trx) => {
       if (!(await repo.deleteWebhook(trx, orgId, id))) throw notFound('Webhook');
       await dropPending(trx, orgId, id);
@@ -110,7 +120,8 @@ export class WebhooksService {
    * A new secret, returned once. For WEBHOOK_SECRET_ROTATION_OVERLAP (24 h) deliveries are signed
    * with both, so a receiver can switch to the new secret without missing a delivery.
    */
-  async rotateSecret(orgId: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
+  async rotateSecret(principal: Principal, id: string): Promise<{ webhook: Webhook; secret: string }> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
     return this.database.transaction(async (trx) => {
       const current = await repo.findWebhook(trx, orgId, id);
       if (!current) throw notFound('Webhook');

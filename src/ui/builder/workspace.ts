@@ -7,6 +7,7 @@ import type { BuilderScope } from './scope.ts';
 import { unlessMissing } from './scope.ts';
 import { isInternalPath } from '../../modules/files/paths.ts';
 import { placeholdersOf } from './placeholders.ts';
+import type { Principal } from '../../modules/access/principal.ts';
 
 export const TABS = ['chat', 'code', 'versions', 'publish'] as const;
 export type Tab = (typeof TABS)[number];
@@ -33,7 +34,7 @@ export async function loadWorkspace(services: Services, scope: BuilderScope, que
       services.versions.list(asking, id, 50, 0),
       services.deployments.list(asking, id, 20, 0),
       services.domains.list(asking, id),
-      clientPlan(services, orgId, project.org_client_id),
+      clientPlan(services, asking, project.org_client_id),
       placeholdersOf(services, asking, id),
     ]);
   const running =
@@ -79,8 +80,8 @@ export async function loadWorkspace(services: Services, scope: BuilderScope, que
 }
 
 /** The plan of the project's client, when it has one (its flags decide export and domains). */
-async function clientPlan(services: Services, orgId: string, clientId: string | null) {
+async function clientPlan(services: Services, asking: Principal, clientId: string | null) {
   if (!clientId) return undefined;
-  const client = await unlessMissing(services.clients.get(orgId, clientId));
-  return client?.plan_id ? unlessMissing(services.plans.get(orgId, client.plan_id)) : undefined;
+  const client = await unlessMissing(services.clients.get(asking, clientId));
+  return client?.plan_id ? unlessMissing(services.plans.get(asking, client.plan_id)) : undefined;
 }

@@ -10,7 +10,7 @@ import { escapeHtml } from '../../lib/html.ts';
 import type { RouteDeps } from '../deps.ts';
 import { checkbox, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
-import { requireSeat } from '../session.ts';
+import { requireSeat, seatPrincipal } from '../session.ts';
 
 export function buildLinkSettingsRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { buildLinks, templates } = deps.services;
@@ -22,13 +22,16 @@ export function buildLinkSettingsRoutes(deps: RouteDeps): FastifyPluginAsync {
     signUpError?: string,
   ) => {
     const seat = requireSeat(request);
-    const all = await templates.list(seat.orgId, MAX_LIMIT, 0);
+    const all = await templates.list(seatPrincipal(seat), MAX_LIMIT, 0);
     const publicTemplates = all.records.filter((t) => t.is_public);
     const template = publicTemplates.find((t) => t.id === templateId);
     let url: string;
     if (prompt) {
       url = (
-        await buildLinks.create(seat.orgId, { prompt, ...(template ? { template_id: template.id } : {}) })
+        await buildLinks.create(seatPrincipal(seat), {
+          prompt,
+          ...(template ? { template_id: template.id } : {}),
+        })
       ).url;
     } else {
       const query = new URLSearchParams({ org: seat.orgId });

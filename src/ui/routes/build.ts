@@ -20,6 +20,7 @@ import { CreateClientBody } from '../../modules/clients/schema.ts';
 import { peopleWords, render } from '../page.ts';
 import { NoOrganization, setSessionCookie } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
+import { memberPrincipal, type Principal } from '../../modules/access/principal.ts';
 
 type BuildQuery = { prompt?: string; model?: string; template?: string; org?: string; link?: string };
 const CARRIED = ['link', 'prompt', 'model', 'template', 'org'] as const;
@@ -94,12 +95,12 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
   const choosePage = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    orgId: string,
+    asking: Principal,
     q: BuildQuery,
     build: BuildRequest,
     extra: { form?: Form; error?: string } = {},
   ) => {
-    const list = await clients.search(orgId, {}, MAX_LIMIT, 0);
+    const list = await clients.search(asking, {}, MAX_LIMIT, 0);
     const data = {
       title: 'Who is this website for?',
       prompt: build.prompt,
@@ -137,7 +138,7 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
     }
     if (!who.org) throw new NoOrganization();
     await buildLinks.check(who.org.id, build);
-    return choosePage(request, reply, who.org.id, q, build);
+    return choosePage(request, reply, memberPrincipal(who)!, q, build);
   };
 
   return async (app) => {
@@ -163,10 +164,10 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
       try {
         clientId =
           chosen && chosen !== 'new'
-            ? (await clients.get(who.org.id, idFromUrl(chosen, 'Client'))).id
+            ? (await clients.get(memberPrincipal(who)!, idFromUrl(chosen, 'Client'))).id
             : (
                 await clients.create(
-                  who.org.id,
+                  memberPrincipal(who)!,
                   validForm(CreateClientBody, {
                     email: text(form, 'new_email').trim(),
                     name: optional(form, 'new_name') ?? null,
@@ -175,7 +176,7 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
               ).id;
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        return choosePage(request, reply, who.org.id, q, build, { form, error: error.message });
+        return choosePage(request, reply, memberPrincipal(who)!, q, build, { form, error: error.message });
       }
       return startFor(request, reply, who.org.id, clientId, build, who.user.id);
     });

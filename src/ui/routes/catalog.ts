@@ -10,17 +10,18 @@ import { checkbox, validForm, nullable, number, optional, text, type Form } from
 import { redirectWith, render } from '../page.ts';
 import { requireSeat, seatPrincipal } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
+import type { Principal } from '../../modules/access/principal.ts';
 
 export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { templates, plans, projects } = deps.services;
   const templatesPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    orgId: string,
+    asking: Principal,
     error?: string,
   ) => {
     const [list, projectPage] = await Promise.all([
-      templates.list(orgId, MAX_LIMIT, 0),
+      templates.list(asking, MAX_LIMIT, 0),
       projects.list(seatPrincipal(requireSeat(request)), {}, 100, 0),
     ]);
     return render(
@@ -37,8 +38,13 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
       error ? 400 : 200,
     );
   };
-  const plansPage = async (request: FastifyRequest, reply: FastifyReply, orgId: string, error?: string) => {
-    const list = await plans.list(orgId, MAX_LIMIT, 0);
+  const plansPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    asking: Principal,
+    error?: string,
+  ) => {
+    const list = await plans.list(asking, MAX_LIMIT, 0);
     return render(
       request,
       reply,
@@ -60,7 +66,7 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
 
   return async (app) => {
     app.get('/templates', async (request, reply) =>
-      templatesPage(request, reply, requireSeat(request).orgId),
+      templatesPage(request, reply, seatPrincipal(requireSeat(request))),
     );
     app.post<{ Body: Form }>('/templates', async (request, reply) => {
       const seat = requireSeat(request);
@@ -75,16 +81,16 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
             : {}),
           is_public: checkbox(form, 'is_public'),
         });
-        const template = await templates.create(seat.orgId, body);
+        const template = await templates.create(seatPrincipal(seat), body);
         return redirectWith(reply, `/templates/${template.id}`, `Template ${template.name} created.`);
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        return templatesPage(request, reply, seat.orgId, error.message);
+        return templatesPage(request, reply, seatPrincipal(seat), error.message);
       }
     });
     app.get<{ Params: { id: string } }>('/templates/:id', async (request, reply) => {
       const seat = requireSeat(request);
-      const template = await templates.get(seat.orgId, idFromUrl(request.params.id, 'Template'));
+      const template = await templates.get(seatPrincipal(seat), idFromUrl(request.params.id, 'Template'));
       return render(request, reply, 'template', { title: template.name, template });
     });
     app.post<{ Params: { id: string }; Body: Form }>('/templates/:id', async (request, reply) => {
@@ -93,7 +99,7 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
       const form = request.body ?? {};
       try {
         await templates.update(
-          seat.orgId,
+          seatPrincipal(seat),
           templateId,
           validForm(UpdateTemplateBody, {
             name: text(form, 'name'),
@@ -105,7 +111,7 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
         return redirectWith(reply, `/templates/${templateId}`, 'Template saved.');
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        const template = await templates.get(seat.orgId, templateId);
+        const template = await templates.get(seatPrincipal(seat), templateId);
         return render(
           request,
           reply,
@@ -117,7 +123,7 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.get<{ Params: { id: string } }>('/templates/:id/delete', async (request, reply) => {
       const seat = requireSeat(request);
-      const template = await templates.get(seat.orgId, idFromUrl(request.params.id, 'Template'));
+      const template = await templates.get(seatPrincipal(seat), idFromUrl(request.params.id, 'Template'));
       return render(request, reply, 'confirm', {
         title: `Delete ${template.name}?`,
         message: 'The template and its files are deleted. Projects made from it keep their files.',
@@ -128,27 +134,29 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.post<{ Params: { id: string } }>('/templates/:id/delete', async (request, reply) => {
       const seat = requireSeat(request);
-      await templates.delete(seat.orgId, idFromUrl(request.params.id, 'Template'));
+      await templates.delete(seatPrincipal(seat), idFromUrl(request.params.id, 'Template'));
       return redirectWith(reply, '/templates', 'Template deleted.');
     });
 
-    app.get('/plans', async (request, reply) => plansPage(request, reply, requireSeat(request).orgId));
+    app.get('/plans', async (request, reply) =>
+      plansPage(request, reply, seatPrincipal(requireSeat(request))),
+    );
     app.post<{ Body: Form }>('/plans', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
       try {
         const plan = await plans.create(
-          seat.orgId,
+          seatPrincipal(seat),
           validForm(CreatePlanBody, planFields(request.body ?? {})),
         );
         return redirectWith(reply, `/plans/${plan.id}`, `Plan ${plan.name} created.`);
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        return plansPage(request, reply, seat.orgId, error.message);
+        return plansPage(request, reply, seatPrincipal(seat), error.message);
       }
     });
     app.get<{ Params: { id: string } }>('/plans/:id', async (request, reply) => {
       const seat = requireSeat(request);
-      const plan = await plans.get(seat.orgId, idFromUrl(request.params.id, 'Plan'));
+      const plan = await plans.get(seatPrincipal(seat), idFromUrl(request.params.id, 'Plan'));
       return render(request, reply, 'plan', { title: plan.name, plan, canManage: seat.role !== 'member' });
     });
     app.post<{ Params: { id: string }; Body: Form }>('/plans/:id', async (request, reply) => {
@@ -157,7 +165,7 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
       const form = request.body ?? {};
       try {
         await plans.update(
-          seat.orgId,
+          seatPrincipal(seat),
           planId,
           validForm(UpdatePlanBody, {
             ...planFields(form),
@@ -168,7 +176,7 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
         return redirectWith(reply, `/plans/${planId}`, 'Plan saved.');
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        const plan = await plans.get(seat.orgId, planId);
+        const plan = await plans.get(seatPrincipal(seat), planId);
         return render(
           request,
           reply,
@@ -180,13 +188,15 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
     app.post<{ Params: { id: string } }>('/plans/:id/default', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      const plan = await plans.update(seat.orgId, idFromUrl(request.params.id, 'Plan'), { is_default: true });
+      const plan = await plans.update(seatPrincipal(seat), idFromUrl(request.params.id, 'Plan'), {
+        is_default: true,
+      });
       return redirectWith(reply, '/plans', `${plan.name} is now the default plan.`);
     });
     app.post<{ Params: { id: string }; Body: Form }>('/plans/:id/move', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
       const planId = idFromUrl(request.params.id, 'Plan');
-      const list = (await plans.list(seat.orgId, MAX_LIMIT, 0)).records;
+      const list = (await plans.list(seatPrincipal(seat), MAX_LIMIT, 0)).records;
       const at = list.findIndex((p) => p.id === planId);
       if (at < 0) throw notFound('Plan');
       const to = text(request.body ?? {}, 'direction') === 'up' ? at - 1 : at + 1;
@@ -195,7 +205,7 @@ export function catalogRoutes(deps: RouteDeps): FastifyPluginAsync {
         const order = list.map((p) => p.id);
         [order[at], order[to]] = [order[to]!, order[at]!];
         for (const [i, planInOrder] of order.entries())
-          await plans.update(seat.orgId, planInOrder, { sort_order: i });
+          await plans.update(seatPrincipal(seat), planInOrder, { sort_order: i });
       }
       return redirectWith(reply, '/plans', 'Order saved.');
     });

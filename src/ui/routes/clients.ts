@@ -11,13 +11,14 @@ import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';
 import { requireSeat, seatPrincipal } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
+import type { Principal } from '../../modules/access/principal.ts';
 
 type Query = { q?: string; status?: string; page?: string };
 
 export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { clients, plans, projects, portal } = deps.services;
   // Plans are few (a select in a form): the first page of the list, at its largest.
-  const plansOf = async (orgId: string) => (await plans.list(orgId, MAX_LIMIT, 0)).records;
+  const plansOf = async (asking: Principal) => (await plans.list(asking, MAX_LIMIT, 0)).records;
   return async (app) => {
     app.get<{ Querystring: Query }>('/clients', async (request, reply) => {
       const seat = requireSeat(request);
@@ -27,8 +28,8 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
         : undefined;
       const p = paging(request.query);
       const [page, planList] = await Promise.all([
-        clients.search(seat.orgId, { q, status }, p.limit, p.offset),
-        plansOf(seat.orgId),
+        clients.search(seatPrincipal(seat), { q, status }, p.limit, p.offset),
+        plansOf(seatPrincipal(seat)),
       ]);
       const planNames = Object.fromEntries(planList.map((plan) => [plan.id, plan.name]));
       return render(request, reply, 'clients', {
@@ -47,7 +48,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       return render(request, reply, 'client-new', {
         title: 'New client',
         form: {},
-        plans: (await plansOf(seat.orgId)).filter((p) => p.is_active),
+        plans: (await plansOf(seatPrincipal(seat))).filter((p) => p.is_active),
       });
     });
     app.post<{ Body: Form }>('/clients', async (request, reply) => {
@@ -60,11 +61,11 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
           company: nullable(form, 'company'),
           plan_id: nullable(form, 'plan_id'),
         });
-        const client = await clients.create(seat.orgId, body);
+        const client = await clients.create(seatPrincipal(seat), body);
         return redirectWith(reply, `/clients/${client.id}`, `Client ${client.email} created.`);
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        const planList = (await plansOf(seat.orgId)).filter((p) => p.is_active);
+        const planList = (await plansOf(seatPrincipal(seat))).filter((p) => p.is_active);
         return render(
           request,
           reply,
@@ -78,9 +79,9 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.get<{ Params: { id: string } }>('/clients/:id', async (request, reply) => {
       const seat = requireSeat(request);
       const id = idFromUrl(request.params.id, 'Client');
-      const client = await clients.get(seat.orgId, id);
+      const client = await clients.get(seatPrincipal(seat), id);
       const [planList, owned, invitation] = await Promise.all([
-        plansOf(seat.orgId),
+        plansOf(seatPrincipal(seat)),
         projects.list(seatPrincipal(seat), { clientId: id }, 100, 0),
         portal.pendingInvitation(seat.orgId, id),
       ]);
@@ -105,13 +106,13 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
           status: optional(form, 'status'),
           plan_id: nullable(form, 'plan_id'),
         });
-        await clients.update(seat.orgId, id, body);
+        await clients.update(seatPrincipal(seat), id, body);
         return redirectWith(reply, `/clients/${id}`, 'Client saved.');
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        const client = await clients.get(seat.orgId, id);
+        const client = await clients.get(seatPrincipal(seat), id);
         const [planList, owned] = await Promise.all([
-          plansOf(seat.orgId),
+          plansOf(seatPrincipal(seat)),
           projects.list(seatPrincipal(seat), { clientId: id }, 100, 0),
         ]);
         return render(
@@ -135,7 +136,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       const seat = requireSeat(request);
       const id = idFromUrl(request.params.id, 'Client');
       try {
-        const invitation = await portal.invite(seat.orgId, id);
+        const invitation = await portal.invite(seatPrincipal(seat), id);
         return redirectWith(reply, `/clients/${id}`, `Invitation sent to ${invitation.email}.`);
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;

@@ -16,9 +16,9 @@ export function overviewRoutes(deps: RouteDeps): FastifyPluginAsync {
       if (!request.signedIn.org && request.signedIn.client) return reply.redirect('/portal', 303);
       const seat = requireSeat(request);
       const [clientPage, projectPage, active, traffic] = await Promise.all([
-        clients.search(seat.orgId, {}, 1, 0),
+        clients.search(seatPrincipal(seat), {}, 1, 0),
         projects.list(seatPrincipal(seat), {}, 6, 0),
-        clients.search(seat.orgId, { status: 'active' }, 1, 0),
+        clients.search(seatPrincipal(seat), { status: 'active' }, 1, 0),
         analytics.report(seatPrincipal(seat), { days: 30 }),
       ]);
       return render(request, reply, 'overview', {

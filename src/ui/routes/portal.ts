@@ -21,7 +21,7 @@ export function portalRoutes(deps: RouteDeps): FastifyPluginAsync {
       const { client, principal } = requireClient(request);
       const [owned, plan] = await Promise.all([
         projects.list(principal, {}, 100, 0),
-        client.planId ? plans.get(client.orgId, client.planId).catch(() => null) : Promise.resolve(null),
+        client.planId ? plans.get(principal, client.planId).catch(() => null) : Promise.resolve(null),
       ]);
       return render(request, reply, 'portal', {
         title: `Your websites — ${client.orgName}`,

@@ -13,6 +13,7 @@ import { pager, paging } from '../paging.ts';
 import { requireSeat, seatPrincipal, type SignedInMember } from '../session.ts';
 import { submissionsCsv } from '../csv.ts';
 import { idFromUrl } from '../ids.ts';
+import type { Principal } from '../../modules/access/principal.ts';
 
 type Query = { q?: string; status?: string; client?: string; page?: string; form?: string };
 
@@ -21,13 +22,13 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
   const newForm = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    orgId: string,
+    asking: Principal,
     form: Record<string, unknown>,
     error?: string,
   ) => {
     const [clientPage, templateList] = await Promise.all([
-      clients.search(orgId, {}, MAX_LIMIT, 0),
-      templates.list(orgId, MAX_LIMIT, 0),
+      clients.search(asking, {}, MAX_LIMIT, 0),
+      templates.list(asking, MAX_LIMIT, 0),
     ]);
     return render(
       request,
@@ -40,14 +41,14 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
   const projectPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    orgId: string,
+    asking: Principal,
     id: string,
     extra: Record<string, unknown> = {},
     status = 200,
   ) => {
-    const project = await projects.get(seatPrincipal(requireSeat(request)), id);
+    const project = await projects.get(asking, id);
     const client = project.org_client_id
-      ? await clients.get(orgId, project.org_client_id).catch(() => null)
+      ? await clients.get(asking, project.org_client_id).catch(() => null)
       : null;
     return render(
       request,
@@ -77,7 +78,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
       const p = paging(request.query);
       const [page, clientPage] = await Promise.all([
         projects.list(seatPrincipal(seat), { q, status, clientId }, p.limit, p.offset),
-        clients.search(seat.orgId, {}, MAX_LIMIT, 0),
+        clients.search(seatPrincipal(seat), {}, MAX_LIMIT, 0),
       ]);
       const clientNames = Object.fromEntries(clientPage.clients.map((c) => [c.id, c.name ?? c.email]));
       return render(request, reply, 'projects', {
@@ -95,7 +96,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
 
     app.get<{ Querystring: { client?: string } }>('/projects/new', async (request, reply) => {
       const seat = requireSeat(request);
-      return newForm(request, reply, seat.orgId, { client_email: request.query.client ?? '' });
+      return newForm(request, reply, seatPrincipal(seat), { client_email: request.query.client ?? '' });
     });
     app.post<{ Body: Form }>('/projects', async (request, reply) => {
       const seat = requireSeat(request);
@@ -112,13 +113,13 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
       } catch (error) {
         const known = refusal(error);
         if (!known) throw error;
-        return newForm(request, reply, seat.orgId, form, known[0]);
+        return newForm(request, reply, seatPrincipal(seat), form, known[0]);
       }
     });
 
     app.get<{ Params: { id: string } }>('/projects/:id', async (request, reply) => {
       const seat = requireSeat(request);
-      return projectPage(request, reply, seat.orgId, idFromUrl(request.params.id, 'Project'));
+      return projectPage(request, reply, seatPrincipal(seat), idFromUrl(request.params.id, 'Project'));
     });
     app.post<{ Params: { id: string }; Body: Form }>('/projects/:id', async (request, reply) => {
       const seat = requireSeat(request);
@@ -142,7 +143,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
       } catch (error) {
         const known = refusal(error);
         if (!known) throw error;
-        return projectPage(request, reply, seat.orgId, id, { error: known[0] }, known[1]);
+        return projectPage(request, reply, seatPrincipal(seat), id, { error: known[0] }, known[1]);
       }
     });
 
@@ -155,7 +156,7 @@ export function projectRoutes(deps: RouteDeps): FastifyPluginAsync {
         } catch (error) {
           const known = refusal(error);
           if (!known) throw error;
-          return projectPage(request, reply, seat.orgId, id, { error: known[0] }, known[1]);
+          return projectPage(request, reply, seatPrincipal(seat), id, { error: known[0] }, known[1]);
         }
       });
     action(

@@ -16,8 +16,9 @@ import type { RouteDeps } from '../deps.ts';
 import { validForm, list, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';
-import { requireSeat } from '../session.ts';
+import { requireSeat, seatPrincipal } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
+import type { Principal } from '../../modules/access/principal.ts';
 
 type Params = { id: string };
 type Query = { page?: string; status?: string };
@@ -31,9 +32,9 @@ const ticked = (form: Form) => {
 
 export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { webhooks, deliveries } = deps.services;
-  const listPage = async (orgId: string) => ({
+  const listPage = async (asking: Principal) => ({
     title: 'Webhooks',
-    webhooks: (await webhooks.list(orgId, MAX_LIMIT, 0)).records,
+    webhooks: (await webhooks.list(asking, MAX_LIMIT, 0)).records,
     events: EVENT_TYPES,
   });
 
@@ -46,12 +47,16 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
   ) => {
     const seat = requireSeat(request, { manage: true });
     const id = idFromUrl(request.params.id, 'Webhook');
-    const webhook = (extra.webhook as Webhook | undefined) ?? (await webhooks.get(seat.orgId, id));
+    const webhook = (extra.webhook as Webhook | undefined) ?? (await webhooks.get(seatPrincipal(seat), id));
     const filter = (DELIVERY_STATUSES as readonly string[]).includes(request.query.status ?? '')
       ? (request.query.status as (typeof DELIVERY_STATUSES)[number])
       : undefined;
     const p = paging(request.query);
-    const log = await deliveries.list(seat.orgId, id, { limit: p.limit, offset: p.offset, status: filter });
+    const log = await deliveries.list(seatPrincipal(seat), id, {
+      limit: p.limit,
+      offset: p.offset,
+      status: filter,
+    });
     return render(
       request,
       reply,
@@ -76,22 +81,30 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
     app.get('/settings/webhooks', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      return render(request, reply, 'webhooks', { ...(await listPage(seat.orgId)), created: null, form: {} });
+      return render(request, reply, 'webhooks', {
+        ...(await listPage(seatPrincipal(seat))),
+        created: null,
+        form: {},
+      });
     });
     app.post<{ Body: Form }>('/settings/webhooks', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
       const form = request.body ?? {};
       try {
         const body = validForm(CreateWebhookBody, { url: text(form, 'url').trim(), events: ticked(form) });
-        const created = await webhooks.create(seat.orgId, body);
-        return render(request, reply, 'webhooks', { ...(await listPage(seat.orgId)), created, form: {} });
+        const created = await webhooks.create(seatPrincipal(seat), body);
+        return render(request, reply, 'webhooks', {
+          ...(await listPage(seatPrincipal(seat))),
+          created,
+          form: {},
+        });
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
         return render(
           request,
           reply,
           'webhooks',
-          { ...(await listPage(seat.orgId)), created: null, form, error: error.message },
+          { ...(await listPage(seatPrincipal(seat))), created: null, form, error: error.message },
           400,
         );
       }
@@ -108,7 +121,7 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
         const form = request.body ?? {};
         try {
           await webhooks.update(
-            seat.orgId,
+            seatPrincipal(seat),
             id,
             validForm(UpdateWebhookBody, { url: text(form, 'url').trim(), events: ticked(form) }),
           );
@@ -123,7 +136,7 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
       const seat = requireSeat(request, { manage: true });
       const id = idFromUrl(request.params.id, 'Webhook');
       const on = text(request.body ?? {}, 'is_active') === 'true';
-      await webhooks.update(seat.orgId, id, { is_active: on });
+      await webhooks.update(seatPrincipal(seat), id, { is_active: on });
       return redirectWith(
         reply,
         `/settings/webhooks/${id}`,
@@ -137,7 +150,7 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
       async (request, reply) => {
         const seat = requireSeat(request, { manage: true });
         const { webhook, secret } = await webhooks.rotateSecret(
-          seat.orgId,
+          seatPrincipal(seat),
           idFromUrl(request.params.id, 'Webhook'),
         );
         const overlapHours = Math.round(deps.config.webhooks.rotationOverlapMs / 3_600_000);
@@ -147,7 +160,7 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.post<{ Params: Params }>('/settings/webhooks/:id/test', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
       const id = idFromUrl(request.params.id, 'Webhook');
-      const { attempt } = await deliveries.test(seat.orgId, id);
+      const { attempt } = await deliveries.test(seatPrincipal(seat), id);
       const outcome =
         attempt.status_code !== null
           ? `the endpoint answered ${attempt.status_code}`
@@ -163,7 +176,7 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
       async (request, reply) => {
         const seat = requireSeat(request, { manage: true });
         const id = idFromUrl(request.params.id, 'Webhook');
-        await deliveries.retry(seat.orgId, id, idFromUrl(request.params.deliveryId, 'Delivery'));
+        await deliveries.retry(seatPrincipal(seat), id, idFromUrl(request.params.deliveryId, 'Delivery'));
         return redirectWith(
           reply,
           `/settings/webhooks/${id}`,
@@ -173,8 +186,8 @@ export function webhookRoutes(deps: RouteDeps): FastifyPluginAsync {
     );
     app.post<{ Params: Params }>('/settings/webhooks/:id/delete', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      const webhook = await webhooks.get(seat.orgId, idFromUrl(request.params.id, 'Webhook'));
-      await webhooks.delete(seat.orgId, webhook.id);
+      const webhook = await webhooks.get(seatPrincipal(seat), idFromUrl(request.params.id, 'Webhook'));
+      await webhooks.delete(seatPrincipal(seat), webhook.id);
       return redirectWith(
         reply,
         '/settings/webhooks',

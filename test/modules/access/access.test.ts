@@ -21,9 +21,12 @@ beforeAll(async () => {
   const { orgs, clients, projects } = runtime.services;
   const org = await orgs.createOrg('Access Agency');
   const other = await orgs.createOrg('Other Agency');
-  const a = await clients.create(org.id, { email: 'a@access.test', name: 'A' });
-  const b = await clients.create(org.id, { email: 'b@access.test', name: 'B' });
-  const elsewhere = await clients.create(other.id, { email: 'a@access.test', name: 'A elsewhere' });
+  const a = await clients.create(systemPrincipal(org.id), { email: 'a@access.test', name: 'A' });
+  const b = await clients.create(systemPrincipal(org.id), { email: 'b@access.test', name: 'B' });
+  const elsewhere = await clients.create(systemPrincipal(other.id), {
+    email: 'a@access.test',
+    name: 'A elsewhere',
+  });
   ids.a = (await projects.create(systemPrincipal(org.id), { client_email: a.email, name: 'A site' })).id;
   ids.b = (await projects.create(systemPrincipal(org.id), { client_email: b.email, name: 'B site' })).id;
   ids.other = (
@@ -86,5 +89,70 @@ describe('access to projects', () => {
   it("refuses a client's principal what acts on the agency's other clients", () => {
     expect(() => requireAgency(clientA, 'for the agency')).toThrow(NotAllowedError);
     expect(() => requireAgency(agency, 'for the agency')).not.toThrow();
+  });
+});
+
+describe("access to a project's content and the agency's records", () => {
+  const page = (title: string) => ({ content: `<!doctype html><title>${title}</title>` });
+
+  it("a client's principal works on its own site's files, versions and publishing, and finds no other", async () => {
+    const { files, versions, publishing, domains, forms, generations } = runtime.services;
+    const { file } = await files.put(clientA, ids.a!, 'index.html', page('A'));
+    expect(file.path).toBe('index.html');
+    const [latest] = (await versions.list(clientA, ids.a!, 10, 0)).versions;
+    expect(latest!.author).toMatchObject({ type: 'user', id: 'u-2' });
+    expect((await publishing.publish(clientA, ids.a!)).status).toBe('ready');
+    for (const attempt of [
+      files.put(clientA, ids.b!, 'index.html', page('B')),
+      files.list(clientA, ids.b!),
+      versions.list(clientA, ids.b!, 10, 0),
+      publishing.publish(clientA, ids.b!),
+      publishing.unpublish(clientA, ids.b!),
+      domains.list(clientA, ids.b!),
+      forms.list(clientA, ids.b!, {}),
+      generations.list(clientA, ids.b!, 10, 0),
+      generations.create(clientA, ids.b!, { prompt: 'A bakery' }),
+      files.put(clientA, ids.other!, 'index.html', page('Other')),
+    ])
+      await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
+    expect(await files.list(agency, ids.b!)).toEqual([]);
+  });
+
+  it('a read-only principal reads but writes nothing', async () => {
+    const { files, publishing } = runtime.services;
+    const reader: Principal = { ...agency, permissions: ['read'] };
+    expect((await files.list(reader, ids.a!)).map((f) => f.path)).toContain('index.html');
+    await expect(files.put(reader, ids.a!, 'x.html', page('X'))).rejects.toBeInstanceOf(NotAllowedError);
+    await expect(publishing.unpublish(reader, ids.a!)).rejects.toBeInstanceOf(NotAllowedError);
+    await expect(files.get(agency, ids.a!, 'x.html')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("a client's principal reads its own client and plan and the public templates, and manages none", async () => {
+    const { clients, plans, templates, webhooks } = runtime.services;
+    const plan = await plans.create(agency, { name: 'Starter', price: 10, interval: 'monthly' });
+    await clients.update(agency, ids.clientA!, { plan_id: plan.id });
+    const other = await plans.create(agency, { name: 'Pro', price: 50, interval: 'monthly' });
+    const shared = await templates.create(agency, {
+      name: 'Shared',
+      source_project_id: ids.a!,
+      is_public: true,
+    });
+    await templates.create(agency, { name: 'Private', source_project_id: ids.a!, is_public: false });
+
+    expect((await clients.get(clientA, ids.clientA!)).email).toBe('a@access.test');
+    await expect(clients.get(clientA, ids.clientB!)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await plans.get(clientA, plan.id)).name).toBe('Starter');
+    await expect(plans.get(clientA, other.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await templates.list(clientA, 50, 0)).records.map((t) => t.id)).toEqual([shared.id]);
+    expect((await templates.list(agency, 50, 0)).total).toBe(2);
+
+    for (const attempt of [
+      clients.list(clientA, 10, 0),
+      clients.create(clientA, { email: 'c@access.test' }),
+      plans.list(clientA, 10, 0),
+      templates.get(clientA, shared.id),
+      webhooks.list(clientA, 10, 0),
+    ])
+      await expect(attempt).rejects.toBeInstanceOf(NotAllowedError);
   });
 });

@@ -22,7 +22,9 @@ beforeAll(async () => {
   writer = new ContentWriter(runtime.database, LIMITS);
   const org = await runtime.services.orgs.createOrg('Content Agency');
   orgId = org.id;
-  clientEmail = (await runtime.services.clients.create(orgId, { email: 'c@content.test', name: 'C' })).email;
+  clientEmail = (
+    await runtime.services.clients.create(systemPrincipal(orgId), { email: 'c@content.test', name: 'C' })
+  ).email;
 });
 
 afterAll(async () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   worker.start();
   const { orgs, clients, projects } = runtime.services;
   orgId = (await orgs.createOrg('Core Agency')).id;
-  const client = await clients.create(orgId, { email: 'bakery@core.test', name: 'Jane' });
+  const client = await clients.create(systemPrincipal(orgId), { email: 'bakery@core.test', name: 'Jane' });
   projectId = (
     await projects.create(systemPrincipal(orgId), { client_email: client.email, name: 'Jane Bakery' })
   ).id;

@@ -73,7 +73,9 @@ describe('an organization’s own AI model', () => {
     const other = await api.newOrg('Other');
     const theirs = await api.ctx.services.generations.modelsFor(other.org.id);
     expect(theirs.models).toEqual(['builtin']);
-    const client = await api.ctx.services.clients.create(other.org.id, { email: 'x@example.com' });
+    const client = await api.ctx.services.clients.create(systemPrincipal(other.org.id), {
+      email: 'x@example.com',
+    });
     const project = await api.ctx.services.projects.create(systemPrincipal(other.org.id), {
       client_email: client.email,
       name: 'Theirs',
