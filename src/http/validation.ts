@@ -1,10 +1,10 @@
 // Request validation with two Ajv instances: bodies are taken exactly as sent (no type coercion,
 // no silent removal of unknown fields), while query strings and path parameters, which are
 // always text, are coerced to the declared types.
-import type { ErrorObject } from 'ajv';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { makeValidator } from '../modules/common/validator.ts';
-import { fieldName, findNul } from '../web/nul-check.ts';
+import { findNul } from '../web/nul-check.ts';
+import { validationMessage, type Noun } from '../web/validation-message.ts';
 
 const bodyAjv = makeValidator(false);
 const paramAjv = makeValidator(true);
@@ -50,35 +50,17 @@ export function validatorCompiler({ schema, httpPart }: { schema: object; httpPa
   return checked;
 }
 
-const PART_NAMES: Record<string, string> = {
-  body: 'body',
+/** What each part of a request holds, in the one wording of web/validation-message.ts. */
+const NOUNS: Record<string, Noun> = {
+  body: 'field',
   querystring: 'query parameter',
   params: 'path parameter',
   headers: 'header',
 };
 
-function describe(error: ErrorObject | FastifySchemaValidationError, part: string): string {
-  const where = PART_NAMES[part] ?? part;
-  const params = error.params as Record<string, unknown>;
-  const field = fieldName(error.instancePath);
-  const inField = field ? `${field}.` : '';
-  switch (error.keyword) {
-    case 'required':
-      return `${where === 'body' ? 'field' : where} '${inField}${String(params.missingProperty)}' is required`;
-    case 'additionalProperties':
-      return `unknown ${where === 'body' ? 'field' : where} '${inField}${String(params.additionalProperty)}'`;
-    case 'enum':
-      return `${where === 'body' ? 'field' : where} '${field}' must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
-    case 'format':
-      return `${where === 'body' ? 'field' : where} '${field}' must be a valid ${String(params.format)}`;
-    default:
-      if (!field) return `${where} ${error.message ?? 'is invalid'}`;
-      return `${where === 'body' ? 'field' : where} '${field}' ${error.message ?? 'is invalid'}`;
-  }
-}
-
 export function schemaErrorFormatter(errors: FastifySchemaValidationError[], part: string): Error {
   const first = errors[0];
-  const message = first ? describe(first, part) : `invalid ${part}`;
+  const noun = NOUNS[part] ?? 'field';
+  const message = first ? validationMessage(first, noun, part === 'body' ? 'body' : noun) : `invalid ${part}`;
   return Object.assign(new Error(message), { statusCode: 400, validationError: true });
 }

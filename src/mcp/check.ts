@@ -1,33 +1,15 @@
 // Tool arguments are checked against the REST API's own schemas (modules/*/schema.ts), so a tool
 // refuses exactly what its route refuses, with the same message.
 import type { Static, TSchema } from '@sinclair/typebox';
-import { invalid } from '../modules/common/errors.ts';
-import { makeValidator } from '../modules/common/validator.ts';
+import { checkedAgainst } from '../web/validation-message.ts';
 
-const ajv = makeValidator(false);
-const compiled = new WeakMap<TSchema, ReturnType<typeof ajv.compile>>();
-
-export function checked<T extends TSchema>(schema: T, value: unknown, what = 'field'): Static<T> {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
-  if (!validate(value)) {
-    const error = validate.errors?.[0];
-    const name =
-      error?.instancePath.slice(1).replace(/\//g, '.') ||
-      (error?.params as { missingProperty?: string; additionalProperty?: string })?.missingProperty ||
-      '';
-    const extra = (error?.params as { additionalProperty?: string })?.additionalProperty;
-    if (extra) throw invalid(`unknown ${what} '${extra}'`);
-    throw invalid(
-      name
-        ? `${what} '${name}' ${error?.message ?? 'is not valid'}`
-        : (error?.message ?? 'the arguments are not valid'),
-    );
-  }
-  return value as Static<T>;
+/** The arguments (or a body among them) if the route's schema takes them, worded as the API words it. */
+export function checked<T extends TSchema>(
+  schema: T,
+  value: unknown,
+  what: 'field' | 'argument' = 'field',
+): Static<T> {
+  return checkedAgainst(schema, value, what, { whole: 'the arguments' });
 }
 
 /** A tool's answer kept under 20 KB: a list loses its last items (and says so) until it fits. */

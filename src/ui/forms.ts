@@ -4,34 +4,19 @@
 import { hasNul } from '../web/nul-check.ts';
 import type { TSchema, Static } from '@sinclair/typebox';
 import { invalid } from '../modules/common/errors.ts';
-import { makeValidator } from '../modules/common/validator.ts';
-
-// Bodies built from the fields below are typed already: checked as sent, like REST bodies.
-const ajv = makeValidator(false);
-const compiled = new WeakMap<TSchema, ReturnType<typeof ajv.compile>>();
+import { checkedAgainst } from '../web/validation-message.ts';
 
 export type Form = Record<string, string | string[] | undefined>;
 
-/** Checks a body against a module schema; a failure is an InvalidInputError naming the field. */
+/**
+ * Checks a body built from a form against a module schema (as sent, like a REST body); a failure
+ * is an InvalidInputError in the API's wording, naming the field as the form labels it.
+ */
 export function validForm<T extends TSchema>(schema: T, body: Record<string, unknown>): Static<T> {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
-  if (!validate(body)) {
-    const error = validate.errors?.[0];
-    const field =
-      error?.instancePath.slice(1).replace(/\//g, '.') ||
-      (error?.params as { missingProperty?: string })?.missingProperty ||
-      '';
-    throw invalid(
-      field
-        ? `${field.replace(/_/g, ' ')}: ${error?.message ?? 'is not valid'}`
-        : (error?.message ?? 'The form is not valid'),
-    );
-  }
-  return body as Static<T>;
+  return checkedAgainst(schema, body, 'field', {
+    whole: 'the form',
+    label: (name) => name.replace(/_/g, ' '),
+  });
 }
 
 export function text(form: Form, name: string): string {
