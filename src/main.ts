@@ -10,7 +10,9 @@ import { createContainer, type Container } from './container.ts';
 import { createDispatcher } from './events/dispatcher.ts';
 import { createSiteHandler, type SiteHandler } from './edge/site-handler.ts';
 import { sharedRegistrableDomain } from './lib/domain-layout.ts';
-import { buildApp } from './http/app.ts';
+import { restApi } from './http/app.ts';
+import { parserErrorHandler } from './http/framework-errors.ts';
+import { createFrontDoor } from './web/front-door.ts';
 import { pageForLongRequest, pageNotFound, pagesPlugin } from './ui/plugin.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
 import { oauthPlugin } from './oauth/plugin.ts';
@@ -20,12 +22,14 @@ import { GenerationWorker } from './modules/generations/worker.ts';
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * The HTTP server's two ways in, and which one answers: a request whose Host names a published
- * site, or a preview link, goes to the site edge (raw node:http, before any framework); everything
- * else goes to the REST API. app.inject() reaches only the API.
+ * The HTTP server: a request whose Host names a published site, or a preview link, goes to the
+ * site edge (raw node:http, before any framework); everything else comes in through the front
+ * door (web/front-door.ts), where the REST API, the pages, MCP and OAuth are plugins side by
+ * side. An unknown path is the API's JSON 404 under /api and the pages' 404 page elsewhere.
+ * app.inject() reaches the front door only.
  */
 export async function buildServer(container: Container, logger?: Logger): Promise<FastifyInstance> {
-  const { config, services } = container;
+  const { config, services, rateLimiter } = container;
   const edge = createSiteHandler(
     {
       sites: services.sites,
@@ -37,25 +41,27 @@ export async function buildServer(container: Container, logger?: Logger): Promis
     },
     logger,
   );
-  // The API reference page reads the document of the app it is part of, once that app exists.
-  const pages = pagesPlugin({ config, services, openApiDocument: () => app.swagger() });
-  const mcp = mcpPlugin({
-    config,
-    services,
-    rateLimiter: container.rateLimiter,
-    allowedOrigins: config.mcpAllowedOrigins,
-  });
-  const otherWaysIn = async (instance: FastifyInstance) => {
-    await instance.register(pages);
-    await instance.register(mcp);
-    await instance.register(oauthPlugin({ oauth: services.oauth, rateLimiter: container.rateLimiter }));
-  };
-  const app = await buildApp(container, {
+  const api = restApi(container);
+  const app = createFrontDoor({
+    publicUrl: config.publicUrl,
+    trustProxy: config.trustProxy,
     ...(logger ? { logger } : {}),
-    otherWaysIn: { plugin: otherWaysIn, notFound: pageNotFound, longRequest: pageForLongRequest },
-    serverFactory: (api) => createServer(edgeFirst(edge, api)),
+    serverFactory: (handler) => createServer(edgeFirst(edge, handler)),
+    frameworkErrors: api.routerErrors,
+    clientErrorHandler: parserErrorHandler(rateLimiter, pageForLongRequest),
     onClose: () => edge.close(),
   });
+  await app.register(api.plugin);
+  // The API reference page reads the document of the API it serves beside.
+  await app.register(pagesPlugin({ config, services, openApiDocument: () => app.swagger() }));
+  await app.register(mcpPlugin({ config, services, rateLimiter, allowedOrigins: config.mcpAllowedOrigins }));
+  await app.register(oauthPlugin({ oauth: services.oauth, rateLimiter }));
+  app.setNotFoundHandler((request, reply) =>
+    request.url === '/api' || request.url.startsWith('/api/')
+      ? api.notFound(request, reply)
+      : pageNotFound(request, reply),
+  );
+  await app.ready();
   return app;
 }
 

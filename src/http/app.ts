@@ -1,27 +1,21 @@
-// The REST API's app factory: a configured Fastify instance that never listens by itself
-// (main.ts does), so tests drive it through app.inject(). Every /api/v1 request runs through
-// Fastify and its hooks; which requests reach Fastify at all (rather than the site edge) is
-// main.ts's decision, handed in as `serverFactory`.
-import Fastify, {
-  type FastifyInstance,
-  type FastifyPluginAsync,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-} from 'fastify';
+// The REST API as one plugin of the front door (web/front-door.ts), registered by main.ts beside
+// the pages, MCP and OAuth. Its hooks see every request and act on /api/v1 ones (the guard, the
+// headers of a data answer); its error handler is the front door's default, which the other ways
+// in replace in their own contexts. buildApp is the API alone behind a front door, for tests that
+// drive it through app.inject().
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
 import { registerApiGuard, isApiPath, API_PREFIX, type Identify, type ConnectorCheck } from './api-guard.ts';
-import { parserErrorHandler, routerErrorHandler, type LongRequestPage } from './framework-errors.ts';
-import { registerErrorHandling } from './error-handler.ts';
+import { parserErrorHandler, routerErrorHandler } from './framework-errors.ts';
+import { apiNotFound, registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
 import { schemaErrorFormatter, validatorCompiler } from './validation.ts';
-import { requestForLog } from './log-redaction.ts';
-import { requestIdOf } from './request-id.ts';
-import { trustFunction } from '../lib/client-address.ts';
 import { apiRoutes } from './routes/index.ts';
-import { jsonAnswerHeaders, transportHeaders } from '../web/security-headers.ts';
+import { jsonAnswerHeaders } from '../web/security-headers.ts';
+import { createFrontDoor, type FrontDoorOptions } from '../web/front-door.ts';
 import { registerInternalRoutes } from './routes/internal.ts';
 
 /** What the API is built from (the container provides it). */
@@ -31,74 +25,71 @@ export interface ApiDeps {
   services: Services;
 }
 
-export interface AppOptions {
-  /** A pino logger; none: the API logs nothing. */
-  logger?: FastifyServerOptions['loggerInstance'];
-  serverFactory?: FastifyServerOptions['serverFactory'];
-  /** Run when the server closes (what the caller put in front of the API lets go of its resources). */
-  onClose?: () => void;
-  /** Other ways in served by the same app outside /api/v1 (the pages), and their answer to unknown paths. */
-  otherWaysIn?: {
-    plugin: FastifyPluginAsync;
-    notFound: (request: FastifyRequest, reply: FastifyReply) => void;
-    longRequest?: LongRequestPage;
+export interface RestApi {
+  plugin: FastifyPluginAsync;
+  /** The front door's `frameworkErrors`: a URL the router refuses, answered (and counted) as the API answers. */
+  routerErrors: NonNullable<FrontDoorOptions['frameworkErrors']>;
+  /** The answer to an unknown path under /api: exactly {"error": "..."}. */
+  notFound: (request: FastifyRequest, reply: FastifyReply) => void;
+}
+
+export function restApi(deps: ApiDeps): RestApi {
+  const { config, services } = deps;
+  // The guard exists once the plugin runs; the router's refusals reach it through this holder.
+  const guard: { identify?: Identify } = {};
+  const dataHeaders = jsonAnswerHeaders(config.publicUrl);
+  const plugin = async (app: FastifyInstance) => {
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSchemaErrorFormatter(schemaErrorFormatter);
+    app.addHook('onRequest', (request, reply, done) => {
+      if (isApiPath(request.url)) reply.headers(dataHeaders);
+      done();
+    });
+    registerErrorHandling(app);
+    // OAuth access tokens of the MCP resource, accepted as connector tokens on GET /api/v1/projects.
+    const mcpResource = `${new URL(config.publicUrl).origin}/api/mcp`;
+    const connector: ConnectorCheck = async (token) => {
+      const owner = await services.oauth.verifyAccess(token, mcpResource);
+      return (
+        owner && {
+          orgId: owner.orgId,
+          keyId: `user:${owner.userId}`,
+          permissions: ['read'],
+          ...(owner.orgClientId ? { clientId: owner.orgClientId } : {}),
+        }
+      );
+    };
+    guard.identify = registerApiGuard(app, services.orgs, deps.rateLimiter, config, connector);
+    await registerOpenApi(app, config);
+    registerInternalRoutes(app, services.sites, config.sites.tlsAskAllow);
+    registerDocsRoute(app);
+    for (const routes of apiRoutes) {
+      await app.register(routes({ services, config }), { prefix: API_PREFIX });
+    }
+  };
+  return {
+    // Not encapsulated: the guard and the error handler are the front door's (see above).
+    plugin: fastifyPlugin(plugin, { name: 'rest-api' }),
+    routerErrors: routerErrorHandler(() => guard.identify, dataHeaders),
+    notFound: apiNotFound,
   };
 }
 
-export async function buildApp(deps: ApiDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
-  const { config, services } = deps;
-  // The guard exists only after the app does; the router's refusals reach it through this holder.
-  const guard: { identify?: Identify } = {};
-  const security = { any: transportHeaders(config.publicUrl), api: jsonAnswerHeaders(config.publicUrl) };
-  const app = Fastify({
-    // The "incoming request" line's URL goes through redactUrl: links can carry secrets.
-    ...(opts.logger
-      ? { loggerInstance: opts.logger.child({}, { serializers: { req: requestForLog } }) }
-      : { logger: false }),
-    ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
-    requestIdHeader: false,
-    genReqId: requestIdOf,
-    schemaErrorFormatter,
-    // request.ip: the rightmost X-Forwarded-For entry no trusted proxy added (lib/client-address.ts).
-    trustProxy: config.trustProxy === false ? false : trustFunction(config.trustProxy),
-    return503OnClosing: true,
-    // Long path parameters reach validation (a 400 naming the parameter) instead of a 414.
-    routerOptions: { maxParamLength: 2048 },
-    frameworkErrors: routerErrorHandler(() => guard.identify, security.api),
-    clientErrorHandler: parserErrorHandler(deps.rateLimiter, opts.otherWaysIn?.longRequest),
-  }) as unknown as FastifyInstance;
-  if (opts.onClose) app.addHook('onClose', async () => opts.onClose?.());
-  app.setValidatorCompiler(validatorCompiler);
-  // Every answer: its request id, nosniff and HSTS on https; an API answer also the policy of
-  // data (web/security-headers.ts). The other ways in add theirs in their own contexts.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    reply.headers(isApiPath(request.url) ? security.api : security.any);
-    done();
+/** The REST API alone behind a front door, ready (tests drive it through app.inject()). */
+export async function buildApp(
+  deps: ApiDeps,
+  opts: { logger?: FrontDoorOptions['logger'] } = {},
+): Promise<FastifyInstance> {
+  const api = restApi(deps);
+  const app = createFrontDoor({
+    publicUrl: deps.config.publicUrl,
+    trustProxy: deps.config.trustProxy,
+    ...(opts.logger ? { logger: opts.logger } : {}),
+    frameworkErrors: api.routerErrors,
+    clientErrorHandler: parserErrorHandler(deps.rateLimiter),
   });
-  registerErrorHandling(app, opts.otherWaysIn?.notFound);
-  // OAuth access tokens of the MCP resource, accepted as connector tokens on GET /api/v1/projects.
-  const mcpResource = `${new URL(config.publicUrl).origin}/api/mcp`;
-  const connector: ConnectorCheck = async (token) => {
-    const owner = await services.oauth.verifyAccess(token, mcpResource);
-    return (
-      owner && {
-        orgId: owner.orgId,
-        keyId: `user:${owner.userId}`,
-        permissions: ['read'],
-        ...(owner.orgClientId ? { clientId: owner.orgClientId } : {}),
-      }
-    );
-  };
-  guard.identify = registerApiGuard(app, services.orgs, deps.rateLimiter, config, connector);
-  await registerOpenApi(app, config);
-
-  registerInternalRoutes(app, services.sites, config.sites.tlsAskAllow);
-  registerDocsRoute(app);
-  for (const routes of apiRoutes) {
-    await app.register(routes({ services, config }), { prefix: API_PREFIX });
-  }
-  if (opts.otherWaysIn) await app.register(opts.otherWaysIn.plugin);
+  await app.register(api.plugin);
+  app.setNotFoundHandler(api.notFound);
   await app.ready();
   return app;
 }

@@ -24,11 +24,8 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Content-Length does not match the body'],
 };
 
-/** `pageNotFound`: answers unknown paths outside /api (the pages' 404), when pages are served. */
-export function registerErrorHandling(
-  app: FastifyInstance,
-  pageNotFound?: (request: FastifyRequest, reply: FastifyReply) => void,
-): void {
+/** The API's error handler, the front door's default (other ways in set theirs in their contexts). */
+export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validationError?: boolean }, request, reply) => {
     if (error instanceof HttpError) {
       reply.headers(error.headers);
@@ -55,12 +52,11 @@ export function registerErrorHandling(
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ error: 'Internal server error' });
   });
+}
 
-  app.setNotFoundHandler((request, reply) => {
-    if (pageNotFound && !request.url.startsWith('/api/') && request.url !== '/api')
-      return pageNotFound(request, reply);
-    // Outside /api/v1 the hooks set no policy for it; this answer is JSON all the same.
-    reply.header('content-security-policy', JSON_ANSWER_POLICY);
-    reply.status(404).send({ error: `No route for ${request.method} ${request.url.split('?')[0]}` });
-  });
+/** An unknown path under /api: exactly {"error": "..."}, with the policy of a data answer. */
+export function apiNotFound(request: FastifyRequest, reply: FastifyReply): void {
+  // Outside /api/v1 no hook set the policy; this answer is JSON all the same.
+  reply.header('content-security-policy', JSON_ANSWER_POLICY);
+  reply.status(404).send({ error: `No route for ${request.method} ${request.url.split('?')[0]}` });
 }
