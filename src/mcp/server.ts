@@ -3,7 +3,7 @@
 // authInfo): nothing is kept between requests, so any instance of Sitewright answers any request.
 // Every tool is listed to anyone (the handshake and tools/list need no token); the HTTP gate
 // (plugin.ts) lets a tool call through only with a token allowed to make it.
-import { McpServer, type AuthInfo, type CallToolResult } from '@modelcontextprotocol/server';
+import { fromJsonSchema, McpServer, type AuthInfo, type CallToolResult } from '@modelcontextprotocol/server';
 import { DomainError } from '../modules/common/errors.ts';
 import type { Services } from '../modules/index.ts';
 import { fieldName, findNul } from '../web/nul-check.ts';
@@ -26,10 +26,15 @@ function logOf(authInfo: AuthInfo | undefined): ToolLog | undefined {
 }
 
 /**
- * Each tool's output schema as JSON Schema, converted once per process (the SDK converts it again
- * for every new server otherwise, and a stateless server is new for every request).
+ * Each tool's schemas as the SDK takes them (fromJsonSchema: the TypeBox schemas are JSON Schema),
+ * made once per process: a stateless server is new for every request.
  */
-const outputSchemaJson = new Map<string, unknown>();
+const SCHEMAS = new Map(
+  TOOLS.map((tool) => [
+    tool.name,
+    { input: fromJsonSchema<Record<string, unknown>>(tool.input), output: fromJsonSchema(tool.output) },
+  ]),
+);
 
 /**
  * A server with every tool, or with the tools `only` names: a server built for one tools/call
@@ -45,21 +50,19 @@ export function createMcpServer(services: Services, only?: readonly string[]): M
   const wanted = only?.every((name) => TOOL_BY_NAME.has(name)) ? only : undefined;
   for (const tool of TOOLS) {
     if (wanted && !wanted.includes(tool.name)) continue;
-    const registered = server.registerTool(
+    const schemas = SCHEMAS.get(tool.name)!;
+    server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
-        outputSchema: tool.output,
+        inputSchema: schemas.input,
+        outputSchema: schemas.output,
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: Record<string, unknown>, ctx) =>
         toolResult(tool, services, callerOf(ctx.http?.authInfo), args ?? {}, logOf(ctx.http?.authInfo)),
     );
-    const json = outputSchemaJson.get(tool.name);
-    if (json) registered.outputSchemaJson = json as typeof registered.outputSchemaJson;
-    else outputSchemaJson.set(tool.name, registered.outputSchemaJson);
   }
   return server;
 }

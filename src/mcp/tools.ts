@@ -1,8 +1,15 @@
 // The MCP tools: each calls the service its REST route calls, with the arguments checked against
 // that route's schema, in the caller's organization. A tool says what permission it needs (`read`
 // for the read-only ones, `write` for the rest, as GET and POST/PATCH/DELETE do in the API).
-import { Type, type TSchema } from '@sinclair/typebox';
-import * as z from 'zod';
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Project } from '../modules/projects/schema.ts';
+import { Client } from '../modules/clients/schema.ts';
+import { Template } from '../modules/templates/schema.ts';
+import { Generation } from '../modules/generations/schema.ts';
+import { Preview, Published } from '../modules/publishing/schema.ts';
+import { Domain } from '../modules/domains/schema.ts';
+import { Analytics } from '../modules/analytics/schema.ts';
+import { Submission } from '../modules/forms/schema.ts';
 import type { Services } from '../modules/index.ts';
 import type { Permission } from '../modules/orgs/service.ts';
 import { CreateProjectBody, UpdateProjectBody, PROJECT_STATUSES } from '../modules/projects/schema.ts';
@@ -10,7 +17,7 @@ import { CreateClientBody } from '../modules/clients/schema.ts';
 import { GenerateBody } from '../modules/generations/schema.ts';
 import { AnalyticsQuery } from '../modules/analytics/schema.ts';
 import { CreateBuildLinkBody } from '../modules/build-links/schema.ts';
-import { Uuid } from '../modules/common/schema.ts';
+import { Nullable, StringEnum, Uuid } from '../modules/common/schema.ts';
 import { checked, withinAnswerSize } from './check.ts';
 import type { Principal } from '../modules/access/principal.ts';
 
@@ -30,8 +37,10 @@ export interface ToolDefinition {
   name: string;
   title: string;
   description: string;
-  input: z.ZodObject;
-  output: z.ZodObject;
+  /** The arguments, from the route's own TypeBox schemas (JSON Schema; the SDK checks them). */
+  input: TObject;
+  /** The answer, from the API's record schemas. */
+  output: TObject;
   needs: Permission;
   annotations: {
     readOnlyHint: boolean;
@@ -47,18 +56,21 @@ export interface ToolDefinition {
 }
 
 const MAX_PAGE = 25;
-const id = (what: string) => z.string().describe(`The ${what}'s id (a UUID)`);
+const id = (what: string) => Type.String({ description: `The ${what}'s id (a UUID)` });
+const optionalId = (what: string) => Type.Optional(id(what));
 const paging = {
-  limit: z.number().int().optional().describe(`Items per page, 1..${MAX_PAGE} (default 10)`),
-  offset: z.number().int().optional().describe('Items to skip (default 0)'),
+  limit: Type.Optional(Type.Integer({ description: `Items per page, 1..${MAX_PAGE} (default 10)` })),
+  offset: Type.Optional(Type.Integer({ description: 'Items to skip (default 0)' })),
 };
-const record = z.record(z.string(), z.unknown());
-const page = (key: string) =>
-  z.object({
-    [key]: z.array(record),
-    total: z.number().int(),
-    next_offset: z.number().int().nullable(),
-    truncated: z.boolean().optional(),
+/** A tool's arguments: the properties of a route's schema (and ids), checked again by the route's schema. */
+const args = (properties: TProperties) => Type.Object(properties);
+const answer = (properties: TProperties) => Type.Object(properties);
+const page = (key: string, item: TSchema) =>
+  Type.Object({
+    [key]: Type.Array(item),
+    total: Type.Integer(),
+    next_offset: Nullable(Type.Integer()),
+    truncated: Type.Optional(Type.Boolean()),
   });
 const read = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const write = (destructive: boolean, idempotent: boolean) => ({
@@ -107,13 +119,13 @@ export const TOOLS: ToolDefinition[] = [
     name: 'list_projects',
     title: 'List website projects',
     description: `Lists the organization’s website projects, newest first. Filter by a name substring (q), a client (client_id) or a status (${PROJECT_STATUSES.join(', ')}). Paginated: pass next_offset as offset for the next page.`,
-    input: z.object({
-      q: z.string().optional().describe('Part of the project name'),
-      client_id: id('client').optional(),
-      status: z.enum(PROJECT_STATUSES).optional(),
+    input: args({
+      q: Type.Optional(Type.String({ description: 'Part of the project name' })),
+      client_id: optionalId('client'),
+      status: Type.Optional(StringEnum(PROJECT_STATUSES)),
       ...paging,
     }),
-    output: page('projects'),
+    output: page('projects', Project),
     needs: 'read',
     annotations: read,
     async run(s, p, args) {
@@ -133,8 +145,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Get a project',
     description:
       'One website project: its name, client, status, subdomain, live address (published_url) and when it was last published.',
-    input: z.object({ project_id: id('project') }),
-    output: z.object({ project: record }),
+    input: args({ project_id: id('project') }),
+    output: answer({ project: Project }),
     needs: 'read',
     annotations: read,
     run: async (s, p, args) => ({
@@ -146,13 +158,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Create a project',
     description:
       'Creates a website project for one of the organization’s clients (client_email), optionally from a template (template_id). The client’s plan limits how many sites it may have. Then call generate_site to build it.',
-    input: z.object({
-      client_email: z.string(),
-      name: z.string(),
-      description: z.string().optional(),
-      template_id: id('template').optional(),
-    }),
-    output: z.object({ project: record, builder_url: z.string() }),
+    input: args(CreateProjectBody.properties),
+    output: answer({ project: Project, builder_url: Type.String() }),
     needs: 'write',
     annotations: write(false, false),
     async run(s, p, args) {
@@ -165,14 +172,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Update a project',
     description:
       'Changes a project’s name, description, status (active or archived) or tags. Only the fields given change.',
-    input: z.object({
-      project_id: id('project'),
-      name: z.string().optional(),
-      description: z.string().nullable().optional(),
-      status: z.enum(PROJECT_STATUSES).optional(),
-      tags: z.array(z.string()).optional(),
-    }),
-    output: z.object({ project: record }),
+    input: args({ project_id: id('project'), ...UpdateProjectBody.properties }),
+    output: answer({ project: Project }),
     needs: 'write',
     annotations: write(false, true),
     run: async (s, p, args) => ({
@@ -188,12 +189,12 @@ export const TOOLS: ToolDefinition[] = [
     title: 'List clients',
     description:
       'Lists the agency’s clients (the businesses it builds websites for), newest first, optionally filtered by name or email (q) or status. Paginated.',
-    input: z.object({
-      q: z.string().optional(),
-      status: z.enum(['invited', 'active', 'suspended', 'churned']).optional(),
+    input: args({
+      q: Type.Optional(Type.String({ description: 'Part of the name or email' })),
+      status: Type.Optional(StringEnum(['invited', 'active', 'suspended', 'churned'] as const)),
       ...paging,
     }),
-    output: page('clients'),
+    output: page('clients', Client),
     needs: 'read',
     annotations: read,
     async run(s, p, args) {
@@ -208,13 +209,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Create a client',
     description:
       'Adds a client (a business the agency builds a website for) by email, with an optional name, company and plan (plan_id). Fires client.created.',
-    input: z.object({
-      email: z.string(),
-      name: z.string().nullable().optional(),
-      company: z.string().nullable().optional(),
-      plan_id: id('plan').nullable().optional(),
-    }),
-    output: z.object({ client: record }),
+    input: args(CreateClientBody.properties),
+    output: answer({ client: Client }),
     needs: 'write',
     annotations: write(false, false),
     run: async (s, p, args) => ({
@@ -225,8 +221,8 @@ export const TOOLS: ToolDefinition[] = [
     name: 'list_templates',
     title: 'List templates',
     description: 'Lists the organization’s site templates (a project can start as a copy of one). Paginated.',
-    input: z.object({ ...paging }),
-    output: page('templates'),
+    input: args({ ...paging }),
+    output: page('templates', Template),
     needs: 'read',
     annotations: read,
     async run(s, p, args) {
@@ -241,12 +237,12 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Generate or change a site with AI',
     description:
       'Queues an AI generation for a project and returns it at once (status queued): on a project without files it builds a whole site from the prompt; on one with files it changes the site as the prompt asks. Poll get_generation until it is succeeded or failed. Counts against the client’s daily AI limit.',
-    input: z.object({
+    input: args({
       project_id: id('project'),
-      prompt: z.string().describe('What to build or change'),
-      model: z.string().optional(),
+      prompt: Type.String({ description: 'What to build or change' }),
+      model: GenerateBody.properties.model,
     }),
-    output: z.object({ generation: record }),
+    output: answer({ generation: Generation }),
     needs: 'write',
     annotations: write(false, false),
     run: async (s, p, args) => ({
@@ -262,8 +258,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Get a generation',
     description:
       'The state of an AI generation: queued, running, succeeded (with its summary and files), failed (with the error) or cancelled.',
-    input: z.object({ project_id: id('project'), generation_id: id('generation') }),
-    output: z.object({ generation: record }),
+    input: args({ project_id: id('project'), generation_id: id('generation') }),
+    output: answer({ generation: Generation }),
     needs: 'read',
     annotations: read,
     run: async (s, p, args) => ({
@@ -278,8 +274,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Publish a site',
     description:
       'Publishes the project’s current files: the site goes live at its address (and its active custom domains) at once. Fires project.published.',
-    input: z.object({ project_id: id('project') }),
-    output: z.object({ published: record }),
+    input: args({ project_id: id('project') }),
+    output: answer({ published: Published }),
     needs: 'write',
     annotations: write(false, false),
     run: async (s, p, args) => ({ published: await s.publishing.publish(p, uuid(args, 'project_id')) }),
@@ -289,8 +285,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Take a site offline',
     description:
       'Takes the project’s live site offline (its address answers “not found”); the files and deployments are kept and it can be published again.',
-    input: z.object({ project_id: id('project') }),
-    output: z.object({ project: record }),
+    input: args({ project_id: id('project') }),
+    output: answer({ project: Project }),
     needs: 'write',
     annotations: write(true, true),
     run: async (s, p, args) => ({ project: await s.publishing.unpublish(p, uuid(args, 'project_id')) }),
@@ -300,8 +296,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Get a preview link',
     description:
       'A signed link that shows the project’s current, unpublished files to anyone holding it, until it expires; also the live address when published.',
-    input: z.object({ project_id: id('project') }),
-    output: z.object({ preview: record }),
+    input: args({ project_id: id('project') }),
+    output: answer({ preview: Preview }),
     needs: 'read',
     annotations: read,
     run: async (s, p, args) => ({
@@ -312,8 +308,8 @@ export const TOOLS: ToolDefinition[] = [
     name: 'list_domains',
     title: 'List custom domains',
     description: 'The project’s custom domains with their status and the DNS records the owner must create.',
-    input: z.object({ project_id: id('project') }),
-    output: z.object({ domains: z.array(record) }),
+    input: args({ project_id: id('project') }),
+    output: answer({ domains: Type.Array(Domain), truncated: Type.Optional(Type.Boolean()) }),
     needs: 'read',
     annotations: read,
     run: async (s, p, args) =>
@@ -324,8 +320,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Add a custom domain',
     description:
       'Adds a custom domain (e.g. www.example.com) to a project and answers the DNS records to create; then call verify_domain. The client’s plan must allow custom domains.',
-    input: z.object({ project_id: id('project'), domain: z.string() }),
-    output: z.object({ domain: record }),
+    input: args({ project_id: id('project'), ...DomainArgs.properties }),
+    output: answer({ domain: Domain }),
     needs: 'write',
     annotations: write(false, false),
     async run(s, p, args) {
@@ -337,8 +333,8 @@ export const TOOLS: ToolDefinition[] = [
     name: 'verify_domain',
     title: 'Verify a custom domain',
     description: 'Checks the domain’s DNS records now; the domain becomes active when both are right.',
-    input: z.object({ project_id: id('project'), domain_id: id('domain') }),
-    output: z.object({ domain: record }),
+    input: args({ project_id: id('project'), domain_id: id('domain') }),
+    output: answer({ domain: Domain }),
     needs: 'write',
     annotations: write(false, true),
     run: async (s, p, args) => ({
@@ -352,8 +348,8 @@ export const TOOLS: ToolDefinition[] = [
     name: 'remove_domain',
     title: 'Remove a custom domain',
     description: 'Removes a custom domain from the project; the site stops answering on it.',
-    input: z.object({ project_id: id('project'), domain_id: id('domain') }),
-    output: z.object({ deleted: z.boolean(), id: z.string() }),
+    input: args({ project_id: id('project'), domain_id: id('domain') }),
+    output: answer({ deleted: Type.Boolean(), id: Type.String() }),
     needs: 'write',
     annotations: write(true, true),
     async run(s, p, args) {
@@ -367,8 +363,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Get traffic analytics',
     description:
       'Page views, unique visitors, top pages, referrers, devices and views per day over the last `days` days (1..365, default 30), for one project or the whole organization.',
-    input: z.object({ days: z.number().int().optional(), project_id: id('project').optional() }),
-    output: z.object({ analytics: record }),
+    input: args({ ...AnalyticsQuery.properties, project_id: optionalId('project') }),
+    output: answer({ analytics: Analytics }),
     needs: 'read',
     annotations: read,
     async run(s, p, args) {
@@ -390,8 +386,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'List form submissions',
     description:
       'Messages sent through the forms of a project’s published site, newest first, optionally for one form. Paginated; long fields are shortened.',
-    input: z.object({ project_id: id('project'), form: z.string().optional(), ...paging }),
-    output: page('submissions'),
+    input: args({ project_id: id('project'), ...FormFilter.properties, ...paging }),
+    output: page('submissions', Submission),
     needs: 'read',
     annotations: read,
     async run(s, p, args) {
@@ -416,12 +412,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Create a build link',
     description:
       'A link to hand a person: opening it creates a website project seeded with the prompt and starts the build (they sign in or sign up first when needed). Optional model and public template.',
-    input: z.object({
-      prompt: z.string(),
-      model: z.string().optional(),
-      template_id: id('template').optional(),
-    }),
-    output: z.object({ url: z.string() }),
+    input: args(CreateBuildLinkBody.properties),
+    output: answer({ url: Type.String() }),
     needs: 'write',
     annotations: write(false, false),
     run: async (s, p, args) => s.buildLinks.create(p, checked(CreateBuildLinkBody, without(args))),
