@@ -102,19 +102,20 @@ describe("access to a project's content and the agency's records", () => {
     const [latest] = (await versions.list(clientA, ids.a!, 10, 0)).versions;
     expect(latest!.author).toMatchObject({ type: 'user', id: 'u-2' });
     expect((await publishing.publish(clientA, ids.a!)).status).toBe('ready');
+    // Each call made only when awaited: a refusal is never left unhandled.
     for (const attempt of [
-      files.put(clientA, ids.b!, 'index.html', page('B')),
-      files.list(clientA, ids.b!),
-      versions.list(clientA, ids.b!, 10, 0),
-      publishing.publish(clientA, ids.b!),
-      publishing.unpublish(clientA, ids.b!),
-      domains.list(clientA, ids.b!),
-      forms.list(clientA, ids.b!, {}),
-      generations.list(clientA, ids.b!, 10, 0),
-      generations.create(clientA, ids.b!, { prompt: 'A bakery' }),
-      files.put(clientA, ids.other!, 'index.html', page('Other')),
+      () => files.put(clientA, ids.b!, 'index.html', page('B')),
+      () => files.list(clientA, ids.b!),
+      () => versions.list(clientA, ids.b!, 10, 0),
+      () => publishing.publish(clientA, ids.b!),
+      () => publishing.unpublish(clientA, ids.b!),
+      () => domains.list(clientA, ids.b!),
+      () => forms.list(clientA, ids.b!, {}),
+      () => generations.list(clientA, ids.b!, 10, 0),
+      () => generations.create(clientA, ids.b!, { prompt: 'A bakery' }),
+      () => files.put(clientA, ids.other!, 'index.html', page('Other')),
     ])
-      await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
+      await expect(attempt()).rejects.toBeInstanceOf(NotFoundError);
     expect(await files.list(agency, ids.b!)).toEqual([]);
   });
 
@@ -146,13 +147,14 @@ describe("access to a project's content and the agency's records", () => {
     expect((await templates.list(clientA, 50, 0)).records.map((t) => t.id)).toEqual([shared.id]);
     expect((await templates.list(agency, 50, 0)).total).toBe(2);
 
+    // Each call made only when awaited: a refusal is never left unhandled.
     for (const attempt of [
-      clients.list(clientA, 10, 0),
-      clients.create(clientA, { email: 'c@access.test' }),
-      plans.list(clientA, 10, 0),
-      templates.get(clientA, shared.id),
-      webhooks.list(clientA, 10, 0),
+      () => clients.list(clientA, 10, 0),
+      () => clients.create(clientA, { email: 'c@access.test' }),
+      () => plans.list(clientA, 10, 0),
+      () => templates.get(clientA, shared.id),
+      () => webhooks.list(clientA, 10, 0),
     ])
-      await expect(attempt).rejects.toBeInstanceOf(NotAllowedError);
+      await expect(attempt()).rejects.toBeInstanceOf(NotAllowedError);
   });
 });
