@@ -191,7 +191,7 @@ describe('sign-in and sessions', () => {
     const { email, user } = await member('admin');
     const browser = await signedIn(email, '10.5.0.1');
     expect((await browser.get('/clients')).statusCode).toBe(200);
-    await api.ctx.services.members.remove(api.org.id, 'owner', user.id);
+    await api.ctx.services.members.remove(systemPrincipal(api.org.id), user.id);
     const after = await browser.get('/clients');
     expect(after.statusCode).toBe(403);
     expect(after.body).toContain('not a member of any organization');
@@ -312,9 +312,9 @@ describe('invitations', () => {
     const owner = await PageSession.signIn(api.app, api.ctx, api.org.id, 'owner');
     const invited = `new-${process.pid}-${++n}@example.com`;
     await api.ctx.services.members.invite(
-      api.org.id,
+      systemPrincipal(api.org.id),
       api.org.name,
-      { user: { id: owner.user.id, email: owner.user.email, name: null }, role: 'owner' },
+      { id: owner.user.id, email: owner.user.email, name: null },
       invited,
       'member',
     );

@@ -35,7 +35,7 @@ describe('Settings → AI model', () => {
     expect(refused.body).not.toContain('sk-secret-9876');
     expect(refused.body).not.toContain(XSS);
     expect(refused.body).toContain('m&lt;script&gt;');
-    expect(await api.ctx.services.aiModels.get(api.org.id)).toBeUndefined();
+    expect(await api.ctx.services.aiModels.get(systemPrincipal(api.org.id))).toBeUndefined();
 
     fake.reply({ kind: 'answer', content: 'OK' });
     const connected = await owner.post('/settings/ai-model', {

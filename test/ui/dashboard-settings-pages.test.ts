@@ -225,7 +225,7 @@ describe('members page', () => {
       after.body,
     )?.[1];
     expect((await owner.post(`/settings/members/invitations/${invitationId}/cancel`)).status).toBe(303);
-    expect((await api.ctx.services.members.list(api.org.id)).invitations).toEqual([]);
+    expect((await api.ctx.services.members.list(systemPrincipal(api.org.id))).invitations).toEqual([]);
 
     const bad = await owner.post('/settings/members/invite', { email: 'not-an-email', role: 'member' });
     expect(bad.status).toBe(400);
@@ -242,7 +242,9 @@ describe('members page', () => {
       303,
     );
     expect(
-      (await api.ctx.services.members.list(api.org.id)).members.find((m) => m.id === member.user.id)?.role,
+      (await api.ctx.services.members.list(systemPrincipal(api.org.id))).members.find(
+        (m) => m.id === member.user.id,
+      )?.role,
     ).toBe('admin');
     // Now an admin, they may open the managers' pages.
     expect((await member.get('/settings/webhooks')).status).toBe(200);
@@ -270,7 +272,7 @@ describe('members page', () => {
     const remove = await owner.post(`/settings/members/${owner.user.id}/remove`);
     expect(remove.status).toBe(400);
     expect(visibleText(remove.body)).toContain('An organization must keep at least one owner');
-    expect((await api.ctx.services.members.list(api.org.id)).members).toEqual([
+    expect((await api.ctx.services.members.list(systemPrincipal(api.org.id))).members).toEqual([
       expect.objectContaining({ id: owner.user.id, role: 'owner' }),
     ]);
     expect((await owner.get('/settings/members')).status).toBe(200);
@@ -293,7 +295,7 @@ describe('members page', () => {
     const email = `sneaky-${process.pid}@example.com`;
     expect((await member.post('/settings/members/invite', { email, role: 'owner' })).status).toBe(403);
     expect((await member.post(`/settings/members/${owner.user.id}/remove`)).status).toBe(403);
-    expect((await api.ctx.services.members.list(api.org.id)).members).toHaveLength(2);
+    expect((await api.ctx.services.members.list(systemPrincipal(api.org.id))).members).toHaveLength(2);
     expect(smtp.to(email)).toEqual([]);
   });
 
@@ -305,7 +307,7 @@ describe('members page', () => {
     expect(
       (await owner.post('/settings/members/invitations/01a20225-2fef-73dd-be9d-af188b7b1886/cancel')).status,
     ).toBe(404);
-    expect((await api.ctx.services.members.list(other.org.id)).members).toHaveLength(1);
+    expect((await api.ctx.services.members.list(systemPrincipal(other.org.id))).members).toHaveLength(1);
   });
 });
 

@@ -7,6 +7,7 @@
 import { NotAllowedError, notFound } from '../common/errors.ts';
 import type { Principal } from './principal.ts';
 import type { Permission } from '../orgs/service.ts';
+import { canManage, type Role } from '../accounts/roles.ts';
 
 /** Refuses a principal limited to one client what acts on the agency's other clients, saying `refusal`. */
 export function requireAgency(principal: Principal, refusal: string): void {
@@ -44,5 +45,22 @@ export function requirePermission(principal: Principal, permission: Permission):
 export function agencyOrg(principal: Principal, permission: Permission, refusal: string): string {
   requirePermission(principal, permission);
   requireAgency(principal, refusal);
+  return principal.orgId;
+}
+
+/** The role a principal acts with in its organization: a member's own; the operator acts as an owner. */
+export function roleOf(principal: Principal): Role | undefined {
+  if (principal.actor.kind === 'system') return 'owner';
+  return principal.actor.kind === 'member' ? principal.actor.role : undefined;
+}
+
+/**
+ * The organization's own administration (its members, its AI model, the build link's sign-ups):
+ * the organization's id, for its owners and admins and the operator; anyone else is refused.
+ */
+export function managerOrg(principal: Principal): string {
+  const role = roleOf(principal);
+  if (principal.clientId !== undefined || !role || !canManage(role))
+    throw new NotAllowedError("Only the organization's owners and admins can do this");
   return principal.orgId;
 }

@@ -13,6 +13,8 @@ import type { Executor } from '../../db/executor.ts';
 import * as orgRepo from '../orgs/repo.ts';
 import * as repo from './repo.ts';
 import { isRole, type Role } from './roles.ts';
+import { agencyOrg, managerOrg, roleOf } from '../access/access.ts';
+import type { Principal } from '../access/principal.ts';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 
@@ -57,7 +59,9 @@ export class MembersService {
     return this.database.db;
   }
 
-  async list(orgId: string): Promise<{ members: Member[]; invitations: PendingInvitation[] }> {
+  /** The members and pending invitations: any member sees them; changing them is for managers. */
+  async list(principal: Principal): Promise<{ members: Member[]; invitations: PendingInvitation[] }> {
+    const orgId = agencyOrg(principal, 'read', "The organization's members are its own");
     const [members, invitations] = await Promise.all([
       repo.listMembers(this.db, orgId),
       repo.pendingMemberInvitations(this.db, orgId, nowIso()),
@@ -80,13 +84,16 @@ export class MembersService {
     };
   }
 
+  /** Mails `emailInput` an invitation to join as `role`, in the name of `inviter` (the principal's person). */
   async invite(
-    orgId: string,
+    principal: Principal,
     orgName: string,
-    actor: { user: User; role: Role },
+    inviter: User,
     emailInput: string,
     role: Role,
   ): Promise<PendingInvitation> {
+    const orgId = managerOrg(principal);
+    const actor = { user: inviter, role: roleOf(principal)! };
     const email = normalizeEmail(emailInput);
     if (!isRole(role)) throw invalid('Choose a role: owner, admin or member');
     if (role === 'owner' && actor.role !== 'owner')
@@ -110,34 +117,37 @@ export class MembersService {
       accepted_at: null,
     };
     await repo.insertInvitation(this.db, row);
-    const inviter = actor.user.name ? `${actor.user.name} (${actor.user.email})` : actor.user.email;
+    const from = actor.user.name ? `${actor.user.name} (${actor.user.email})` : actor.user.email;
     await this.mailer.send({
       to: email,
       subject: `Join ${orgName}`,
-      text: `${inviter} invited you to join ${orgName} as ${role === 'admin' ? 'an admin' : `a ${role}`}.\n\nAccept the invitation here (the link works for 7 days):\n${this.publicUrl}/invitations/${token}\n`,
+      text: `${from} invited you to join ${orgName} as ${role === 'admin' ? 'an admin' : `a ${role}`}.\n\nAccept the invitation here (the link works for 7 days):\n${this.publicUrl}/invitations/${token}\n`,
     });
     return { id: row.id, email, role, created_at: row.created_at, expires_at: row.expires_at };
   }
 
   /** Sends a pending invitation again: a new link for 7 days; the earlier one stops working. */
   async resendInvitation(
-    orgId: string,
+    principal: Principal,
     orgName: string,
-    actor: { user: User; role: Role },
+    inviter: User,
     invitationId: string,
   ): Promise<PendingInvitation> {
+    const orgId = managerOrg(principal);
+    const actor = { user: inviter, role: roleOf(principal)! };
     const row = await repo.findUnacceptedMemberInvitation(this.db, orgId, invitationId);
     if (!row) throw notFound('Invitation');
     const role = (row.role ?? 'member') as Role;
     if (role === 'owner' && actor.role !== 'owner')
       throw notAllowed('Only an owner can invite another owner');
     // The new one first: if it cannot be made (the person joined meanwhile), the old one stays.
-    const sent = await this.invite(orgId, orgName, actor, row.email, role);
+    const sent = await this.invite(principal, orgName, inviter, row.email, role);
     await repo.deleteInvitation(this.db, orgId, invitationId);
     return sent;
   }
 
-  async cancelInvitation(orgId: string, invitationId: string): Promise<void> {
+  async cancelInvitation(principal: Principal, invitationId: string): Promise<void> {
+    const orgId = managerOrg(principal);
     if (!(await repo.deleteInvitation(this.db, orgId, invitationId))) throw notFound('Invitation');
   }
 
@@ -202,7 +212,9 @@ export class MembersService {
     );
   }
 
-  async changeRole(orgId: string, actorRole: Role, userId: string, role: Role): Promise<void> {
+  async changeRole(principal: Principal, userId: string, role: Role): Promise<void> {
+    const orgId = managerOrg(principal);
+    const actorRole = roleOf(principal)!;
     if (!isRole(role)) throw invalid('Choose a role: owner, admin or member');
     await this.database.transaction(async (trx) => {
       const target = await repo.findMembership(trx, orgId, userId);
@@ -215,7 +227,9 @@ export class MembersService {
   }
 
   /** Removes a member: their sessions lose the organization on their next request. */
-  async remove(orgId: string, actorRole: Role, userId: string): Promise<void> {
+  async remove(principal: Principal, userId: string): Promise<void> {
+    const orgId = managerOrg(principal);
+    const actorRole = roleOf(principal)!;
     await this.database.transaction(async (trx) => {
       const target = await repo.findMembership(trx, orgId, userId);
       if (!target) throw notFound('Member');

@@ -5,7 +5,7 @@
 // for a client through the same services as the REST API (plan limits, events, versions).
 // Nothing is kept for a signed-out visitor who only looks: the request travels in the pages' forms.
 import { clientAccountPrincipal, systemPrincipal, type Principal } from '../access/principal.ts';
-import { agencyOrg } from '../access/access.ts';
+import { agencyOrg, managerOrg } from '../access/access.ts';
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
@@ -156,7 +156,8 @@ export class BuildLinksService {
    * Lets visitors sign up as new clients, or stops it. Only with an active default plan: a
    * client without a plan would have no limit on sites or AI messages.
    */
-  async setSignUps(orgId: string, allowed: boolean): Promise<void> {
+  async setSignUps(principal: Principal, allowed: boolean): Promise<void> {
+    const orgId = managerOrg(principal);
     if (allowed && !(await this.defaultPlan(orgId))) {
       throw invalid(
         'Choose an active default plan first (Plans): every client who signs up through the build link gets it, and without one they would have no limit on websites or AI messages',

@@ -12,6 +12,8 @@ import { invalid } from '../common/errors.ts';
 import { checkEndpointUrl } from './endpoint.ts';
 import { deleteOrgModel, findOrgModel, saveOrgModel, type OrgModelRow } from './org-model-repo.ts';
 import { GenerationError, type ConnectEndpoint, type Provider, type ProviderRegistry } from './provider.ts';
+import { agencyOrg, managerOrg } from '../access/access.ts';
+import type { Principal } from '../access/principal.ts';
 
 export const OPENAI_URL = 'https://api.openai.com/v1';
 const MAX_MODEL = 100; // as long as a generation's `model` field may be
@@ -68,7 +70,9 @@ export class OrgModelService {
     return this.settings.allowPrivateEndpoints;
   }
 
-  async get(orgId: string): Promise<OrgModel | undefined> {
+  /** The connected model, as any member of the agency sees it (changing it is for managers). */
+  async get(principal: Principal): Promise<OrgModel | undefined> {
+    const orgId = agencyOrg(principal, 'read', "The organization's AI model is the agency's");
     const row = await findOrgModel(this.database.db, orgId);
     if (!row) return undefined;
     return {
@@ -82,7 +86,8 @@ export class OrgModelService {
   }
 
   /** Checks the endpoint with one call, then keeps it; throws an InvalidInputError saying what failed. */
-  async connect(orgId: string, input: ConnectModelInput, now = new Date()): Promise<OrgModel> {
+  async connect(principal: Principal, input: ConnectModelInput, now = new Date()): Promise<OrgModel> {
+    const orgId = managerOrg(principal);
     const model = input.model.trim();
     if (!model)
       throw invalid(
@@ -128,10 +133,11 @@ export class OrgModelService {
       use_by_default: input.use_by_default,
       at: now.toISOString(),
     });
-    return (await this.get(orgId))!;
+    return (await this.get(principal))!;
   }
 
-  async disconnect(orgId: string): Promise<boolean> {
+  async disconnect(principal: Principal): Promise<boolean> {
+    const orgId = managerOrg(principal);
     return deleteOrgModel(this.database.db, orgId);
   }
 

@@ -9,7 +9,7 @@ import { OPENAI_URL } from '../../modules/generations/org-model.ts';
 import type { RouteDeps } from '../deps.ts';
 import { checkbox, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
-import { requireSeat, type SignedInMember } from '../session.ts';
+import { requireSeat, seatPrincipal, type SignedInMember } from '../session.ts';
 
 const sentence = (message: string) =>
   message.charAt(0).toUpperCase() +
@@ -24,7 +24,7 @@ export function aiModelRoutes(deps: RouteDeps): FastifyPluginAsync {
     seat: SignedInMember,
     extra: { form?: Form; error?: string } = {},
   ) => {
-    const connected = await aiModels.get(seat.orgId);
+    const connected = await aiModels.get(seatPrincipal(seat));
     const installation = (await generations.modelsFor(null)).models.filter((m) => m !== 'builtin');
     const setup = (request.query as { setup?: string }).setup === '1';
     const form =
@@ -64,7 +64,7 @@ export function aiModelRoutes(deps: RouteDeps): FastifyPluginAsync {
       const seat = requireSeat(request, { manage: true });
       const form = request.body ?? {};
       try {
-        const model = await aiModels.connect(seat.orgId, {
+        const model = await aiModels.connect(seatPrincipal(seat), {
           base_url: text(form, 'base_url') || null,
           api_key: text(form, 'api_key') || null,
           model: text(form, 'model'),
@@ -88,7 +88,7 @@ export function aiModelRoutes(deps: RouteDeps): FastifyPluginAsync {
 
     app.post('/settings/ai-model/disconnect', async (request, reply) => {
       const seat = requireSeat(request, { manage: true });
-      const removed = await aiModels.disconnect(seat.orgId);
+      const removed = await aiModels.disconnect(seatPrincipal(seat));
       return redirectWith(
         reply,
         '/settings/ai-model',

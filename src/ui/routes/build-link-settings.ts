@@ -78,7 +78,7 @@ export function buildLinkSettingsRoutes(deps: RouteDeps): FastifyPluginAsync {
       const seat = requireSeat(request, { manage: true });
       const allowed = checkbox(request.body ?? {}, 'sign_ups');
       try {
-        await buildLinks.setSignUps(seat.orgId, allowed);
+        await buildLinks.setSignUps(seatPrincipal(seat), allowed);
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
         return page(request, reply, '', undefined, error.message);

@@ -8,7 +8,7 @@ import { InvalidInputError, NotAllowedError } from '../../modules/common/errors.
 import type { RouteDeps } from '../deps.ts';
 import { text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
-import { requireSeat, type SignedInMember } from '../session.ts';
+import { requireSeat, seatPrincipal, type SignedInMember } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
 
 const roleOf = (form: Form): Role => {
@@ -27,7 +27,7 @@ export function memberRoutes(deps: RouteDeps): FastifyPluginAsync {
     extra: Record<string, unknown> = {},
     status = 200,
   ) => {
-    const { members: list, invitations } = await members.list(seat.orgId);
+    const { members: list, invitations } = await members.list(seatPrincipal(seat));
     return render(
       request,
       reply,
@@ -77,9 +77,9 @@ export function memberRoutes(deps: RouteDeps): FastifyPluginAsync {
         reply,
         async (seat) => {
           const invitation = await members.invite(
-            seat.orgId,
+            seatPrincipal(seat),
             seat.orgName,
-            { user: seat.who.user, role: seat.role },
+            seat.who.user,
             text(form, 'email'),
             roleOf(form),
           );
@@ -91,9 +91,9 @@ export function memberRoutes(deps: RouteDeps): FastifyPluginAsync {
     app.post<{ Params: { id: string } }>('/settings/members/invitations/:id/resend', async (request, reply) =>
       change(request, reply, async (seat) => {
         const invitation = await members.resendInvitation(
-          seat.orgId,
+          seatPrincipal(seat),
           seat.orgName,
-          { user: seat.who.user, role: seat.role },
+          seat.who.user,
           idFromUrl(request.params.id, 'Invitation'),
         );
         return `Invitation sent again to ${invitation.email}. The new link works for 7 days; the earlier one no longer does.`;
@@ -101,22 +101,22 @@ export function memberRoutes(deps: RouteDeps): FastifyPluginAsync {
     );
     app.post<{ Params: { id: string } }>('/settings/members/invitations/:id/cancel', async (request, reply) =>
       change(request, reply, async (seat) => {
-        await members.cancelInvitation(seat.orgId, idFromUrl(request.params.id, 'Invitation'));
+        await members.cancelInvitation(seatPrincipal(seat), idFromUrl(request.params.id, 'Invitation'));
         return 'Invitation cancelled: its link no longer works.';
       }),
     );
     app.post<{ Params: { id: string }; Body: Form }>('/settings/members/:id/role', async (request, reply) =>
       change(request, reply, async (seat) => {
         const role = roleOf(request.body ?? {});
-        await members.changeRole(seat.orgId, seat.role, idFromUrl(request.params.id, 'Member'), role);
+        await members.changeRole(seatPrincipal(seat), idFromUrl(request.params.id, 'Member'), role);
         return `Role changed to ${role}.`;
       }),
     );
     app.post<{ Params: { id: string } }>('/settings/members/:id/remove', async (request, reply) =>
       change(request, reply, async (seat) => {
         const userId = idFromUrl(request.params.id, 'Member');
-        const member = (await members.list(seat.orgId)).members.find((m) => m.id === userId);
-        await members.remove(seat.orgId, seat.role, userId);
+        const member = (await members.list(seatPrincipal(seat))).members.find((m) => m.id === userId);
+        await members.remove(seatPrincipal(seat), userId);
         return `${member?.email ?? 'The member'} was removed from ${seat.orgName}.`;
       }),
     );

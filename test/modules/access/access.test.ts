@@ -158,3 +158,26 @@ describe("access to a project's content and the agency's records", () => {
       await expect(attempt()).rejects.toBeInstanceOf(NotAllowedError);
   });
 });
+
+describe("access to the organization's own administration", () => {
+  it('is for its owners and admins and the operator: a member, an API key or a client is refused', async () => {
+    const { members, aiModels, buildLinks } = runtime.services;
+    const as = (role: 'owner' | 'admin' | 'member'): Principal => ({
+      ...agency,
+      actor: { kind: 'member', userId: 'u-1', role },
+    });
+    expect((await members.list(as('admin'))).members).toEqual([]);
+    expect(await aiModels.get(as('member'))).toBeUndefined();
+    expect((await members.list(systemPrincipal(agency.orgId))).invitations).toEqual([]);
+    const apiKey: Principal = { ...agency, actor: { kind: 'api_key', keyId: 'k-1' } };
+    expect((await members.list(as('member'))).members).toEqual([]);
+    for (const attempt of [
+      () => members.cancelInvitation(as('member'), ids.a!),
+      () => members.remove(apiKey, 'u-1'),
+      () => members.list(clientA),
+      () => aiModels.disconnect(as('member')),
+      () => buildLinks.setSignUps(as('member'), false),
+    ])
+      await expect(attempt()).rejects.toBeInstanceOf(NotAllowedError);
+  });
+});

@@ -21,7 +21,7 @@ const api = useTestApi({ SECRETS_KEY, GENERATION_POLL_INTERVAL: '50ms' }, { gene
 const OK = { kind: 'answer', content: 'OK' } as const;
 
 const connect = (orgId: string, extra: Partial<Parameters<OrgModelService['connect']>[1]> = {}) =>
-  api.ctx.services.aiModels.connect(orgId, {
+  api.ctx.services.aiModels.connect(systemPrincipal(orgId), {
     base_url: fake.baseUrl,
     api_key: 'sk-test-abcd1234',
     model: 'llama-test',
@@ -129,7 +129,7 @@ describe('an organization’s own AI model', () => {
     await expect(connect(org, { base_url: `http://127.0.0.1:${port}/v1` })).rejects.toThrow(
       /Could not reach the endpoint \(.*ECONNREFUSED/,
     );
-    expect(await api.ctx.services.aiModels.get(org)).toBeUndefined();
+    expect(await api.ctx.services.aiModels.get(systemPrincipal(org))).toBeUndefined();
     for (const [input, message] of [
       [{ model: ' ' }, /field 'model' is required/],
       [{ model: 'builtin' }, /templates model/],
@@ -156,10 +156,10 @@ describe('an organization’s own AI model', () => {
     const choice = await api.ctx.services.generations.modelsFor(org);
     expect(choice.defaultModel).toBe('builtin');
     expect(choice.models).toEqual(['builtin', 'llama-other']);
-    expect(await api.ctx.services.aiModels.disconnect(org)).toBe(true);
-    expect(await api.ctx.services.aiModels.get(org)).toBeUndefined();
+    expect(await api.ctx.services.aiModels.disconnect(systemPrincipal(org))).toBe(true);
+    expect(await api.ctx.services.aiModels.get(systemPrincipal(org))).toBeUndefined();
     expect((await api.ctx.services.generations.modelsFor(org)).models).toEqual(['builtin']);
-    expect(await api.ctx.services.aiModels.disconnect(org)).toBe(false);
+    expect(await api.ctx.services.aiModels.disconnect(systemPrincipal(org))).toBe(false);
   });
 
   it('a key sealed for another organization or with another secrets key does not open', async () => {
@@ -167,10 +167,10 @@ describe('an organization’s own AI model', () => {
     fake.reply(OK);
     await connect(org);
     const otherKey = variant({ secrets: new SecretBox(Buffer.alloc(32, 9)) });
-    expect(await otherKey.get(org)).toMatchObject({ usable: false });
+    expect(await otherKey.get(systemPrincipal(org))).toMatchObject({ usable: false });
     expect((await otherKey.choiceFor(org)).models).toEqual(['builtin']);
     await expect(
-      otherKey.connect(org, {
+      otherKey.connect(systemPrincipal(org), {
         base_url: fake.baseUrl,
         api_key: null,
         model: 'llama-test',
@@ -189,18 +189,28 @@ describe('an organization’s own AI model', () => {
       .insertInto('ai_models')
       .values({ ...row, org_id: thief, use_by_default: true, checked_at: at, created_at: at, updated_at: at })
       .execute();
-    expect(await api.ctx.services.aiModels.get(thief)).toMatchObject({ usable: false });
+    expect(await api.ctx.services.aiModels.get(systemPrincipal(thief))).toMatchObject({ usable: false });
   });
 
   it('without a secrets key, keyless endpoints only, and the reason said', async () => {
     const noBox = variant({ secrets: undefined, secretsMissing: 'set SECRETS_KEY' });
     const org = (await api.newOrg('No box')).org.id;
     await expect(
-      noBox.connect(org, { base_url: fake.baseUrl, api_key: 'sk-1', model: 'm', use_by_default: true }),
+      noBox.connect(systemPrincipal(org), {
+        base_url: fake.baseUrl,
+        api_key: 'sk-1',
+        model: 'm',
+        use_by_default: true,
+      }),
     ).rejects.toThrow(/cannot be kept: set SECRETS_KEY/);
     fake.reply(OK);
     expect(
-      await noBox.connect(org, { base_url: fake.baseUrl, api_key: null, model: 'm', use_by_default: true }),
+      await noBox.connect(systemPrincipal(org), {
+        base_url: fake.baseUrl,
+        api_key: null,
+        model: 'm',
+        use_by_default: true,
+      }),
     ).toMatchObject({ key_hint: null, usable: true });
     expect((await noBox.choiceFor(org)).models).toEqual(['m', 'builtin']);
   });
@@ -217,7 +227,12 @@ describe('an organization’s own AI model', () => {
       'https://ollama.internal/v1',
     ]) {
       await expect(
-        strict.connect(org, { base_url: url, api_key: null, model: 'm', use_by_default: true }),
+        strict.connect(systemPrincipal(org), {
+          base_url: url,
+          api_key: null,
+          model: 'm',
+          use_by_default: true,
+        }),
       ).rejects.toThrow(/https URL|private, loopback or reserved/);
     }
     // A name that resolves to loopback passes the check as written; the connection is refused.
