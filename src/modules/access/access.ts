@@ -41,10 +41,19 @@ export function requirePermission(principal: Principal, permission: Permission):
 /**
  * What is the agency's own (its clients, plans, templates, webhooks, build links): the
  * organization's id, once the principal may `permission` it and is not limited to one client.
+ * `managers`: a member must also be an owner or an admin (an API key and the operator may).
  */
-export function agencyOrg(principal: Principal, permission: Permission, refusal: string): string {
+export function agencyOrg(
+  principal: Principal,
+  permission: Permission,
+  refusal: string,
+  managers = false,
+): string {
   requirePermission(principal, permission);
   requireAgency(principal, refusal);
+  const { actor } = principal;
+  if (managers && actor.kind === 'member' && !canManage(actor.role ?? 'member'))
+    throw new NotAllowedError("Only the organization's owners and admins can do this");
   return principal.orgId;
 }
 

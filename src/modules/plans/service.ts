@@ -52,7 +52,7 @@ export class PlansService {
   }
 
   async create(principal: Principal, body: CreatePlanBody): Promise<Plan> {
-    const orgId = agencyOrg(principal, 'write', REFUSAL);
+    const orgId = agencyOrg(principal, 'write', REFUSAL, true);
     const now = nowIso();
     const row = {
       id: newId(),
@@ -76,7 +76,7 @@ export class PlansService {
   }
 
   async update(principal: Principal, id: string, body: UpdatePlanBody): Promise<Plan> {
-    const orgId = agencyOrg(principal, 'write', REFUSAL);
+    const orgId = agencyOrg(principal, 'write', REFUSAL, true);
     // A bad value is a 400 even for a plan that does not exist (400 before 404).
     const changes = body.name === undefined ? body : { ...body, name: nonBlank('name', body.name) };
     return this.database.transaction(async (trx) => {

@@ -37,7 +37,7 @@ export class DeliveriesService {
     webhookId: string,
     query: DeliveriesQuery,
   ): Promise<{ deliveries: WebhookDelivery[]; total: number }> {
-    const orgId = agencyOrg(principal, 'read', REFUSAL);
+    const orgId = agencyOrg(principal, 'read', REFUSAL, true);
     await this.requireWebhook(orgId, webhookId);
     return deliveries.listDeliveries(this.db, orgId, webhookId, {
       limit: query.limit ?? 50,
@@ -52,7 +52,7 @@ export class DeliveriesService {
    * where it stood; one that had already run through it is failed again.
    */
   async retry(principal: Principal, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
-    const orgId = agencyOrg(principal, 'write', REFUSAL);
+    const orgId = agencyOrg(principal, 'write', REFUSAL, true);
     await this.requireWebhook(orgId, webhookId);
     if (!(await deliveries.findDelivery(this.db, orgId, webhookId, deliveryId))) throw notFound('Delivery');
     await deliveries.scheduleNow(this.db, orgId, webhookId, deliveryId);
@@ -69,7 +69,7 @@ export class DeliveriesService {
     principal: Principal,
     webhookId: string,
   ): Promise<{ attempt: WebhookAttempt; delivery: WebhookDelivery }> {
-    const orgId = agencyOrg(principal, 'write', REFUSAL);
+    const orgId = agencyOrg(principal, 'write', REFUSAL, true);
     const webhook = await this.requireWebhook(orgId, webhookId);
     const { timeoutMs } = this.config.webhooks;
     // Leased to this request as a dispatcher would lease it, so no dispatcher sends it meanwhile.

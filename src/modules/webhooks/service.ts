@@ -50,14 +50,14 @@ export class WebhooksService {
   }
 
   async get(principal: Principal, id: string): Promise<Webhook> {
-    const orgId = agencyOrg(principal, 'read', REFUSAL);
+    const orgId = agencyOrg(principal, 'read', REFUSAL, true);
     const row = await repo.findWebhook(this.db, orgId, id);
     if (!row) throw notFound('Webhook');
     return repo.toWebhook(row);
   }
 
   async create(principal: Principal, body: CreateWebhookBody): Promise<Webhook & { secret: string }> {
-    const orgId = agencyOrg(principal, 'write', REFUSAL);
+    const orgId = agencyOrg(principal, 'write', REFUSAL, true);
     const now = nowIso();
     const row = {
       id: newId(),
@@ -78,7 +78,7 @@ export class WebhooksService {
   }
 
   async update(principal: Principal, id: string, body: UpdateWebhookBody): Promise<Webhook> {
-    const orgId = agencyOrg(principal, 'write', REFUSAL);
+    const orgId = agencyOrg(principal, 'write', REFUSAL, true);
     const updated = await this.database.transaction(async (trx) => {
       const current = await repo.findWebhook(trx, orgId, id);
       if (!current) throw notFound('Webhook');
@@ -109,7 +109,7 @@ export class WebhooksService {
    * sent remains on record; they leave with the organization.
    */
   async delete(principal: Principal, id: string): Promise<void> {
-    const orgId = agencyOrg(principal, 'write', REFUSAL);
+    const orgId = agencyOrg(principal, 'write', REFUSAL, true);
     await this.database.transaction(async (trx) => {
       if (!(await repo.deleteWebhook(trx, orgId, id))) throw notFound('Webhook');
       await dropPending(trx, orgId, id);
@@ -121,7 +121,7 @@ export class WebhooksService {
    * with both, so a receiver can switch to the new secret without missing a delivery.
    */
   async rotateSecret(principal: Principal, id: string): Promise<{ webhook: Webhook; secret: string }> {
-    const orgId = agencyOrg(principal, 'write', REFUSAL);
+    const orgId = agencyOrg(principal, 'write', REFUSAL, true);
     return this.database.transaction(async (trx) => {
       const current = await repo.findWebhook(trx, orgId, id);
       if (!current) throw notFound('Webhook');

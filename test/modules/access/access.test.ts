@@ -34,7 +34,11 @@ beforeAll(async () => {
   ).id;
   ids.clientA = a.id;
   ids.clientB = b.id;
-  agency = { orgId: org.id, permissions: ['read', 'write'], actor: { kind: 'member', userId: 'u-1' } };
+  agency = {
+    orgId: org.id,
+    permissions: ['read', 'write'],
+    actor: { kind: 'member', userId: 'u-1', role: 'owner' },
+  };
   clientA = { ...agency, clientId: a.id, actor: { kind: 'client', userId: 'u-2' } };
   otherAgency = systemPrincipal(other.id);
 });
@@ -171,11 +175,19 @@ describe("access to the organization's own administration", () => {
     expect((await members.list(systemPrincipal(agency.orgId))).invitations).toEqual([]);
     const apiKey: Principal = { ...agency, actor: { kind: 'api_key', keyId: 'k-1' } };
     expect((await members.list(as('member'))).members).toEqual([]);
+    const byAdmin = await runtime.services.plans.create(as('admin'), {
+      name: 'Team',
+      price: 5,
+      interval: 'monthly',
+    });
+    expect(byAdmin.name).toBe('Team');
     for (const attempt of [
       () => members.cancelInvitation(as('member'), ids.a!),
       () => members.remove(apiKey, 'u-1'),
       () => members.list(clientA),
       () => aiModels.disconnect(as('member')),
+      () => runtime.services.plans.create(as('member'), { name: 'Cheap', price: 1, interval: 'monthly' }),
+      () => runtime.services.webhooks.list(clientA, 10, 0),
       () => buildLinks.setSignUps(as('member'), false),
     ])
       await expect(attempt()).rejects.toBeInstanceOf(NotAllowedError);
