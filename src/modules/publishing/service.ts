@@ -88,8 +88,8 @@ export class PublishingService {
     archive: AsyncIterable<ArchiveFile>,
   ): Promise<Published> {
     const { orgId } = principal;
-    // A project the caller cannot see gets its 404 before anything is stored.
     requirePermission(principal, 'write');
+    // A project the caller cannot see gets its 404 before anything is stored.
     await visibleProject(this.database.db, principal, projectId);
     await discardUploadsBefore(this.database, new Date(Date.now() - STALE_UPLOAD_MS));
     const upload = { id: newId(), orgId };
