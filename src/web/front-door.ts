@@ -1,6 +1,6 @@
 // The one HTTP server every way in stands behind (main.ts registers the REST API, the pages, MCP
 // and OAuth on it as equal plugins): what every request gets whichever way in answers it. Its
-// request id (X-Request-Id, from a trusted proxy's or a new one), the client address as the
+// request id (the caller's X-Request-Id when sane, else a new one), the client address as the
 // trusted proxies tell it (lib/client-address.ts), the log line with secrets taken out of its
 // URL, HSTS and nosniff, a 503 while the server closes, and long path parameters let through to
 // validation. What the router and Node's parser refuse before any way in sees the request is
