@@ -135,7 +135,8 @@ async function* tarFiles(chunks: AsyncGenerator<Buffer>, limits: FileLimits): As
       throw invalid(`The body is not a readable tar archive: ${error.message}`);
     throw error;
   } finally {
+    // Not awaited: the feeding ends (caught) once the body's current read returns.
     reader.destroy();
-    await feeding;
+    void feeding;
   }
 }
