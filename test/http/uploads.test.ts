@@ -166,6 +166,28 @@ describe('POST /projects/{id}/publish with an archive', () => {
     expect(tarred.body.error).toMatch(/^The body is not a readable tar archive/);
   });
 
+  it('refuses an archive declared larger than a publish may send before reading it, and an empty one', async () => {
+    const p = await site();
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(
+          `POST /api/v1/projects/${p.id}/publish HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${api.key}\r\n` +
+            'Content-Type: application/zip\r\nContent-Length: 100000000\r\n\r\nPK',
+        ),
+      );
+      socket.on('data', (data) => (text += data.toString('latin1')));
+      socket.on('close', () => resolve(text));
+      socket.setTimeout(5_000, () => socket.destroy());
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(answer).toContain('{"error":"Request body too large"}');
+    const empty = await send('POST', `/projects/${p.id}/publish`, 'application/zip', Buffer.alloc(0));
+    expect(empty).toMatchObject({ status: 400, body: { error: 'The archive is empty' } });
+    expect(await staged()).toBe(0);
+  });
+
   it("answers 404 for another organization's project before storing anything", async () => {
     const p = await site();
     const other = await api.newOrg('Other');
