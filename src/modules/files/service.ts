@@ -68,7 +68,7 @@ export class FilesService {
     const path = validPath(rawPath);
     const content = decodeContent(body.content, body.encoding ?? 'utf8');
     if (!content) throw invalid(`field 'content' is not valid base64`);
-    return this.putBytes(principal, projectId, path, content, change);
+    return this.write(principal, projectId, path, content, change);
   }
 
   /** Creates or replaces one file with `content` as it is (a file sent as raw bytes). */
@@ -79,7 +79,17 @@ export class FilesService {
     content: Buffer,
     change: FileChange = {},
   ): Promise<{ file: FileMeta; created: boolean }> {
-    const path = validPath(rawPath);
+    return this.write(principal, projectId, validPath(rawPath), content, change);
+  }
+
+  /** One file's write at a checked `path`. */
+  private write(
+    principal: Principal,
+    projectId: string,
+    path: string,
+    content: Buffer,
+    change: FileChange,
+  ): Promise<{ file: FileMeta; created: boolean }> {
     return this.writer.change(principal, projectId, {
       write: (files) => files.put(path, content),
       version: ({ created }) => versionOf(principal, change, `${created ? 'Added' : 'Changed'} ${path}`),

@@ -113,7 +113,7 @@ export class PublishingService {
             fileCount: deployed.length,
             totalBytes: deployed.reduce((sum, file) => sum + file.size, 0),
           });
-          await deployUpload(trx, upload, deployId, stored, pathOf);
+          await deployUpload(trx, upload, deployId, deployed);
           return goLive(trx, this.config.sites, current, deployId);
         },
       });

@@ -35,14 +35,13 @@ export async function storeUploadFile(
 
 /**
  * Stores the upload's files as blobs (those not stored yet, copied inside the database) and as
- * the files of deployment `deploymentId`, each under the path `pathOf` gives its stored path.
+ * the files of deployment `deploymentId`, each under the path it is published at.
  */
 export async function deployUpload(
   trx: Executor,
   upload: { id: string; orgId: string },
   deploymentId: string,
   files: readonly UploadedFile[],
-  pathOf: (stored: string) => string,
 ): Promise<void> {
   await holdBlobStore(trx, 'write');
   await trx
@@ -65,8 +64,8 @@ export async function deployUpload(
     .execute();
   const rows = files.map((file) => ({
     deployment_id: deploymentId,
-    path: pathOf(file.path),
-    content_type: contentTypeFor(pathOf(file.path)),
+    path: file.path,
+    content_type: contentTypeFor(file.path),
     size: file.size,
     sha256: file.sha256,
   }));
