@@ -1,7 +1,7 @@
 // The MCP tools: each calls the service its REST route calls, with the arguments checked against
 // that route's schema, in the caller's organization. A tool says what permission it needs (`read`
 // for the read-only ones, `write` for the rest, as GET and POST/PATCH/DELETE do in the API).
-import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { Project } from '../modules/projects/schema.ts';
 import { Client } from '../modules/clients/schema.ts';
 import { Template } from '../modules/templates/schema.ts';
@@ -62,9 +62,6 @@ const paging = {
   limit: Type.Optional(Type.Integer({ description: `Items per page, 1..${MAX_PAGE} (default 10)` })),
   offset: Type.Optional(Type.Integer({ description: 'Items to skip (default 0)' })),
 };
-/** A tool's arguments: the properties of a route's schema (and ids), checked again by the route's schema. */
-const args = (properties: TProperties) => Type.Object(properties);
-const answer = (properties: TProperties) => Type.Object(properties);
 const page = (key: string, item: TSchema) =>
   Type.Object({
     [key]: Type.Array(item),
@@ -119,7 +116,7 @@ export const TOOLS: ToolDefinition[] = [
     name: 'list_projects',
     title: 'List website projects',
     description: `Lists the organization’s website projects, newest first. Filter by a name substring (q), a client (client_id) or a status (${PROJECT_STATUSES.join(', ')}). Paginated: pass next_offset as offset for the next page.`,
-    input: args({
+    input: Type.Object({
       q: Type.Optional(Type.String({ description: 'Part of the project name' })),
       client_id: optionalId('client'),
       status: Type.Optional(StringEnum(PROJECT_STATUSES)),
@@ -145,8 +142,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Get a project',
     description:
       'One website project: its name, client, status, subdomain, live address (published_url) and when it was last published.',
-    input: args({ project_id: id('project') }),
-    output: answer({ project: Project }),
+    input: Type.Object({ project_id: id('project') }),
+    output: Type.Object({ project: Project }),
     needs: 'read',
     annotations: read,
     run: async (s, p, args) => ({
@@ -158,8 +155,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Create a project',
     description:
       'Creates a website project for one of the organization’s clients (client_email), optionally from a template (template_id). The client’s plan limits how many sites it may have. Then call generate_site to build it.',
-    input: args(CreateProjectBody.properties),
-    output: answer({ project: Project, builder_url: Type.String() }),
+    input: Type.Object(CreateProjectBody.properties),
+    output: Type.Object({ project: Project, builder_url: Type.String() }),
     needs: 'write',
     annotations: write(false, false),
     async run(s, p, args) {
@@ -172,8 +169,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Update a project',
     description:
       'Changes a project’s name, description, status (active or archived) or tags. Only the fields given change.',
-    input: args({ project_id: id('project'), ...UpdateProjectBody.properties }),
-    output: answer({ project: Project }),
+    input: Type.Object({ project_id: id('project'), ...UpdateProjectBody.properties }),
+    output: Type.Object({ project: Project }),
     needs: 'write',
     annotations: write(false, true),
     run: async (s, p, args) => ({
@@ -189,7 +186,7 @@ export const TOOLS: ToolDefinition[] = [
     title: 'List clients',
     description:
       'Lists the agency’s clients (the businesses it builds websites for), newest first, optionally filtered by name or email (q) or status. Paginated.',
-    input: args({
+    input: Type.Object({
       q: Type.Optional(Type.String({ description: 'Part of the name or email' })),
       status: Type.Optional(StringEnum(['invited', 'active', 'suspended', 'churned'] as const)),
       ...paging,
@@ -209,8 +206,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Create a client',
     description:
       'Adds a client (a business the agency builds a website for) by email, with an optional name, company and plan (plan_id). Fires client.created.',
-    input: args(CreateClientBody.properties),
-    output: answer({ client: Client }),
+    input: Type.Object(CreateClientBody.properties),
+    output: Type.Object({ client: Client }),
     needs: 'write',
     annotations: write(false, false),
     run: async (s, p, args) => ({
@@ -221,7 +218,7 @@ export const TOOLS: ToolDefinition[] = [
     name: 'list_templates',
     title: 'List templates',
     description: 'Lists the organization’s site templates (a project can start as a copy of one). Paginated.',
-    input: args({ ...paging }),
+    input: Type.Object({ ...paging }),
     output: page('templates', Template),
     needs: 'read',
     annotations: read,
@@ -237,12 +234,12 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Generate or change a site with AI',
     description:
       'Queues an AI generation for a project and returns it at once (status queued): on a project without files it builds a whole site from the prompt; on one with files it changes the site as the prompt asks. Poll get_generation until it is succeeded or failed. Counts against the client’s daily AI limit.',
-    input: args({
+    input: Type.Object({
       project_id: id('project'),
       prompt: Type.String({ description: 'What to build or change' }),
       model: GenerateBody.properties.model,
     }),
-    output: answer({ generation: Generation }),
+    output: Type.Object({ generation: Generation }),
     needs: 'write',
     annotations: write(false, false),
     run: async (s, p, args) => ({
@@ -258,8 +255,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Get a generation',
     description:
       'The state of an AI generation: queued, running, succeeded (with its summary and files), failed (with the error) or cancelled.',
-    input: args({ project_id: id('project'), generation_id: id('generation') }),
-    output: answer({ generation: Generation }),
+    input: Type.Object({ project_id: id('project'), generation_id: id('generation') }),
+    output: Type.Object({ generation: Generation }),
     needs: 'read',
     annotations: read,
     run: async (s, p, args) => ({
@@ -274,8 +271,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Publish a site',
     description:
       'Publishes the project’s current files: the site goes live at its address (and its active custom domains) at once. Fires project.published.',
-    input: args({ project_id: id('project') }),
-    output: answer({ published: Published }),
+    input: Type.Object({ project_id: id('project') }),
+    output: Type.Object({ published: Published }),
     needs: 'write',
     annotations: write(false, false),
     run: async (s, p, args) => ({ published: await s.publishing.publish(p, uuid(args, 'project_id')) }),
@@ -285,8 +282,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Take a site offline',
     description:
       'Takes the project’s live site offline (its address answers “not found”); the files and deployments are kept and it can be published again.',
-    input: args({ project_id: id('project') }),
-    output: answer({ project: Project }),
+    input: Type.Object({ project_id: id('project') }),
+    output: Type.Object({ project: Project }),
     needs: 'write',
     annotations: write(true, true),
     run: async (s, p, args) => ({ project: await s.publishing.unpublish(p, uuid(args, 'project_id')) }),
@@ -296,8 +293,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Get a preview link',
     description:
       'A signed link that shows the project’s current, unpublished files to anyone holding it, until it expires; also the live address when published.',
-    input: args({ project_id: id('project') }),
-    output: answer({ preview: Preview }),
+    input: Type.Object({ project_id: id('project') }),
+    output: Type.Object({ preview: Preview }),
     needs: 'read',
     annotations: read,
     run: async (s, p, args) => ({
@@ -308,8 +305,8 @@ export const TOOLS: ToolDefinition[] = [
     name: 'list_domains',
     title: 'List custom domains',
     description: 'The project’s custom domains with their status and the DNS records the owner must create.',
-    input: args({ project_id: id('project') }),
-    output: answer({ domains: Type.Array(Domain), truncated: Type.Optional(Type.Boolean()) }),
+    input: Type.Object({ project_id: id('project') }),
+    output: Type.Object({ domains: Type.Array(Domain), truncated: Type.Optional(Type.Boolean()) }),
     needs: 'read',
     annotations: read,
     run: async (s, p, args) =>
@@ -320,8 +317,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Add a custom domain',
     description:
       'Adds a custom domain (e.g. www.example.com) to a project and answers the DNS records to create; then call verify_domain. The client’s plan must allow custom domains.',
-    input: args({ project_id: id('project'), ...DomainArgs.properties }),
-    output: answer({ domain: Domain }),
+    input: Type.Object({ project_id: id('project'), ...DomainArgs.properties }),
+    output: Type.Object({ domain: Domain }),
     needs: 'write',
     annotations: write(false, false),
     async run(s, p, args) {
@@ -333,8 +330,8 @@ export const TOOLS: ToolDefinition[] = [
     name: 'verify_domain',
     title: 'Verify a custom domain',
     description: 'Checks the domain’s DNS records now; the domain becomes active when both are right.',
-    input: args({ project_id: id('project'), domain_id: id('domain') }),
-    output: answer({ domain: Domain }),
+    input: Type.Object({ project_id: id('project'), domain_id: id('domain') }),
+    output: Type.Object({ domain: Domain }),
     needs: 'write',
     annotations: write(false, true),
     run: async (s, p, args) => ({
@@ -348,8 +345,8 @@ export const TOOLS: ToolDefinition[] = [
     name: 'remove_domain',
     title: 'Remove a custom domain',
     description: 'Removes a custom domain from the project; the site stops answering on it.',
-    input: args({ project_id: id('project'), domain_id: id('domain') }),
-    output: answer({ deleted: Type.Boolean(), id: Type.String() }),
+    input: Type.Object({ project_id: id('project'), domain_id: id('domain') }),
+    output: Type.Object({ deleted: Type.Boolean(), id: Type.String() }),
     needs: 'write',
     annotations: write(true, true),
     async run(s, p, args) {
@@ -363,8 +360,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Get traffic analytics',
     description:
       'Page views, unique visitors, top pages, referrers, devices and views per day over the last `days` days (1..365, default 30), for one project or the whole organization.',
-    input: args({ ...AnalyticsQuery.properties, project_id: optionalId('project') }),
-    output: answer({ analytics: Analytics }),
+    input: Type.Object({ ...AnalyticsQuery.properties, project_id: optionalId('project') }),
+    output: Type.Object({ analytics: Analytics }),
     needs: 'read',
     annotations: read,
     async run(s, p, args) {
@@ -386,7 +383,7 @@ export const TOOLS: ToolDefinition[] = [
     title: 'List form submissions',
     description:
       'Messages sent through the forms of a project’s published site, newest first, optionally for one form. Paginated; long fields are shortened.',
-    input: args({ project_id: id('project'), ...FormFilter.properties, ...paging }),
+    input: Type.Object({ project_id: id('project'), ...FormFilter.properties, ...paging }),
     output: page('submissions', Submission),
     needs: 'read',
     annotations: read,
@@ -412,8 +409,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Create a build link',
     description:
       'A link to hand a person: opening it creates a website project seeded with the prompt and starts the build (they sign in or sign up first when needed). Optional model and public template.',
-    input: args(CreateBuildLinkBody.properties),
-    output: answer({ url: Type.String() }),
+    input: Type.Object(CreateBuildLinkBody.properties),
+    output: Type.Object({ url: Type.String() }),
     needs: 'write',
     annotations: write(false, false),
     run: async (s, p, args) => s.buildLinks.create(p, checked(CreateBuildLinkBody, without(args))),
