@@ -1,5 +1,8 @@
 import type { Config } from '../config.ts';
-import { openDatabase } from '../db/index.ts';
+import { openDatabase, type Database } from '../db/index.ts';
+import { EmbedService } from '../modules/embed/service.ts';
+import { ClientsService } from '../modules/clients/service.ts';
+import { systemPrincipal } from '../modules/access/principal.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { DomainError } from '../modules/common/errors.ts';
 import { OrgService, PERMISSIONS, type Organization, type Permission } from '../modules/orgs/service.ts';
@@ -10,6 +13,7 @@ interface Flags {
   name?: string | undefined;
   org?: string | undefined;
   permissions?: string | undefined;
+  'embed-origins'?: string | undefined;
   json?: boolean | undefined;
 }
 
@@ -29,11 +33,15 @@ export async function migrateCommand(config: Config): Promise<void> {
 }
 
 /** Runs `fn` on the server's existing database; `writes`: say which one on stderr. */
-async function withOrgs<T>(config: Config, fn: (orgs: OrgService) => Promise<T>, writes = false): Promise<T> {
+async function withOrgs<T>(
+  config: Config,
+  fn: (orgs: OrgService, database: Database) => Promise<T>,
+  writes = false,
+): Promise<T> {
   const database = await openExistingDatabase(config);
   if (writes) announceDatabase(config);
   try {
-    return await fn(new OrgService(database));
+    return await fn(new OrgService(database), database);
   } catch (error) {
     if (error instanceof DomainError) throw new CliError(error.message);
     throw error;
@@ -67,7 +75,34 @@ export async function orgCommand(
     else printTable(list as unknown as Record<string, string>[], ['id', 'name', 'created_at']);
     return;
   }
-  throw new CliError(`usage: sitewright org create --name NAME [--json] | sitewright org list [--json]`);
+  if (sub === 'update') {
+    noExtra(args, 'org update');
+    const text = flags['embed-origins'];
+    if (text === undefined) throw new CliError('org update needs --embed-origins ORIGIN[,ORIGIN...]');
+    const wanted = text
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
+    const result = await withOrgs(
+      config,
+      async (orgs, database) => {
+        const org = await requireOrg(orgs, flags.org, 'org update');
+        const embed = new EmbedService(database, new ClientsService(database), config);
+        return { org, origins: await embed.setOrigins(systemPrincipal(org.id), wanted) };
+      },
+      true,
+    );
+    if (flags.json) printJson({ id: result.org.id, embed_origins: result.origins });
+    else
+      process.stdout.write(
+        `${result.org.name}: embed origins ${result.origins.length ? result.origins.join(', ') : '(none)'}\n`,
+      );
+    return;
+  }
+  throw new CliError(
+    'usage: sitewright org create --name NAME [--json] | sitewright org list [--json] | ' +
+      'sitewright org update --org ORG --embed-origins ORIGIN[,ORIGIN...] [--json]',
+  );
 }
 
 async function requireOrg(
@@ -82,14 +117,14 @@ async function requireOrg(
 }
 
 function parsePermissions(text: string | undefined): Permission[] {
-  if (!text) throw new CliError('keys create needs --permissions read, write or read,write');
+  if (!text) throw new CliError('keys create needs --permissions read, write, read,write or embed');
   const list = text
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
   const unknown = list.filter((p) => !PERMISSIONS.includes(p as Permission));
   if (unknown.length > 0 || list.length === 0) {
-    throw new CliError(`unknown permission '${unknown[0] ?? text}': use read, write or read,write`);
+    throw new CliError(`unknown permission '${unknown[0] ?? text}': use read, write, read,write or embed`);
   }
   return list as Permission[];
 }

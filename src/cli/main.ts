@@ -13,8 +13,12 @@ Commands:
   migrate                                 apply database migrations and exit
   org create --name NAME [--json]         create an organization
   org list [--json]                       list organizations
-  keys create --org ORG_ID_OR_NAME --permissions read,write [--name N] [--json]
-                                          create an API key (shown once)
+  org update --org ORG_ID_OR_NAME --embed-origins ORIGIN[,ORIGIN...] [--json]
+                                          set the origins that may frame the embeddable
+                                          builder (an empty value clears them)
+  keys create --org ORG_ID_OR_NAME --permissions read,write|embed [--name N] [--json]
+                                          create an API key (shown once); an embed key
+                                          opens embed sessions and does nothing else
   keys list --org ORG_ID_OR_NAME [--json] list an organization's keys (never the secret)
   keys revoke KEY_ID [--json]             revoke a key; it stops working on the next request
   user create --email E --org ORG_ID_OR_NAME --role owner|admin|member [--name N] [--json]
@@ -34,6 +38,7 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   migrate: [],
   'org create': ['name', 'json'],
   'org list': ['json'],
+  'org update': ['org', 'embed-origins', 'json'],
   'keys create': ['org', 'permissions', 'name', 'json'],
   'keys list': ['org', 'json'],
   'keys revoke': ['json'],
@@ -60,6 +65,7 @@ async function main(argv: string[]): Promise<void> {
       name: { type: 'string' },
       org: { type: 'string' },
       permissions: { type: 'string' },
+      'embed-origins': { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string' },
       json: { type: 'boolean', default: false },

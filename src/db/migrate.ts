@@ -21,6 +21,7 @@ import * as m019 from './migrations/019_signups.ts';
 import * as m020 from './migrations/020_oauth_client_expiry.ts';
 import * as m021 from './migrations/021_ai_models.ts';
 import * as m022 from './migrations/022_upload_files.ts';
+import * as m023 from './migrations/023_embed_sessions.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, EngineMigration> = {
   '020_oauth_client_expiry': m020,
   '021_ai_models': m021,
   '022_upload_files': m022,
+  '023_embed_sessions': m023,
 };
 
 class StaticProvider implements MigrationProvider {

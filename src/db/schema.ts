@@ -17,6 +17,8 @@ export interface OrganizationsTable {
   created_at: Timestamp;
   /** Whether a visitor of the organization's build link may sign up as a new client. */
   build_link_signups: ColumnType<boolean | number, boolean | undefined, boolean>;
+  /** JSON array of the exact origins that may frame the embeddable builder (migration 023). */
+  embed_origins: ColumnType<string, string | undefined, string>;
 }
 
 export interface OAuthClientsTable {
@@ -156,6 +158,8 @@ export interface ClientsTable {
   status: string;
   plan_id: string | null;
   payment_status: string;
+  /** The client's user id in the host product that embeds the builder (unique per organization). */
+  external_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -389,6 +393,30 @@ export interface DeploymentsTable {
   created_at: Timestamp;
 }
 
+/** An embed session (migration 023): a host product's user in the builder, for a while. */
+export interface EmbedSessionsTable {
+  id: string;
+  org_id: string;
+  client_id: string;
+  project_id: string | null;
+  /** The `embed` API key that created it. */
+  key_id: string;
+  mode: string;
+  /** Comma-separated: generate, edit, publish, domains. */
+  permissions: string;
+  /** JSON array of origins. */
+  allowed_origins: string;
+  locale: string;
+  /** JSON: {accent, mode}. */
+  theme: string;
+  token_hash: string;
+  cookie_hash: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  exchanged_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
 /** A file of an archive upload on its way to a deployment (migration 022). */
 export interface UploadFilesTable {
   upload_id: string;
@@ -566,6 +594,7 @@ export interface DB {
   deployment_files: DeploymentFilesTable;
   blobs: BlobsTable;
   upload_files: UploadFilesTable;
+  embed_sessions: EmbedSessionsTable;
   generation_events: GenerationEventsTable;
   versions: VersionsTable;
   version_files: VersionFilesTable;

@@ -6,6 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Caller, OrgService, Permission } from '../modules/orgs/service.ts';
+import type { EmbedService, LiveSession } from '../modules/embed/service.ts';
+import { EMBED_TOKEN_PREFIX } from '../lib/keys.ts';
 import { HttpError } from './error-handler.ts';
 import { bearerToken, limitKey } from '../web/credentials.ts';
 import { UploadSlots } from './upload-slots.ts';
@@ -14,6 +16,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller; set on every /api/v1 route that is not public. */
     caller: Caller | null;
+    /** The headless embed session whose token is the credential (http/caller.ts `principal`). */
+    embedSession: LiveSession | null;
   }
   interface FastifyContextConfig {
     /** Served without a credential (still rate limited per IP), e.g. the OpenAPI document. */
@@ -22,10 +26,16 @@ declare module 'fastify' {
     allowEmptyBody?: boolean;
     /** Media types the route takes besides JSON (its own content-type parsers read them). */
     bodyTypes?: readonly string[];
+    /** The permission the route needs instead of the method's (the embed session API: `embed`). */
+    permission?: Permission;
   }
 }
 
 export const API_PREFIX = '/api/v1';
+/** The embed session API (POST and DELETE /api/embed/session), guarded as /api/v1 is. */
+export const EMBED_API_PREFIX = '/api/embed';
+/** The routes a headless embed session's token may call. */
+const EMBED_TOKEN_ROUTES = /^\/api\/v1\/projects(\/|\?|$)/;
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
@@ -49,11 +59,12 @@ export type ConnectorCheck = (token: string) => Promise<Caller | undefined>;
 
 export function registerApiGuard(
   app: FastifyInstance,
-  orgs: OrgService,
+  services: { orgs: OrgService; embed: EmbedService },
   rateLimiter: RateLimiter,
   config: Config,
   connector?: ConnectorCheck,
 ): Identify {
+  const { orgs, embed } = services;
   const { quota, windowSeconds } = rateLimiter;
   const retirement = retirementHeaders(config);
   const uploads = new UploadSlots(config.largeUploadsAtOnce);
@@ -62,6 +73,18 @@ export function registerApiGuard(
     reply.headers(retirement);
     const token = apiKeyOf(request.headers.authorization);
     let caller = token ? await orgs.authenticate(token) : undefined;
+    if (token?.startsWith(EMBED_TOKEN_PREFIX)) {
+      const session = await embed.authenticate(token);
+      if (session?.mode === 'headless') {
+        request.embedSession = session;
+        caller = {
+          orgId: session.orgId,
+          keyId: `embed:${session.id}`,
+          permissions: ['read', 'write'],
+          clientId: session.clientId,
+        };
+      }
+    }
     if (!caller && token && connector && request.method === 'GET' && CONNECTOR_ROUTE.test(request.url))
       caller = await connector(token);
     const rate = await rateLimiter.consume(limitKey(caller?.keyId, request.ip));
@@ -79,6 +102,7 @@ export function registerApiGuard(
   };
 
   app.decorateRequest('caller', null);
+  app.decorateRequest('embedSession', null);
   app.addHook('onRequest', async (request, reply) => {
     if (!isApiPath(request.url)) return;
     const caller = await identify(request, reply);
@@ -90,14 +114,26 @@ export function registerApiGuard(
     if (!caller) {
       throw new HttpError(
         401,
-        token ? 'Invalid or revoked API key' : 'Missing API key: send "Authorization: Bearer wk_..."',
+        token?.startsWith(EMBED_TOKEN_PREFIX)
+          ? 'Invalid, expired or revoked embed session token (only a headless session is a bearer)'
+          : token
+            ? 'Invalid or revoked API key'
+            : 'Missing API key: send "Authorization: Bearer wk_..."',
       );
     }
     request.caller = caller;
 
-    const needed: Permission = READ_METHODS.has(request.method) ? 'read' : 'write';
+    if (request.embedSession && !EMBED_TOKEN_ROUTES.test(request.url))
+      throw new HttpError(403, 'An embed session token may call the /api/v1/projects routes only');
+    const needed: Permission =
+      routeConfig.permission ?? (READ_METHODS.has(request.method) ? 'read' : 'write');
     if (!caller.permissions.includes(needed)) {
-      throw new HttpError(403, `This API key lacks the '${needed}' permission`);
+      throw new HttpError(
+        403,
+        caller.permissions.includes('embed')
+          ? 'An embed key can only create and revoke embed sessions (/api/embed/session)'
+          : `This API key lacks the '${needed}' permission`,
+      );
     }
     checkContentType(request, routeConfig.allowEmptyBody === true, routeConfig.bodyTypes);
     uploads.admit(request, reply);
@@ -116,7 +152,11 @@ export async function refuseUnexpectedBody(request: FastifyRequest): Promise<voi
 }
 
 export function isApiPath(url: string): boolean {
-  return url === API_PREFIX || url.startsWith(API_PREFIX + '/') || url.startsWith(API_PREFIX + '?');
+  return under(url, API_PREFIX) || under(url, EMBED_API_PREFIX);
+}
+
+function under(url: string, prefix: string): boolean {
+  return url === prefix || url.startsWith(prefix + '/') || url.startsWith(prefix + '?');
 }
 
 /** The key sent as `Authorization: Bearer wk_...`, or as the whole header (the API takes both). */

@@ -8,7 +8,15 @@ import fastifyPlugin from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
-import { registerApiGuard, isApiPath, API_PREFIX, type Identify, type ConnectorCheck } from './api-guard.ts';
+import {
+  registerApiGuard,
+  isApiPath,
+  API_PREFIX,
+  EMBED_API_PREFIX,
+  type Identify,
+  type ConnectorCheck,
+} from './api-guard.ts';
+import { embedSessionRoutes } from './routes/embed-sessions.ts';
 import { parserErrorHandler, routerErrorHandler } from './framework-errors.ts';
 import { apiNotFound, registerErrorHandling } from './error-handler.ts';
 import { registerDocsRoute, registerOpenApi } from './openapi.ts';
@@ -59,13 +67,14 @@ export function restApi(deps: ApiDeps): RestApi {
         }
       );
     };
-    guard.identify = registerApiGuard(app, services.orgs, deps.rateLimiter, config, connector);
+    guard.identify = registerApiGuard(app, services, deps.rateLimiter, config, connector);
     await registerOpenApi(app, config);
     registerInternalRoutes(app, services.sites, config.sites.tlsAskAllow);
     registerDocsRoute(app);
     for (const routes of apiRoutes) {
       await app.register(routes({ services, config }), { prefix: API_PREFIX });
     }
+    await app.register(embedSessionRoutes({ services, config }), { prefix: EMBED_API_PREFIX });
   };
   return {
     // Not encapsulated: the guard and the error handler are the front door's (see above).

@@ -10,6 +10,7 @@ export function caller(request: FastifyRequest): Caller {
 
 /** The caller as the core's principal (http/app.ts names a connector token's person `user:<id>`). */
 export function principal(request: FastifyRequest): Principal {
+  if (request.embedSession) return request.embedSession.principal;
   const { keyId, ...rest } = caller(request);
   const userId = keyId.startsWith('user:') ? keyId.slice('user:'.length) : undefined;
   return tokenPrincipal({ ...rest, ...(userId === undefined ? { keyId } : { userId }) });

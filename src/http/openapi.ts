@@ -2,7 +2,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { API_PREFIX } from './api-guard.ts';
+import { API_PREFIX, EMBED_API_PREFIX } from './api-guard.ts';
 import { ErrorBody } from './schemas.ts';
 
 const DESCRIPTION = `Manage an agency's clients, their website projects, templates, client plans, traffic
@@ -17,7 +17,10 @@ analytics and signed webhooks.
 - DELETE answers \`200 {"deleted": true, "id": "..."}\`.
 - Rate limit: a fixed window per credential (per client IP without a valid one); every response
   carries \`RateLimit-Policy\`, \`RateLimit\`, \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
-  \`X-RateLimit-Reset\`; a 429 adds \`Retry-After\`.`;
+  \`X-RateLimit-Reset\`; a 429 adds \`Retry-After\`.
+- Embed sessions (tag \`embed\`, under \`/api/embed\`): an API key with the \`embed\` permission opens
+  and revokes them, and can call nothing else; a headless session's \`embt_\` token is a bearer on the
+  \`/api/v1/projects\` routes of its client's projects only (403 elsewhere).`;
 
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
@@ -27,7 +30,12 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       servers: [{ url: config.publicUrl }],
       components: {
         securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'Organization API key (prefix wk_)' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'Organization API key (prefix wk_); a headless embed session token (prefix embt_) on the /api/v1/projects routes',
+          },
         },
       },
       security: [{ apiKey: [] }],
@@ -36,7 +44,8 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     transform: ({ schema, url }) => {
       // Pages (dashboard, portal), OAuth and the MCP endpoint (JSON-RPC, with its own errors) share
       // the app but are not part of the REST API.
-      if (!url.startsWith(`${API_PREFIX}/`)) return { schema: { ...schema, hide: true }, url };
+      const documented = url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${EMBED_API_PREFIX}/`);
+      if (!documented) return { schema: { ...schema, hide: true }, url };
       if (!url.endsWith('/*')) return { schema, url };
       const params = schema?.params as
         { properties?: Record<string, unknown>; required?: string[] } | undefined;

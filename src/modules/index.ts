@@ -34,6 +34,7 @@ import { DeliveriesService } from './webhooks/deliveries-service.ts';
 import { WebhooksService } from './webhooks/service.ts';
 import { BuildLinksService } from './build-links/service.ts';
 import { OAuthService } from './oauth/service.ts';
+import { EmbedService } from './embed/service.ts';
 
 /** Why a key cannot be kept: only with a shared database and no SECRETS_KEY (container.ts). */
 const SECRETS_MISSING =
@@ -66,6 +67,8 @@ export interface Services {
   portal: PortalService;
   /** The build link: `/build` visits and links made through the API. */
   buildLinks: BuildLinksService;
+  /** Embed sessions and the organization's embed origins (the embeddable builder). */
+  embed: EmbedService;
   /** The OAuth 2.1 authorization server for AI clients of the MCP server. */
   oauth: OAuthService;
 }
@@ -153,6 +156,7 @@ export function createServices({
       [`${new URL(publicUrl).origin}/api/mcp`],
       config.webhooksAllowPrivate,
     ),
+    embed: new EmbedService(database, clients, { publicUrl }),
     buildLinks: new BuildLinksService(database, {
       publicUrl,
       accounts,

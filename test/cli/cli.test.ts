@@ -114,7 +114,28 @@ describe('sitewright CLI', () => {
     expect(after[0].revoked_at).not.toBeNull();
   });
 
+  it('sets the embed origins and creates an embed key for a headless install', async () => {
+    const org = JSON.parse((await runCli(['org', 'create', '--name', 'Embed Co', '--json'], env)).stdout);
+    const origins = ['https://app.host.example', 'http://localhost:5173/'];
+    const set = await runCli(
+      ['org', 'update', '--org', 'Embed Co', '--embed-origins', origins.join(','), '--json'],
+      env,
+    );
+    expect([set.code, set.stderr]).toEqual([0, `sitewright: database: ${nameOf(db)}\n`]);
+    expect(JSON.parse(set.stdout)).toEqual({
+      id: org.id,
+      embed_origins: ['https://app.host.example', 'http://localhost:5173'],
+    });
+    const key = await runCli(['keys', 'create', '--org', org.id, '--permissions', 'embed', '--json'], env);
+    expect(JSON.parse(key.stdout)).toMatchObject({ permissions: ['embed'] });
+    const cleared = await runCli(['org', 'update', '--org', org.id, '--embed-origins', ''], env);
+    expect(cleared.stdout).toBe('Embed Co: embed origins (none)\n');
+  });
+
   it.each([
+    [['org', 'update', '--org', 'x'], '--embed-origins'],
+    [['org', 'update', '--org', 'No Such Org', '--embed-origins', 'https://a.example'], 'no organization'],
+    [['keys', 'create', '--org', 'Embed Co', '--permissions', 'read,embed'], 'embed permission alone'],
     [['keys', 'create', '--org', 'No Such Org', '--permissions', 'read'], 'no organization'],
     [['keys', 'create', '--org', 'x', '--permissions', 'admin'], "unknown permission 'admin'"],
     [['keys', 'create', '--permissions', 'read'], '--org'],

@@ -5,7 +5,7 @@
 // - such a principal cannot use what acts on the agency's other clients (listing clients,
 //   creating projects or build links).
 import { NotAllowedError, notFound } from '../common/errors.ts';
-import type { Principal } from './principal.ts';
+import type { EmbedAbility, Principal } from './principal.ts';
 import type { Permission } from '../orgs/service.ts';
 import { canManage, type Role } from '../accounts/roles.ts';
 
@@ -30,6 +30,26 @@ export function projectClientFilter(
 ): string | undefined | null {
   if (principal.clientId === undefined) return asked;
   return asked === undefined || asked === principal.clientId ? principal.clientId : null;
+}
+
+const ABILITY_WORDS: Record<EmbedAbility, string> = {
+  generate: 'ask the AI to build or change the site',
+  edit: 'change the site',
+  publish: 'publish the site',
+  domains: 'manage custom domains',
+};
+
+/** Refuses an embed session an ability its host did not give it (anyone else passes). */
+export function requireAbility(principal: Principal, ability: EmbedAbility): void {
+  if (principal.abilities && !principal.abilities.includes(ability))
+    throw new NotAllowedError(
+      `This embed session may not ${ABILITY_WORDS[ability]} (permission '${ability}')`,
+    );
+}
+
+/** Refuses an embed session what no ability gives it (deleting a project, say). */
+export function refuseEmbed(principal: Principal, refusal: string): void {
+  if (principal.actor.kind === 'embed') throw new NotAllowedError(refusal);
 }
 
 /** Refuses a principal without `permission` (a read-only key asked to write). */

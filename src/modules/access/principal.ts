@@ -11,8 +11,14 @@ export type Actor =
   /** A client's own account (the portal, or an OAuth grant of that account). */
   | { kind: 'client'; userId: string }
   | { kind: 'api_key'; keyId: string }
+  /** A host product's user in the embeddable builder, through session `sessionId` of key `keyId`. */
+  | { kind: 'embed'; sessionId: string; keyId: string }
   /** The operator's CLI and the background workers. */
   | { kind: 'system' };
+
+/** What an embed session may do besides reading its client's projects. */
+export const EMBED_ABILITIES = ['generate', 'edit', 'publish', 'domains'] as const;
+export type EmbedAbility = (typeof EMBED_ABILITIES)[number];
 
 export interface Principal {
   orgId: string;
@@ -20,6 +26,8 @@ export interface Principal {
   clientId?: string;
   permissions: readonly Permission[];
   actor: Actor;
+  /** An embed session's abilities (access.ts `requireAbility`); absent: no such limit. */
+  abilities?: readonly EmbedAbility[];
 }
 
 /** The operator acting on an organization (CLI, workers): every permission, no client scope. */
@@ -66,9 +74,26 @@ export function clientAccountPrincipal(orgId: string, clientId: string, userId: 
   return { orgId, clientId, permissions: ['read', 'write'], actor: { kind: 'client', userId } };
 }
 
+/** An embed session: its client's projects only, and what its abilities allow. */
+export function embedPrincipal(session: {
+  id: string;
+  orgId: string;
+  clientId: string;
+  keyId: string;
+  abilities: readonly EmbedAbility[];
+}): Principal {
+  return {
+    orgId: session.orgId,
+    clientId: session.clientId,
+    permissions: ['read', 'write'],
+    actor: { kind: 'embed', sessionId: session.id, keyId: session.keyId },
+    abilities: session.abilities,
+  };
+}
+
 /** Who a change is recorded as (a version's author): the person, or the API key; nobody for the system. */
 export function authorOf(principal: Principal): { userId?: string; keyId?: string } {
   const { actor } = principal;
   if (actor.kind === 'member' || actor.kind === 'client') return { userId: actor.userId };
-  return actor.kind === 'api_key' ? { keyId: actor.keyId } : {};
+  return actor.kind === 'api_key' || actor.kind === 'embed' ? { keyId: actor.keyId } : {};
 }

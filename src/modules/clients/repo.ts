@@ -21,6 +21,7 @@ export function toClient(row: ClientRow): Client {
     status: row.status as Client['status'],
     plan_id: row.plan_id,
     payment_status: row.payment_status as Client['payment_status'],
+    external_id: row.external_id,
     created_at: toIso(row.created_at),
   };
 }

@@ -13,6 +13,9 @@ export const Client = Type.Object(
     status: StringEnum(CLIENT_STATUSES),
     plan_id: Nullable(Uuid()),
     payment_status: StringEnum(PAYMENT_STATUSES, { description: 'Read-only: set by billing' }),
+    external_id: Nullable(
+      Type.String({ description: "Read-only: the client's user id in a product that embeds the builder" }),
+    ),
     created_at: DateTime(),
   },
   { title: 'Client', additionalProperties: false },

@@ -11,6 +11,7 @@ import { nowIso } from '../../lib/clock.ts';
 import { findPlan } from '../plans/repo.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import * as repo from './repo.ts';
+import { revokeClientSessions } from '../embed/repo.ts';
 import type { Client, CreateClientBody, UpdateClientBody } from './schema.ts';
 import { agencyOrg, requirePermission } from '../access/access.ts';
 import type { Principal } from '../access/principal.ts';
@@ -83,7 +84,7 @@ export class ClientsService {
     trx: Executor,
     orgId: string,
     body: CreateClientBody,
-    as?: { status: 'active'; userId: string },
+    as?: { status: 'active'; userId: string; externalId?: string },
   ): Promise<Client> {
     const now = nowIso();
     const row: repo.NewClientRow = {
@@ -97,6 +98,7 @@ export class ClientsService {
       status: as?.status ?? 'invited',
       plan_id: body.plan_id ?? null,
       payment_status: 'none',
+      external_id: as?.externalId ?? null,
       created_at: now,
       updated_at: now,
     };
@@ -137,6 +139,9 @@ export class ClientsService {
     if (changed.length === 0) return repo.toClient(current);
     const updated = { ...current, ...changes, updated_at: nowIso() };
     await repo.updateClient(trx, orgId, id, { ...changes, updated_at: updated.updated_at });
+    // A suspended or churned client's embed sessions stop at their next request.
+    if (changes.status === 'suspended' || changes.status === 'churned')
+      await revokeClientSessions(trx, orgId, id, updated.updated_at);
     const client = repo.toClient(updated);
     // Stripe's shape: the record as it is now, and the previous value of each field that changed.
     const previous_attributes = Object.fromEntries(changed.map((k) => [k, current[k]]));

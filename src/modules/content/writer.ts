@@ -5,8 +5,8 @@
 // checked on write, records what changed as a version, and then lets the caller finish its work
 // (a deployment, a generation's state, an event) in the same transaction, with that version.
 import type { Database } from '../../db/index.ts';
-import { requirePermission, requireVisibleProject } from '../access/access.ts';
-import type { Principal } from '../access/principal.ts';
+import { requireAbility, requirePermission, requireVisibleProject } from '../access/access.ts';
+import type { EmbedAbility, Principal } from '../access/principal.ts';
 import type { Executor } from '../../db/executor.ts';
 import { lockProject, type ProjectRow } from '../projects/repo.ts';
 import * as files from '../files/repo.ts';
@@ -34,6 +34,8 @@ export interface ContentChange<T, R> {
    * when the files equal the latest version's (nothing changed).
    */
   finish?(trx: Executor, result: T, version: VersionRow | undefined, project: ProjectRow): Promise<R>;
+  /** What an embed session needs for it: `edit` unless said (a publish needs `publish`). */
+  ability?: EmbedAbility;
 }
 
 export class ContentWriter {
@@ -48,6 +50,7 @@ export class ContentWriter {
    */
   change<T, R = T>(principal: Principal, projectId: string, change: ContentChange<T, R>): Promise<R> {
     requirePermission(principal, 'write');
+    requireAbility(principal, change.ability ?? 'edit');
     return this.database.transaction(async (trx) => {
       const project = await lockProject(trx, principal.orgId, projectId);
       requireVisibleProject(principal, project);

@@ -10,7 +10,7 @@ import { toIso } from '../../lib/clock.ts';
 import { ConflictError, notAllowed, notFound } from '../common/errors.ts';
 import { findClientPlan } from '../plans/repo.ts';
 import { lockProject, updateProject } from '../projects/repo.ts';
-import { requirePermission, requireVisibleProject } from '../access/access.ts';
+import { requireAbility, requirePermission, requireVisibleProject } from '../access/access.ts';
 import { visibleProject } from '../access/projects.ts';
 import type { Principal } from '../access/principal.ts';
 
@@ -72,6 +72,7 @@ export class DomainsService {
 
   async add(principal: Principal, projectId: string, rawDomain: string): Promise<CustomDomain> {
     requirePermission(principal, 'write');
+    requireAbility(principal, 'domains');
     const { orgId } = principal;
     const { domain } = parseDomainName(
       rawDomain,
@@ -118,6 +119,7 @@ export class DomainsService {
   /** Checks the DNS now; activates the domain when both records are right. */
   async verify(principal: Principal, ref: DomainRef): Promise<CustomDomain> {
     requirePermission(principal, 'write');
+    requireAbility(principal, 'domains');
     const row = await this.find(principal, ref);
     const updated = await this.check(row);
     return this.toDomain(updated);
@@ -156,6 +158,7 @@ export class DomainsService {
 
   async remove(principal: Principal, { projectId, domainId }: DomainRef): Promise<void> {
     requirePermission(principal, 'write');
+    requireAbility(principal, 'domains');
     const { orgId } = principal;
     await this.database.transaction(async (trx) => {
       requireVisibleProject(principal, await lockProject(trx, orgId, projectId));

@@ -11,7 +11,7 @@ import { findPlan } from '../plans/repo.ts';
 import * as repo from './repo.ts';
 import { appendEvent, eventsAfter, FINAL_KINDS } from './progress.ts';
 import { onWork, signalStop, signalWork } from '../../jobs/signal.ts';
-import { requirePermission, requireVisibleProject } from '../access/access.ts';
+import { requireAbility, requirePermission, requireVisibleProject } from '../access/access.ts';
 import { visibleProject } from '../access/projects.ts';
 import { authorOf, type Principal } from '../access/principal.ts';
 
@@ -48,6 +48,7 @@ export class GenerationsService {
     now = new Date(),
   ): Promise<Generation> {
     requirePermission(principal, 'write');
+    requireAbility(principal, 'generate');
     const { orgId } = principal;
     const actor = authorOf(principal);
     const choice = await this.models.choiceFor(orgId);
@@ -123,6 +124,7 @@ export class GenerationsService {
    */
   async cancel(principal: Principal, { projectId, generationId: id }: GenerationRef): Promise<Generation> {
     requirePermission(principal, 'write');
+    requireAbility(principal, 'generate');
     const { orgId } = principal;
     const cancelled = await this.database.transaction(async (trx) => {
       requireVisibleProject(principal, await lockProject(trx, orgId, projectId));

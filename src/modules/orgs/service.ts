@@ -8,8 +8,12 @@ import { ConflictError, invalid } from '../common/errors.ts';
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../../lib/keys.ts';
 import * as repo from './repo.ts';
 
-export type Permission = 'read' | 'write';
-export const PERMISSIONS: readonly Permission[] = ['read', 'write'];
+/**
+ * What a key may do: `read` (GET) and `write` (POST, PATCH, PUT, DELETE) on /api/v1, or `embed`:
+ * create and revoke embed sessions and nothing else (a key holds `embed` alone).
+ */
+export type Permission = 'read' | 'write' | 'embed';
+export const PERMISSIONS: readonly Permission[] = ['read', 'write', 'embed'];
 
 export interface Organization {
   id: string;
@@ -107,6 +111,9 @@ export class OrgService {
     permissions: Permission[],
     name: string | null,
   ): Promise<ApiKeyInfo & { key: string }> {
+    if (permissions.length === 0) throw invalid('a key needs a permission: read, write, embed');
+    if (permissions.includes('embed') && permissions.length > 1)
+      throw invalid('an embed key holds the embed permission alone (it can call no other route)');
     const key = generateApiKey();
     const row = {
       id: newId(),

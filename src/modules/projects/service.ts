@@ -17,7 +17,13 @@ import { removeProjectRollups } from '../analytics/rollups.ts';
 import { ProjectListQuery, type ProjectFilter } from './list-repo.ts';
 import { nonBlank } from '../common/text.ts';
 import * as repo from './repo.ts';
-import { projectClientFilter, requireAgency, requireVisibleProject } from '../access/access.ts';
+import {
+  projectClientFilter,
+  refuseEmbed,
+  requireAbility,
+  requireAgency,
+  requireVisibleProject,
+} from '../access/access.ts';
 import type { Principal } from '../access/principal.ts';
 import type { CreateProjectBody, Project, UpdateProjectBody } from './schema.ts';
 import { isReserved, slugify, withSuffix } from './subdomain.ts';
@@ -67,12 +73,16 @@ export class ProjectsService {
   }
 
   async create(principal: Principal, body: CreateProjectBody): Promise<Project> {
-    requireAgency(principal, "Creating a project is for the agency's team");
-    const { orgId } = principal;
+    // An embed session creates its own client's projects (within the plan); no other client scope does.
+    if (principal.actor.kind === 'embed') requireAbility(principal, 'edit');
+    else requireAgency(principal, "Creating a project is for the agency's team");
+    const { orgId, clientId: scope } = principal;
     const name = nonBlank('name', body.name);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.database.transaction((trx) => this.insert(trx, orgId, body, name, attempt > 1));
+        return await this.database.transaction((trx) =>
+          this.insert(trx, { orgId, scope }, body, name, attempt > 1),
+        );
       } catch (error) {
         // The only unique column written is the subdomain: another create took it between our
         // check and our insert. Start over (the transaction is void) with a random suffix.
@@ -84,14 +94,14 @@ export class ProjectsService {
 
   private async insert(
     trx: Executor,
-    orgId: string,
+    { orgId, scope }: { orgId: string; scope: string | undefined },
     body: CreateProjectBody,
     name: string,
     suffixed: boolean,
   ): Promise<Project> {
     // The client row locked (db/locks.ts) so that concurrent creates count its projects in turn.
     const client = await findClientByEmailForProject(trx, orgId, body.client_email, true);
-    if (!client)
+    if (!client || (scope !== undefined && client.id !== scope))
       throw new NotFoundError(
         `field 'client_email': no client with email '${body.client_email}' in this organization`,
       );
@@ -141,6 +151,7 @@ export class ProjectsService {
 
   async update(principal: Principal, id: string, body: UpdateProjectBody): Promise<Project> {
     const { orgId } = principal;
+    requireAbility(principal, 'edit');
     // A bad value is a 400 even for a project that does not exist (400 before 404).
     const name = body.name === undefined ? undefined : nonBlank('name', body.name);
     return this.database.transaction(async (trx) => {
@@ -173,6 +184,7 @@ export class ProjectsService {
 
   async delete(principal: Principal, id: string): Promise<void> {
     const { orgId } = principal;
+    refuseEmbed(principal, 'An embed session cannot delete a project');
     // One client's account may delete only its own projects (an agency principal: any).
     if (principal.clientId !== undefined) await this.get(principal, id);
     await this.database.transaction(async (trx) => {

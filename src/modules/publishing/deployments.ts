@@ -7,7 +7,7 @@ import { signalWork } from '../../jobs/signal.ts';
 import { toIso } from '../../lib/clock.ts';
 import { notFound } from '../common/errors.ts';
 import { lockProject } from '../projects/repo.ts';
-import { requirePermission, requireVisibleProject } from '../access/access.ts';
+import { requireAbility, requirePermission, requireVisibleProject } from '../access/access.ts';
 import { visibleProject } from '../access/projects.ts';
 import type { Principal } from '../access/principal.ts';
 
@@ -52,6 +52,7 @@ export class DeploymentsService {
   /** Serves deployment `deploymentId` again from the next request on, with a project.published event. */
   async promote(principal: Principal, { projectId, deploymentId }: DeploymentRef): Promise<Published> {
     requirePermission(principal, 'write');
+    requireAbility(principal, 'publish');
     const { orgId } = principal;
     const published = await this.database.transaction(async (trx): Promise<Published> => {
       const current = await lockProject(trx, orgId, projectId);

@@ -7,7 +7,7 @@ import { signalWork } from '../../jobs/signal.ts';
 import { forPeople, invalid } from '../common/errors.ts';
 import { checkFileSet, type SiteFile } from '../files/rules.ts';
 import { lockProject, toProject } from '../projects/repo.ts';
-import { requirePermission, requireVisibleProject } from '../access/access.ts';
+import { requireAbility, requirePermission, requireVisibleProject } from '../access/access.ts';
 import { visibleProject } from '../access/projects.ts';
 import type { Principal } from '../access/principal.ts';
 import type { ContentWriter } from '../content/writer.ts';
@@ -41,6 +41,7 @@ export class PublishingService {
   ): Promise<Published> {
     const { orgId } = principal;
     const published = await this.writer.change(principal, projectId, {
+      ability: 'publish',
       write: async (working): Promise<SiteFile[]> =>
         builtFiles
           ? Object.entries(builtFiles).map(([path, content]) => ({ path, content }))
@@ -89,6 +90,7 @@ export class PublishingService {
   ): Promise<Published> {
     const { orgId } = principal;
     requirePermission(principal, 'write');
+    requireAbility(principal, 'publish');
     // A project the caller cannot see gets its 404 before anything is stored.
     await visibleProject(this.database.db, principal, projectId);
     await discardUploadsBefore(this.database, new Date(Date.now() - STALE_UPLOAD_MS));
@@ -96,6 +98,7 @@ export class PublishingService {
     try {
       const files = await storeArchive(this.database, upload, archive, this.config.files);
       const published = await this.writer.change(principal, projectId, {
+        ability: 'publish',
         write: async () => files,
         version: () => null,
         finish: async (trx, stored, _version, current): Promise<Published> => {
@@ -127,6 +130,7 @@ export class PublishingService {
   /** Takes the site offline; `last_published_at` keeps the time of the last publish. */
   async unpublish(principal: Principal, projectId: string): Promise<Project> {
     requirePermission(principal, 'write');
+    requireAbility(principal, 'publish');
     const { orgId } = principal;
     const project = await this.database.transaction(async (trx) => {
       const current = await lockProject(trx, orgId, projectId);
