@@ -16,8 +16,20 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly' } },
   },
   {
+    // The example host product (examples/embed-host): a plain Node script.
+    files: ['examples/**/*.mjs'],
+    languageOptions: {
+      globals: { process: 'readonly', fetch: 'readonly', URL: 'readonly', console: 'readonly' },
+    },
+  },
+  {
     // The pages' own scripts, the builder's and the preview's selection script run in the browser.
-    files: ['src/ui/assets/**/*.js', 'src/ui/client/**/*.js', 'src/edge/assets/**/*.js'],
+    files: [
+      'src/ui/assets/**/*.js',
+      'src/ui/client/**/*.js',
+      'src/edge/assets/**/*.js',
+      'src/embed/assets/**/*.js',
+    ],
     languageOptions: {
       globals: Object.fromEntries(
         [
@@ -47,6 +59,8 @@ export default tseslint.config(
           'FileReader',
           'requestAnimationFrame',
           'AbortController',
+          'MessageChannel',
+          'ResizeObserver',
           'Response',
           'Headers',
           'history',

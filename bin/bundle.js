@@ -11,7 +11,7 @@ const path = (relative) => fileURLToPath(new URL(`../${relative}`, import.meta.u
 const outdir = path('dist/bundles');
 rmSync(outdir, { recursive: true, force: true });
 buildSync({
-  entryPoints: [path('src/ui/client/builder.js')],
+  entryPoints: [path('src/ui/client/builder.js'), path('src/ui/client/embed-bridge.js')],
   outdir,
   bundle: true,
   splitting: true,

@@ -16,6 +16,8 @@ import { createFrontDoor } from './web/front-door.ts';
 import { pageForLongRequest, pageNotFound, pagesPlugin } from './ui/plugin.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
 import { oauthPlugin } from './oauth/plugin.ts';
+import { embedPlugin } from './embed/plugin.ts';
+import { assetUrl } from './ui/routes/assets.ts';
 import { DomainChecker } from './modules/domains/checker.ts';
 import { GenerationWorker } from './modules/generations/worker.ts';
 
@@ -56,6 +58,9 @@ export async function buildServer(container: Container, logger?: Logger): Promis
   await app.register(pagesPlugin({ config, services, openApiDocument: () => app.swagger() }));
   await app.register(mcpPlugin({ config, services, rateLimiter, allowedOrigins: config.mcpAllowedOrigins }));
   await app.register(oauthPlugin({ oauth: services.oauth, rateLimiter }));
+  await app.register(
+    embedPlugin({ services, rateLimiter, publicUrl: config.publicUrl, stylesheet: assetUrl('app.css') }),
+  );
   app.setNotFoundHandler((request, reply) =>
     request.url === '/api' || request.url.startsWith('/api/')
       ? api.notFound(request, reply)

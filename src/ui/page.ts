@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotAllowedError, RateLimitedError, type DomainError } from '../modules/common/errors.ts';
 import { assetUrl } from './routes/assets.ts';
+import { frameAncestors } from '../web/embed-cookie.ts';
 
 /**
  * The one-time notice travels in a cookie between a form's redirect and the next page. On https
@@ -37,7 +38,7 @@ export async function render(
   const html = await reply.viewAsync(`${view}.eta`, {
     ...data,
     signedIn: request.signedIn,
-    csrfToken: reply.generateCsrf(),
+    csrfToken: request.embedForms ?? reply.generateCsrf(),
     path: request.url.split('?')[0],
     notice: notice ? notice.slice(0, 300) : null,
     asset: assetUrl,
@@ -74,6 +75,20 @@ export function allowFormTarget(reply: FastifyReply, target: string): void {
   reply.header(
     'content-security-policy',
     policy.replace("form-action 'self'", `form-action 'self' ${origin}`),
+  );
+}
+
+/**
+ * Lets this answer be framed by `origins` (an embed session's) instead of no one: its policy's
+ * `frame-ancestors` becomes exactly that list, and the older X-Frame-Options header goes.
+ */
+export function allowFraming(reply: FastifyReply, origins: readonly string[]): void {
+  const policy = reply.getHeader('content-security-policy');
+  reply.removeHeader('x-frame-options');
+  if (typeof policy !== 'string' || origins.length === 0) return;
+  reply.header(
+    'content-security-policy',
+    policy.replace("frame-ancestors 'none'", `frame-ancestors ${frameAncestors(origins)}`),
   );
 }
 

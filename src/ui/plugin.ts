@@ -19,6 +19,10 @@ import { ManagersOnly, NoOrganization, SignInRequired, sessionCookieName } from 
 import { assetRoutes, assetUrl } from './routes/assets.ts';
 import { authRoutes } from './routes/auth.ts';
 import { dashboardRoutes } from './routes/index.ts';
+import { timingSafeEqual } from 'node:crypto';
+import { EMBED_PATH, embedCookieOf } from '../web/embed-cookie.ts';
+import { embedFormToken } from '../modules/embed/service.ts';
+import { EmbedSessionOver } from './builder/embed-scope.ts';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -76,6 +80,19 @@ export function pageForLongRequest(head: string): { html: string; policy: string
   return { html: eta.render('link-too-long', data), policy: STANDALONE_POLICY };
 }
 
+/** The CSRF token a form post or the builder's script sends. */
+function formToken(request: FastifyRequest): string {
+  const token =
+    (request.body as { _csrf?: unknown } | undefined)?._csrf ?? request.headers['x-csrf-token'] ?? '';
+  return typeof token === 'string' ? token : '';
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
   const { accounts } = deps.services;
   const secure = deps.config.accounts.secureCookies;
@@ -87,10 +104,7 @@ export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
     await app.register(fastifyCsrf, {
       cookieKey: secure ? '__Host-sitewright_csrf' : 'sitewright_csrf',
       cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure },
-      getToken: (request) =>
-        (request.body as { _csrf?: string } | undefined)?._csrf ??
-        (request.headers['x-csrf-token'] as string | undefined) ??
-        '',
+      getToken: formToken,
     });
     await app.register(fastifyHelmet, {
       contentSecurityPolicy: {
@@ -116,6 +130,7 @@ export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
     await app.register(fastifyView, { engine: { eta }, templates: `${UI_DIR}views` });
 
     app.decorateRequest('signedIn', null);
+    app.decorateRequest('embedForms', null);
     app.decorate('notices', noticeCookie(secure));
     // Pages answer on the service's own host only (and on loopback names, for local use): a name
     // someone pointed at this server, such as a custom domain not yet verified, gets a 404, never
@@ -128,14 +143,32 @@ export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
       }
       const token = request.cookies[sessionCookieName(secure)];
       request.signedIn = token ? ((await accounts.resolveSession(token)) ?? null) : null;
+      // An embed frame's forms carry a token bound to its cookie (the CSRF cookie, SameSite=Lax,
+      // never reaches a third-party frame).
+      const frame = request.url.startsWith(`${EMBED_PATH}/`) ? embedCookieOf(request) : undefined;
+      request.embedForms = frame ? embedFormToken(frame) : null;
     });
     // Every state-changing form carries the CSRF token (the pages only change state on POST).
     app.addHook('preHandler', (request, reply, done) => {
-      if (request.method === 'POST') app.csrfProtection(request, reply, done);
-      else done();
+      if (request.method !== 'POST') return done();
+      if (request.embedForms === null) return app.csrfProtection(request, reply, done);
+      if (sameToken(formToken(request), request.embedForms)) return done();
+      done(Object.assign(new Error('bad embed form token'), { code: 'FST_CSRF_INVALID_TOKEN' }));
     });
 
     app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string }, request, reply) => {
+      if (error instanceof EmbedSessionOver) {
+        return render(
+          request,
+          reply,
+          'error',
+          {
+            title: 'Session ended',
+            message: 'This builder session has ended. Reload the page around it to start a new one.',
+          },
+          401,
+        );
+      }
       if (error instanceof SignInRequired) {
         return reply.redirect(`/sign-in?next=${encodeURIComponent(request.url)}`, 303);
       }

@@ -72,5 +72,7 @@ export class ManagersOnly extends Error {}
 declare module 'fastify' {
   interface FastifyRequest {
     signedIn: SignedIn | null;
+    /** An embed frame's form token (its cookie's), null elsewhere: ui/plugin.ts checks it. */
+    embedForms: string | null;
   }
 }

@@ -40,8 +40,13 @@ describe('GET /api/v1/docs', () => {
     await expect(SwaggerParser.validate(res.body)).resolves.toBeTruthy();
     expect(res.body.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(res.body.paths['/healthz']).toBeUndefined();
-    // The MCP endpoint speaks JSON-RPC with its own errors: not part of the REST document.
-    expect(Object.keys(res.body.paths).filter((path) => !path.startsWith('/api/v1/'))).toEqual([]);
+    // The MCP endpoint speaks JSON-RPC with its own errors: not part of the REST document. The
+    // embed session API is, under its own tag.
+    expect(Object.keys(res.body.paths).filter((path) => !path.startsWith('/api/v1/'))).toEqual([
+      '/api/embed/session',
+      '/api/embed/session/{sessionId}',
+    ]);
+    expect(res.body.paths['/api/embed/session'].post.tags).toEqual(['embed']);
   });
 
   it('documents every operation of the spec with its errors', async () => {

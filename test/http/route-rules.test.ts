@@ -1,4 +1,4 @@
-// Every /api/v1 route states its rules in its own file (src/http/route-rules.ts): a query schema
+// Every /api/v1 route (and the embed session API's) states its rules in its own file (src/http/route-rules.ts): a query schema
 // (NoQuery when it takes none), the paging check on a list, the body refusal on a write without a
 // body schema. Nothing rewrites a route behind its file's back, so this test is what keeps a new
 // route from forgetting one.
@@ -10,6 +10,7 @@ import { refuseUnexpectedBody } from '../../src/http/api-guard.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { checkPaging } from '../../src/http/paging.ts';
 import { apiRoutes } from '../../src/http/routes/index.ts';
+import { embedSessionRoutes } from '../../src/http/routes/embed-sessions.ts';
 import type { Services } from '../../src/modules/index.ts';
 
 // Only the route definitions are looked at: no service is called, no database opened.
@@ -23,6 +24,7 @@ async function registeredRoutes(): Promise<RouteOptions[]> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.addHook('onRoute', (route) => void routes.push(route));
   for (const plugin of apiRoutes) await app.register(plugin({ services, config }), { prefix: '/api/v1' });
+  await app.register(embedSessionRoutes({ services, config }), { prefix: '/api/embed' });
   await app.ready();
   await app.close();
   return routes.filter((route) => route.method !== 'HEAD');

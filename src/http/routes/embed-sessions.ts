@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteDeps } from './deps.ts';
 import { principal } from '../caller.ts';
 import { DeletedBody, errorResponses } from '../schemas.ts';
-import { NoQuery } from '../route-rules.ts';
+import { noBody, NoQuery } from '../route-rules.ts';
 import { CreateEmbedSessionBody, EmbedSession, EmbedSessionParams } from '../../modules/embed/schema.ts';
 
 const tags = ['embed'];
@@ -43,6 +43,7 @@ export function embedSessionRoutes({ services: { embed } }: RouteDeps): FastifyP
     app.delete(
       '/session/:sessionId',
       {
+        ...noBody,
         config,
         schema: {
           tags,

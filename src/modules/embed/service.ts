@@ -172,22 +172,27 @@ export class EmbedService {
   }
 
   /**
-   * The frame's one exchange: the token of session `id`, sent by a page of `origin`, for the
-   * cookie's secret. Refused when the token is not that session's, the session is headless, over
-   * or exchanged before, or `origin` is not one of its allowed origins.
+   * A frame's exchange of a token, sent by a page of `origin`, for the cookie's secret (each token
+   * once). `frameId` is the session the frame was opened for: the token is that session's, or a
+   * newer one of the same user (the host's refresh before expiry). Refused when the token is
+   * unknown, headless, over or exchanged before, or `origin` is not one of its allowed origins.
    */
   async exchange(
-    id: string,
+    frameId: string,
     token: string,
     origin: string,
   ): Promise<{ secret: string; session: LiveSession }> {
     const refused = () => new NotAllowedError('This embed session cannot be opened here');
-    if (!isWellFormedApiKey(token, EMBED_TOKEN_PREFIX)) throw refused();
+    if (!isWellFormedApiKey(token, EMBED_TOKEN_PREFIX) || !isUuid(frameId)) throw refused();
     const session = toLive(await repo.findByTokenHash(this.db, hashApiKey(token)));
-    if (!session || session.id !== id || session.mode === 'headless') throw refused();
+    if (!session || session.mode === 'headless') throw refused();
     if (!session.allowedOrigins.includes(origin)) throw refused();
+    if (session.id !== frameId.toLowerCase()) {
+      const frame = await repo.findById(this.db, frameId.toLowerCase());
+      if (frame?.org_id !== session.orgId || frame.client_id !== session.clientId) throw refused();
+    }
     const secret = newToken();
-    if (!(await repo.exchange(this.db, id, hashToken(secret), nowIso()))) throw refused();
+    if (!(await repo.exchange(this.db, session.id, hashToken(secret), nowIso()))) throw refused();
     return { secret, session };
   }
 

@@ -9,6 +9,7 @@ import type { Services } from '../../modules/index.ts';
 import { idFromUrl } from '../ids.ts';
 import { requireSignedIn } from '../session.ts';
 import { clientPrincipal, memberPrincipal, type Principal } from '../../modules/access/principal.ts';
+import type { LiveSession } from '../../modules/embed/service.ts';
 
 export interface BuilderScope {
   /** Who is asking, as the core takes it: the member, or the project's own client. */
@@ -16,8 +17,12 @@ export interface BuilderScope {
   orgId: string;
   orgName: string;
   project: Project;
-  /** A client in the portal, not an agency member: the way back is the portal. */
+  /** A client in the portal (or a host product's user in an embed frame), not an agency member. */
   asClient: boolean;
+  /** Where this project's builder answers: `/app/projects/{id}`, or `/embed/projects/{id}` in a frame. */
+  base: string;
+  /** The embed session of a frame (builder/embed-scope.ts); null on Sitewright's own pages. */
+  embed: LiveSession | null;
 }
 
 export async function builderScope(
@@ -31,7 +36,15 @@ export async function builderScope(
   if (member && who.org) {
     const project = await unlessMissing(services.projects.get(member, id));
     if (project)
-      return { principal: member, orgId: who.org.id, orgName: who.org.name, project, asClient: false };
+      return {
+        principal: member,
+        orgId: who.org.id,
+        orgName: who.org.name,
+        project,
+        asClient: false,
+        base: `/app/projects/${project.id}`,
+        embed: null,
+      };
   }
   const client = clientPrincipal(who);
   if (client && who.client) {
@@ -43,6 +56,8 @@ export async function builderScope(
         orgName: who.client.orgName,
         project,
         asClient: true,
+        base: `/app/projects/${project.id}`,
+        embed: null,
       };
   }
   throw notFound('Project');

@@ -12,10 +12,10 @@ const projectId = workspace.dataset.project;
 initPreview({ projectId });
 // The preview pane alone (/embed/projects/{id}/preview) has no chat and no code panel.
 if (document.getElementById('prompt-form'))
-  initChat({ projectId, onFinished: () => refresh(projectId), onSent: () => refresh(projectId) });
+  initChat({ projectId, onFinished: () => refresh(), onSent: () => refresh() });
 addCopyButtons();
 const code = document.getElementById('code-form')
-  ? initCode({ projectId, onChange: () => refresh(projectId) })
+  ? initCode({ projectId, onChange: () => refresh() })
   : { show: async () => {} };
 
 // Tabs switch without a reload; the address keeps the tab, so a reload or a shared link opens it.
@@ -54,6 +54,9 @@ document.addEventListener('submit', async (event) => {
     button.disabled = true;
     try {
       const answer = await post(form.action, fieldsOf(form));
+      document.dispatchEvent(
+        new CustomEvent('sitewright:action', { detail: { action: form.dataset.action, answer } }),
+      );
       const tab = document.querySelector('.tab[aria-current]')?.dataset.tab ?? 'chat';
       sessionStorage.setItem(
         'sitewright-notice',

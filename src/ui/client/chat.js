@@ -2,7 +2,7 @@
 // running generation's progress as server-sent events (resumed after a reload), and stopping it.
 // The log follows the newest message, and the AI messages counter follows every message (the
 // project's state, read after a message is sent, when it ends, and every few seconds).
-import { post, fieldsOf, say } from './http.js';
+import { base, post, fieldsOf, say } from './http.js';
 
 const $ = (id) => document.getElementById(id);
 let stream = null;
@@ -75,6 +75,7 @@ export function initChat({ projectId, onFinished, onSent }) {
     send.disabled = true;
     try {
       const { generation } = await post(form.action, fieldsOf(form));
+      tell('started', { id: generation.id, prompt: generation.prompt });
       addTurn(generation);
       prompt.value = '';
       follow(projectId, generation.id, onFinished);
@@ -83,6 +84,7 @@ export function initChat({ projectId, onFinished, onSent }) {
     } catch (error) {
       send.disabled = false;
       say(error.message, 'error');
+      tell('refused', { message: error.message, status: error.status });
       if (error.status === 429) onSent?.();
     }
   });
@@ -149,6 +151,11 @@ function keepSteps(item, steps) {
   item.append(details);
 }
 
+/** Tells the rest of the page (an embed frame's bridge) how a generation goes. */
+function tell(kind, detail) {
+  document.dispatchEvent(new CustomEvent('sitewright:generation', { detail: { kind, ...detail } }));
+}
+
 /** Shows the generation's events as they arrive; EventSource resumes with Last-Event-ID by itself. */
 function follow(projectId, generationId, onFinished) {
   stream?.close();
@@ -156,10 +163,10 @@ function follow(projectId, generationId, onFinished) {
   const steps = $('progress-steps');
   steps.textContent = '';
   panel.hidden = false;
-  $('stop-form').action = `/app/projects/${projectId}/generations/${generationId}/cancel`;
+  $('stop-form').action = `${base()}/generations/${generationId}/cancel`;
   $('prompt-form').querySelector('button[type=submit]').disabled = true;
   const item = document.querySelector(`[data-generation="${generationId}"]`);
-  const source = new EventSource(`/app/projects/${projectId}/generations/${generationId}/events`);
+  const source = new EventSource(`${base()}/generations/${generationId}/events`);
   stream = source;
   const show = (event) => {
     const data = JSON.parse(event.data);
@@ -172,6 +179,7 @@ function follow(projectId, generationId, onFinished) {
     steps.scrollTop = steps.scrollHeight;
     if (following) scrollChat();
     if (data.kind === 'running' || data.kind === 'queued') setStatus(item, data.kind);
+    tell(data.kind, { id: generationId, message: data.message, ...(data.path ? { path: data.path } : {}) });
   };
   for (const kind of ['queued', 'running', 'step', 'retrying']) source.addEventListener(kind, show);
   for (const kind of ['succeeded', 'failed', 'cancelled']) {

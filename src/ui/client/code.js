@@ -1,6 +1,6 @@
 // The Code panel: the file tree, the editor (loaded on first use), saving a new version, and
 // uploading files by drag-and-drop or the file picker (the files API's limits apply).
-import { post, say } from './http.js';
+import { base, post, say } from './http.js';
 
 const $ = (id) => document.getElementById(id);
 let editor = null;
@@ -68,7 +68,7 @@ async function ensureEditor(save) {
 }
 
 async function open(projectId, path) {
-  const response = await fetch(`/app/projects/${projectId}/file?path=${encodeURIComponent(path)}`, {
+  const response = await fetch(`${base()}/file?path=${encodeURIComponent(path)}`, {
     headers: { accept: 'application/json' },
   });
   if (!response.ok) return say(`Could not open ${path}`, 'error');
@@ -120,7 +120,7 @@ async function upload(projectId, files, onChange) {
   for (const file of files) {
     const path = file.type.startsWith('image/') ? `images/${file.name}` : file.name;
     try {
-      const answer = await post(`/app/projects/${projectId}/files`, {
+      const answer = await post(`${base()}/files`, {
         path,
         content: await base64Of(file),
         encoding: 'base64',

@@ -2,6 +2,9 @@
 // ({notice, ...} or {error}) instead of a redirect, and the notice shown in the status line.
 const workspace = () => document.getElementById('workspace');
 
+/** Where the builder's project answers: /app/projects/{id}, or /embed/s/{session}/projects/{id} in a frame. */
+export const base = () => workspace().dataset.base;
+
 export async function post(path, fields) {
   const response = await fetch(path, {
     method: 'POST',

@@ -9,7 +9,7 @@
 // posts to this window is never taken as a selection or an edit. A selection counts only while
 // the person is selecting, and an edited text only in an edit the person started here (the
 // button, or Enter in the preview, which asks here first), for the element that was selected.
-import { post, say } from './http.js';
+import { base, post, say } from './http.js';
 
 const $ = (id) => document.getElementById(id);
 let selection = null;
@@ -61,13 +61,13 @@ async function heard(projectId, data) {
       return;
     editing = null;
     try {
-      const answer = await post(`/app/projects/${projectId}/text`, {
+      const answer = await post(`${base()}/text`, {
         file: edit.file,
         selector: edit.selector,
         text: data.text,
       });
       say(answer.notice);
-      await refresh(projectId);
+      await refresh();
     } catch (error) {
       say(error.message, 'error');
       reload();
@@ -118,11 +118,8 @@ export function initPreview({ projectId }) {
   if ($('frame-wrap')?.querySelector('noscript')) load(pageUrl('index.html'));
 
   // A new version (made here, by another person, or through the API) reloads the preview.
-  setInterval(() => refresh(projectId), 2500);
-  document.addEventListener(
-    'visibilitychange',
-    () => document.visibilityState === 'visible' && refresh(projectId),
-  );
+  setInterval(() => refresh(), 2500);
+  document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && refresh());
   workspace.dataset.lastSeen = workspace.dataset.version;
 }
 
@@ -190,10 +187,10 @@ export function clearSelection() {
  * Reads the project's state: tells the page (`sitewright:state`: the AI messages counter follows
  * it), and reloads the preview when the project's newest version is not the one shown.
  */
-export async function refresh(projectId) {
+export async function refresh() {
   const workspace = $('workspace');
   try {
-    const response = await fetch(`/app/projects/${projectId}/state`, {
+    const response = await fetch(`${base()}/state`, {
       headers: { accept: 'application/json' },
     });
     if (!response.ok) return;

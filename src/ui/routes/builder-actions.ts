@@ -8,24 +8,26 @@ import { GenerateBody } from '../../modules/generations/schema.ts';
 import type { RouteDeps } from '../deps.ts';
 import { validForm, optional, text, type Form } from '../forms.ts';
 import { answer } from '../builder/action-answer.ts';
-import { builderScope } from '../builder/scope.ts';
+import type { BuilderMount } from '../builder/mount.ts';
+import type { BuilderScope } from '../builder/scope.ts';
 import { placeholdersOf } from '../builder/placeholders.ts';
 import { idFromUrl } from '../ids.ts';
 
 type P = { id: string };
 
-export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
+export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPluginAsync {
   const { services, config } = deps;
   const { generations, files, versions, publishing, deployments, domains } = services;
   // A file as base64 JSON is 4/3 of its bytes; the service checks the limits themselves.
   const fileBodyLimit = Math.ceil((config.files.maxFileBytes * 4) / 3) + 65_536;
-  const back = (id: string, tab: string) => `/app/projects/${id}?tab=${tab}`;
+  const back = (scope: BuilderScope, tab: string) => `${scope.base}?tab=${tab}`;
 
   return async (app) => {
-    app.post<{ Params: P; Body: Form }>('/app/projects/:id/generate', async (request, reply) => {
-      const { principal: asking, project } = await builderScope(request, services, request.params.id);
+    app.post<{ Params: P; Body: Form }>(`${mount.route}/generate`, async (request, reply) => {
+      const scope = await mount.scope(request, reply, request.params.id, true);
+      const { principal: asking, project } = scope;
       const form = request.body ?? {};
-      return answer(request, reply, back(project.id, 'chat'), async () => {
+      return answer(request, reply, back(scope, 'chat'), async () => {
         const element = optional(form, 'element_selector')
           ? {
               file: text(form, 'element_file'),
@@ -45,11 +47,12 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
 
     app.post<{ Params: P & { gid: string } }>(
-      '/app/projects/:id/generations/:gid/cancel',
+      `${mount.route}/generations/:gid/cancel`,
       async (request, reply) => {
-        const { principal: asking, project } = await builderScope(request, services, request.params.id);
+        const scope = await mount.scope(request, reply, request.params.id, true);
+        const { principal: asking, project } = scope;
         const gid = idFromUrl(request.params.gid, 'Generation');
-        return answer(request, reply, back(project.id, 'chat'), async () => ({
+        return answer(request, reply, back(scope, 'chat'), async () => ({
           notice: 'Stopped. No file was changed.',
           data: {
             generation: await generations.cancel(asking, { projectId: project.id, generationId: gid }),
@@ -59,34 +62,31 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
     );
 
     app.post<{ Params: P; Body: Form }>(
-      '/app/projects/:id/files',
+      `${mount.route}/files`,
       { bodyLimit: fileBodyLimit },
       async (request, reply) => {
-        const { principal: asking, project } = await builderScope(request, services, request.params.id);
+        const scope = await mount.scope(request, reply, request.params.id, true);
+        const { principal: asking, project } = scope;
         const form = request.body ?? {};
         const path = text(form, 'path').trim();
-        return answer(
-          request,
-          reply,
-          `${back(project.id, 'code')}&file=${encodeURIComponent(path)}`,
-          async () => {
-            const encoding = text(form, 'encoding') === 'base64' ? 'base64' : 'utf8';
-            const { file, created } = await files.put(
-              asking,
-              project.id,
-              path,
-              { content: text(form, 'content'), encoding },
-              { source: 'edit' },
-            );
-            return { notice: `${created ? 'Added' : 'Saved'} ${file.path}.`, data: { file } };
-          },
-        );
+        return answer(request, reply, `${back(scope, 'code')}&file=${encodeURIComponent(path)}`, async () => {
+          const encoding = text(form, 'encoding') === 'base64' ? 'base64' : 'utf8';
+          const { file, created } = await files.put(
+            asking,
+            project.id,
+            path,
+            { content: text(form, 'content'), encoding },
+            { source: 'edit' },
+          );
+          return { notice: `${created ? 'Added' : 'Saved'} ${file.path}.`, data: { file } };
+        });
       },
     );
 
-    app.post<{ Params: P; Body: Form }>('/app/projects/:id/files/delete', async (request, reply) => {
-      const { principal: asking, project } = await builderScope(request, services, request.params.id);
-      return answer(request, reply, back(project.id, 'code'), async () => {
+    app.post<{ Params: P; Body: Form }>(`${mount.route}/files/delete`, async (request, reply) => {
+      const scope = await mount.scope(request, reply, request.params.id, true);
+      const { principal: asking, project } = scope;
+      return answer(request, reply, back(scope, 'code'), async () => {
         const path = await files.delete(asking, project.id, text(request.body ?? {}, 'path'), {
           source: 'edit',
         });
@@ -94,10 +94,11 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
       });
     });
 
-    app.post<{ Params: P; Body: Form }>('/app/projects/:id/text', async (request, reply) => {
-      const { principal: asking, project } = await builderScope(request, services, request.params.id);
+    app.post<{ Params: P; Body: Form }>(`${mount.route}/text`, async (request, reply) => {
+      const scope = await mount.scope(request, reply, request.params.id, true);
+      const { principal: asking, project } = scope;
       const form = request.body ?? {};
-      return answer(request, reply, back(project.id, 'chat'), async () => {
+      return answer(request, reply, back(scope, 'chat'), async () => {
         const file = await files.editText(
           asking,
           project.id,
@@ -109,20 +110,22 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
 
     app.post<{ Params: P & { vid: string } }>(
-      '/app/projects/:id/versions/:vid/restore',
+      `${mount.route}/versions/:vid/restore`,
       async (request, reply) => {
-        const { principal: asking, project } = await builderScope(request, services, request.params.id);
+        const scope = await mount.scope(request, reply, request.params.id, true);
+        const { principal: asking, project } = scope;
         const vid = idFromUrl(request.params.vid, 'Version');
-        return answer(request, reply, back(project.id, 'versions'), async () => {
+        return answer(request, reply, back(scope, 'versions'), async () => {
           const version = await versions.restore(asking, { projectId: project.id, versionId: vid });
           return { notice: `${version.summary}: it is version ${version.number} now.`, data: { version } };
         });
       },
     );
 
-    app.post<{ Params: P }>('/app/projects/:id/publish', async (request, reply) => {
-      const { principal: asking, project } = await builderScope(request, services, request.params.id);
-      return answer(request, reply, back(project.id, 'publish'), async () => {
+    app.post<{ Params: P }>(`${mount.route}/publish`, async (request, reply) => {
+      const scope = await mount.scope(request, reply, request.params.id, true);
+      const { principal: asking, project } = scope;
+      return answer(request, reply, back(scope, 'publish'), async () => {
         const published = await publishing.publish(asking, project.id);
         const { count } = await placeholdersOf(services, asking, project.id);
         const todo = count
@@ -133,20 +136,22 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
 
     app.post<{ Params: P & { did: string } }>(
-      '/app/projects/:id/deployments/:did/promote',
+      `${mount.route}/deployments/:did/promote`,
       async (request, reply) => {
-        const { principal: asking, project } = await builderScope(request, services, request.params.id);
+        const scope = await mount.scope(request, reply, request.params.id, true);
+        const { principal: asking, project } = scope;
         const did = idFromUrl(request.params.did, 'Deployment');
-        return answer(request, reply, back(project.id, 'publish'), async () => {
+        return answer(request, reply, back(scope, 'publish'), async () => {
           const published = await deployments.promote(asking, { projectId: project.id, deploymentId: did });
           return { notice: `That deployment is live again at ${published.url}`, data: { published } };
         });
       },
     );
 
-    app.post<{ Params: P; Body: Form }>('/app/projects/:id/domains', async (request, reply) => {
-      const { principal: asking, project } = await builderScope(request, services, request.params.id);
-      return answer(request, reply, back(project.id, 'publish'), async () => {
+    app.post<{ Params: P; Body: Form }>(`${mount.route}/domains`, async (request, reply) => {
+      const scope = await mount.scope(request, reply, request.params.id, true);
+      const { principal: asking, project } = scope;
+      return answer(request, reply, back(scope, 'publish'), async () => {
         const domain = await domains.add(asking, project.id, text(request.body ?? {}, 'domain').trim());
         return {
           notice: `Added ${domain.domain}: create the DNS records below, then verify.`,
@@ -156,11 +161,12 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
 
     app.post<{ Params: P & { did: string } }>(
-      '/app/projects/:id/domains/:did/verify',
+      `${mount.route}/domains/:did/verify`,
       async (request, reply) => {
-        const { principal: asking, project } = await builderScope(request, services, request.params.id);
+        const scope = await mount.scope(request, reply, request.params.id, true);
+        const { principal: asking, project } = scope;
         const did = idFromUrl(request.params.did, 'Domain');
-        return answer(request, reply, back(project.id, 'publish'), async () => {
+        return answer(request, reply, back(scope, 'publish'), async () => {
           const domain = await domains.verify(asking, { projectId: project.id, domainId: did });
           if (domain.status === 'active') return { notice: `${domain.domain} is active.`, data: { domain } };
           return {
@@ -173,19 +179,21 @@ export function builderActionRoutes(deps: RouteDeps): FastifyPluginAsync {
     );
 
     app.post<{ Params: P & { did: string } }>(
-      '/app/projects/:id/domains/:did/delete',
+      `${mount.route}/domains/:did/delete`,
       async (request, reply) => {
-        const { principal: asking, project } = await builderScope(request, services, request.params.id);
+        const scope = await mount.scope(request, reply, request.params.id, true);
+        const { principal: asking, project } = scope;
         const did = idFromUrl(request.params.did, 'Domain');
-        return answer(request, reply, back(project.id, 'publish'), async () => {
+        return answer(request, reply, back(scope, 'publish'), async () => {
           await domains.remove(asking, { projectId: project.id, domainId: did });
           return { notice: 'Domain removed.' };
         });
       },
     );
 
-    app.get<{ Params: P }>('/app/projects/:id/export.zip', async (request, reply) => {
-      const { principal: asking, project } = await builderScope(request, services, request.params.id);
+    app.get<{ Params: P }>(`${mount.route}/export.zip`, async (request, reply) => {
+      const scope = await mount.scope(request, reply, request.params.id, true);
+      const { principal: asking, project } = scope;
       const { zip, fileName } = await files.export(asking, project.id);
       return reply
         .type('application/zip')

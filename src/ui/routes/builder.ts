@@ -1,38 +1,49 @@
 // The builder page (`/app/projects/{id}`, the project's builder_url) and what its script reads:
 // a generation's progress as server-sent events, the project's state (to reload the preview when
 // a new version appears, and the AI messages counter) and a file's content for the code editor. Access: builder/scope.ts.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { resumeAfter, writeEventStream } from '../../lib/sse.ts';
 import type { RouteDeps } from '../deps.ts';
 import { render } from '../page.ts';
-import { builderScope } from '../builder/scope.ts';
+import type { BuilderMount } from '../builder/mount.ts';
+import { frameSession } from '../builder/embed-scope.ts';
+import { isUuid } from '../../lib/ids.ts';
 import { loadWorkspace, type WorkspaceQuery } from '../builder/workspace.ts';
 import { idFromUrl } from '../ids.ts';
 
 type ProjectParams = { id: string };
 
-export function builderRoutes(deps: RouteDeps): FastifyPluginAsync {
+export function builderRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPluginAsync {
   const { services } = deps;
   const { generations, versions, files } = services;
   return async (app) => {
-    app.get<{ Params: ProjectParams; Querystring: WorkspaceQuery }>(
-      '/app/projects/:id',
-      async (request, reply) => {
-        const scope = await builderScope(request, services, request.params.id);
-        const workspace = await loadWorkspace(services, scope, request.query);
-        return render(request, reply, 'builder', {
-          title: `${scope.project.name} — builder`,
-          scope,
-          project: scope.project,
-          ...workspace,
-        });
-      },
-    );
+    app.get<{ Params: ProjectParams; Querystring: WorkspaceQuery }>(mount.route, async (request, reply) => {
+      const scope = await mount.scope(request, reply, request.params.id);
+      const workspace = await loadWorkspace(services, scope, request.query);
+      return render(request, reply, 'builder', {
+        title: `${scope.project.name} — builder`,
+        scope,
+        project: scope.project,
+        ...workspace,
+      });
+    });
 
     // The preview pane alone, where the embeddable builder mounts it (the preview's
-    // embed_preview_path); the same people may open it.
-    app.get<{ Params: ProjectParams }>('/embed/projects/:id/preview', async (request, reply) => {
-      const scope = await builderScope(request, services, request.params.id);
+    // embed_preview_path): an embed session's frame, or a signed-in member or client. A frame
+    // opened at the session's preview_url before its cookie is set goes through the handshake.
+    if (mount.pane)
+      app.get<{ Params: ProjectParams; Querystring: { session?: string } }>(
+        `${mount.route}/preview`,
+        async (request, reply) => {
+          const sid = request.query.session;
+          if (sid && isUuid(sid) && !(await frameSession(request, services)))
+            return reply.redirect(`/embed/s/${sid.toLowerCase()}?pane=preview`, 303);
+          return pane(request, reply);
+        },
+      );
+
+    const pane = async (request: FastifyRequest<{ Params: ProjectParams }>, reply: FastifyReply) => {
+      const scope = await mount.scope(request, reply, request.params.id, true);
       const workspace = await loadWorkspace(services, scope, {});
       return render(request, reply, 'builder-embed', {
         title: `${scope.project.name} — preview`,
@@ -40,12 +51,12 @@ export function builderRoutes(deps: RouteDeps): FastifyPluginAsync {
         project: scope.project,
         ...workspace,
       });
-    });
+    };
 
     app.get<{ Params: ProjectParams & { gid: string }; Querystring: { after?: string } }>(
-      '/app/projects/:id/generations/:gid/events',
+      `${mount.route}/generations/:gid/events`,
       async (request, reply) => {
-        const { principal: asking, project } = await builderScope(request, services, request.params.id);
+        const { principal: asking, project } = await mount.scope(request, reply, request.params.id, true);
         const ref = { projectId: project.id, generationId: idFromUrl(request.params.gid, 'Generation') };
         await generations.get(asking, ref); // the 404 page before the stream starts
         const after = resumeAfter(
@@ -62,8 +73,8 @@ export function builderRoutes(deps: RouteDeps): FastifyPluginAsync {
       },
     );
 
-    app.get<{ Params: ProjectParams }>('/app/projects/:id/state', async (request, reply) => {
-      const { principal: asking, project } = await builderScope(request, services, request.params.id);
+    app.get<{ Params: ProjectParams }>(`${mount.route}/state`, async (request, reply) => {
+      const { principal: asking, project } = await mount.scope(request, reply, request.params.id, true);
       const [latest, list, allowance] = await Promise.all([
         versions.latest(asking, project.id),
         generations.list(asking, project.id, 1, 0),
@@ -90,9 +101,9 @@ export function builderRoutes(deps: RouteDeps): FastifyPluginAsync {
     });
 
     app.get<{ Params: ProjectParams; Querystring: { path?: string } }>(
-      '/app/projects/:id/file',
+      `${mount.route}/file`,
       async (request, reply) => {
-        const { principal: asking, project } = await builderScope(request, services, request.params.id);
+        const { principal: asking, project } = await mount.scope(request, reply, request.params.id, true);
         const file = await files.get(asking, project.id, request.query.path ?? '');
         return reply.header('cache-control', 'no-store').send({ file });
       },

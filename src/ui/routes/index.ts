@@ -19,6 +19,8 @@ import { buildRoutes } from './build.ts';
 import { buildLinkSettingsRoutes } from './build-link-settings.ts';
 import { oauthConsentRoutes } from './oauth-consent.ts';
 import { aiModelRoutes } from './ai-model.ts';
+import { appMount, embedMount } from '../builder/mount.ts';
+import { embedPageRoutes } from './embed-pages.ts';
 
 export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
@@ -35,13 +37,17 @@ export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
       projectRoutes,
       analyticsRoutes,
       catalogRoutes,
-      builderRoutes,
-      builderActionRoutes,
       buildRoutes,
       buildLinkSettingsRoutes,
       aiModelRoutes,
       oauthConsentRoutes,
     ])
       await app.register(routes(deps));
+    // The builder, for the dashboard and the portal, and in an embed frame (builder/mount.ts).
+    for (const mount of [appMount(deps.services), embedMount(deps.services)]) {
+      await app.register(builderRoutes(deps, mount));
+      await app.register(builderActionRoutes(deps, mount));
+    }
+    await app.register(embedPageRoutes(deps));
   };
 }
