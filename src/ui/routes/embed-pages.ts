@@ -39,7 +39,9 @@ export function embedPageRoutes(deps: RouteDeps): FastifyPluginAsync {
       const rules = [
         theme.accent ? `:root{--accent:${theme.accent};--accent-dark:${theme.accent};}` : '',
         theme.mode === 'dark' ? DARK : '',
-      ].join('\n');
+      ]
+        .filter(Boolean)
+        .join('\n');
       return reply.type('text/css; charset=utf-8').header('cache-control', 'no-store').send(rules);
     });
   };

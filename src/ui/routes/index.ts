@@ -21,6 +21,7 @@ import { oauthConsentRoutes } from './oauth-consent.ts';
 import { aiModelRoutes } from './ai-model.ts';
 import { appMount, embedMount } from '../builder/mount.ts';
 import { embedPageRoutes } from './embed-pages.ts';
+import { embeddingRoutes } from './embedding.ts';
 
 export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
@@ -40,6 +41,7 @@ export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
       buildRoutes,
       buildLinkSettingsRoutes,
       aiModelRoutes,
+      embeddingRoutes,
       oauthConsentRoutes,
     ])
       await app.register(routes(deps));
