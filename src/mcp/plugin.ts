@@ -72,6 +72,8 @@ export function mcpPlugin(deps: McpDeps): FastifyPluginAsync {
     if (!token) return undefined;
     if (token.startsWith('wk_')) {
       const caller = await services.orgs.authenticate(token);
+      // An embed key opens embed sessions and nothing else: here it is no credential at all.
+      if (!caller || caller.permissions.includes('embed')) return undefined;
       return (
         caller && {
           orgId: caller.orgId,

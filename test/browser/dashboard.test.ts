@@ -128,6 +128,16 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
     });
     expect(hook.status).toBe(201);
 
+    // Embedding: the origins that may frame the builder, and an embed key shown once.
+    await page.getByRole('link', { name: 'Embedding' }).click();
+    await page.getByLabel('Origins').fill('https://app.booking.example\nhttp://localhost:5173');
+    await page.getByRole('button', { name: 'Save origins' }).click();
+    await page.getByText('Saved the origins that may embed the builder.').waitFor();
+    await page.getByLabel('Name').fill('Booking app');
+    await page.getByRole('button', { name: 'Create an embed key' }).click();
+    expect(await page.locator('#new-key-value').inputValue()).toMatch(/^wk_/);
+    await check(page, 'dashboard-embedding');
+
     // A client, created and invited from the dashboard.
     await page.getByRole('link', { name: 'Clients' }).click();
     await check(page);

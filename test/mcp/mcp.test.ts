@@ -198,10 +198,13 @@ describe('the HTTP side of /api/mcp', () => {
       method: 'tools/call',
       params: { name: 'list_projects', arguments: {} },
     };
+    // An embed key opens embed sessions and is no credential here.
+    const embedKey = (await api.ctx.services.orgs.createKey(api.org.id, ['embed'], 'embed')).key;
     for (const headers of [
       {},
       { authorization: 'Bearer wk_not_a_key' },
       { authorization: 'Basic abc' },
+      { authorization: `Bearer ${embedKey}` },
     ] as Record<string, string>[]) {
       const res = await rpc(call, headers);
       expect(res.status).toBe(401);
