@@ -19,7 +19,13 @@ export default tseslint.config(
     // The example host product (examples/embed-host): a plain Node script.
     files: ['examples/**/*.mjs'],
     languageOptions: {
-      globals: { process: 'readonly', fetch: 'readonly', URL: 'readonly', console: 'readonly' },
+      globals: {
+        process: 'readonly',
+        fetch: 'readonly',
+        URL: 'readonly',
+        URLSearchParams: 'readonly',
+        console: 'readonly',
+      },
     },
   },
   {

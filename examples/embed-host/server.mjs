@@ -22,10 +22,15 @@ async function openSession(query) {
   return answer.session;
 }
 
+const style = `<style>body{margin:0;font:15px/1.5 system-ui,sans-serif;background:#f4f1ec;color:#2b2118}
+header{background:#7a3e12;color:#fff;padding:12px 24px;font-weight:600}main{max-width:1200px;margin:0 auto;padding:8px 24px}
+#builder{background:#fff;border-radius:10px;overflow:hidden;box-shadow:0 2px 8px #0002}#events{font-size:12px;color:#6b5a4b}</style>`;
+
 const page = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Bakery admin — website</title>
+<html lang="en"><head><meta charset="utf-8"><title>Bakery admin — website</title>${style}
 <script src="${sitewright}/embed/sdk.js"></script></head>
-<body><main><h1>Your website</h1><div id="builder"></div><ol id="events" aria-label="Events"></ol></main>
+<body><header>Bakery admin · Orders · Staff · <u>Website</u></header>
+<main><h1>Your website</h1><div id="builder"></div><ol id="events" aria-label="Events"></ol></main>
 <script>
 const query = new URLSearchParams(location.search);
 const session = () => fetch('/session?' + query, { method: 'POST' }).then((r) => r.json());
@@ -40,6 +45,37 @@ session().then((first) => {
 });
 </script></body></html>`;
 
+// Headless: no frame at all. The backend calls the REST API with the session's token (its user's
+// projects only) and the host draws its own page.
+async function headless(query) {
+  const { token } = await openSession(new URLSearchParams({ mode: 'headless' }));
+  const api = (path, init = {}) =>
+    fetch(`${sitewright}/api/v1${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    }).then((r) => r.json());
+  const prompt = query.get('prompt');
+  if (prompt && query.get('project'))
+    await api(`/projects/${query.get('project')}/generate`, {
+      method: 'POST',
+      body: JSON.stringify({ prompt }),
+    });
+  const { projects } = await api('/projects');
+  const escape = (t) => String(t).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const rows = projects.map(
+    (p) => `<li><h2>${escape(p.name)}</h2><p>${
+      p.published_url
+        ? `Live at <a href="${escape(p.published_url)}">${escape(p.published_url)}</a>`
+        : 'Not published yet'
+    }</p>
+    <form method="post"><input type="hidden" name="project" value="${p.id}"><label>Ask for a change
+    <input name="prompt" required></label> <button>Send</button></form></li>`,
+  );
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bakery admin — websites</title>${style}</head>
+<body><header>Bakery admin · Orders · Staff · <u>Website</u></header><main><h1>Your websites</h1>
+<ul id="projects">${rows.join('')}</ul></main></body></html>`;
+}
+
 createServer(async (request, response) => {
   const url = new URL(request.url, 'http://host');
   try {
@@ -51,6 +87,11 @@ createServer(async (request, response) => {
       );
     }
     response.setHeader('content-type', 'text/html; charset=utf-8');
+    if (url.pathname === '/headless') {
+      let form = '';
+      for await (const chunk of request) form += chunk;
+      return response.end(await headless(new URLSearchParams(form)));
+    }
     response.end(page);
   } catch (error) {
     response.statusCode = 502;

@@ -234,8 +234,8 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
     await page.goto(base + '/settings/keys');
     page.once('dialog', (d) => void d.accept());
     await page
+      .getByRole('row', { name: /Zapier/ })
       .getByRole('button', { name: /Revoke/ })
-      .first()
       .click();
     await expect.poll(() => page.locator('.notice').textContent()).toContain('revoked');
     expect((await fetch(`${base}/api/v1/clients`, { headers: auth })).status).toBe(401);

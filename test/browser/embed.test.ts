@@ -333,4 +333,21 @@ describe.runIf(hasChromium)('the embeddable builder in Chromium', () => {
     noTokenAnywhere(watched);
     await watched.context.close();
   }, 60_000);
+
+  it('headless: the host draws its own page from the REST API with the session token', async () => {
+    const watched = await openHost('/');
+    const { page } = watched;
+    await page.goto(`${hostUrl}/headless`);
+    const names = await page.locator('#projects h2').allTextContents();
+    expect(names).toEqual(expect.arrayContaining(['Luna Bakery', 'Pane Bakery']));
+    const generations = () => ctx.database.db.selectFrom('generations').select('id').execute();
+    const before = (await generations()).length;
+    await page.getByLabel('Ask for a change').first().fill('Add a gluten-free section');
+    await page.getByRole('button', { name: 'Send' }).first().click();
+    await page.locator('#projects').waitFor();
+    expect((await generations()).length).toBe(before + 1);
+    await shot(page, 'headless');
+    noTokenAnywhere(watched);
+    await watched.context.close();
+  }, 30_000);
 });
