@@ -187,6 +187,10 @@ describe('the builder in the frame', () => {
       401,
       expect.stringMatching(/frame-ancestors 'none'/),
     ]);
+    // In the host's frame, no name but the host's: neither the builder nor its error pages say Sitewright.
+    expect(visibleText(alone.body)).toContain('This builder session has ended.');
+    expect(alone.body).not.toContain('Sitewright');
+    expect(page.body).not.toContain('Sitewright');
     // Another client's project is not found; a revoked session stops at its next request.
     const other = await createProject(api, { name: 'Not theirs', client_email: (await otherClient()).email });
     expect(

@@ -302,6 +302,19 @@ describe('a headless session', () => {
     expect((await api.get('/api/v1/projects', { key: third.token })).status).toBe(401);
   });
 
+  it('has a rate-limit quota of its own, apart from its key and from other sessions', async () => {
+    const { key, session } = await headless();
+    const other = (
+      await open(key, { user: { external_id: 'h-2', email: 'h2@example.com' }, mode: 'headless' })
+    ).body.session;
+    const remaining = async (token: string) =>
+      Number((await api.get('/api/v1/projects', { key: token })).headers['x-ratelimit-remaining']);
+    const first = await remaining(session.token);
+    expect(await remaining(session.token)).toBe(first - 1);
+    expect(await remaining(session.token)).toBe(first - 2);
+    expect(await remaining(other.token)).toBe(first);
+  });
+
   it("another organization's key cannot revoke it, and a full session's token is no bearer", async () => {
     const { session } = await headless();
     const other = await api.newOrg();
