@@ -266,6 +266,8 @@ describe('a headless session', () => {
     const token = session.token;
     const put = await api.put(`/api/v1/projects/${mine.id}/files/a.html`, { content: 'x' }, { key: token });
     expect([put.status, put.body.error]).toEqual([403, expect.stringMatching(/permission 'edit'/)]);
+    const note = await api.delete(`/api/v1/projects/${mine.id}/submissions/${OTHER_UUID}`, { key: token });
+    expect([note.status, note.body.error]).toEqual([403, expect.stringMatching(/permission 'edit'/)]);
     const gen = await api.post(
       `/api/v1/projects/${mine.id}/generate`,
       { prompt: 'A bakery' },

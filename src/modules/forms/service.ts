@@ -8,7 +8,7 @@ import { recordEvent } from '../../events/outbox.ts';
 import { newId } from '../../lib/ids.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { RateLimitedError, invalid, notFound } from '../common/errors.ts';
-import { requirePermission } from '../access/access.ts';
+import { requireAbility, requirePermission } from '../access/access.ts';
 import { visibleProject } from '../access/projects.ts';
 import type { Principal } from '../access/principal.ts';
 
@@ -51,6 +51,7 @@ export class FormsService {
 
   async delete(principal: Principal, { projectId, submissionId }: SubmissionRef): Promise<void> {
     requirePermission(principal, 'write');
+    requireAbility(principal, 'edit');
     await visibleProject(this.database.db, principal, projectId);
     const { db } = this.database;
     if (!(await repo.deleteSubmission(db, principal.orgId, projectId, submissionId)))
