@@ -178,6 +178,7 @@ describe.runIf(hasChromium)('the embeddable builder in Chromium', () => {
     expect(alone!.status()).toBe(401);
     await top.close();
 
+    await shot(page, 'websites');
     await list.getByLabel('Name of a new website').fill('Luna Bakery');
     await list.getByRole('button', { name: 'Create' }).click();
     const frame = await builderFrame(page, /^\/embed\/projects\/[0-9a-f-]{36}$/);
