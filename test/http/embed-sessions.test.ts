@@ -135,6 +135,7 @@ describe('POST /api/embed/session', () => {
       [{ user, mode: 'full', project_id: theirs.id }, 404, /Project/],
       [{ user, mode: 'full', colour: 'red' }, 400, /colour/],
       [{ user: { email: 'a\u0000b@example.com' }, mode: 'full' }, 400, /email/],
+      [{ user: { ...user, name: 'a\u0000b' }, mode: 'full' }, 400, /user.name.*NUL/],
     ];
     for (const [body, status, message] of cases) {
       const res = await open(key, body);
