@@ -411,6 +411,8 @@ export interface EmbedSessionsTable {
   theme: string;
   token_hash: string;
   cookie_hash: string | null;
+  /** The frame whose cookie this session's is (its own id, or the session it took over from). */
+  frame_id: string | null;
   created_at: Timestamp;
   expires_at: Timestamp;
   exchanged_at: NullableTimestamp;

@@ -13,7 +13,7 @@ import { DomainError, InvalidInputError } from '../modules/common/errors.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { isUuid } from '../lib/ids.ts';
 import { transportHeaders } from '../web/security-headers.ts';
-import { frameAncestors, setEmbedCookie } from '../web/embed-cookie.ts';
+import { frameAncestors, framePath, setEmbedCookie } from '../web/embed-cookie.ts';
 import { embedFormToken } from '../modules/embed/service.ts';
 import { checkedAgainst } from '../web/validation-message.ts';
 
@@ -40,6 +40,7 @@ const ExchangeBody = Type.Object(
     origin: Type.String({ maxLength: 300 }),
     session: Type.String({ maxLength: 36 }),
     pane: Type.Optional(Type.String({ maxLength: 20 })),
+    project: Type.Optional(Type.String({ maxLength: 36 })),
   },
   { additionalProperties: false },
 );
@@ -85,7 +86,7 @@ export function embedPlugin(deps: EmbedDeps): FastifyPluginAsync {
       });
     }
 
-    app.get<{ Params: { sid: string }; Querystring: { pane?: string } }>(
+    app.get<{ Params: { sid: string }; Querystring: { pane?: string; project?: string } }>(
       '/embed/s/:sid',
       async (request, reply) => {
         const origins = isUuid(request.params.sid)
@@ -93,12 +94,13 @@ export function embedPlugin(deps: EmbedDeps): FastifyPluginAsync {
           : undefined;
         if (!origins) return refusal(reply, 404, 'This builder session has ended or does not exist.');
         const pane = request.query.pane === 'preview' ? 'preview' : '';
+        const project = isUuid(request.query.project ?? '') ? request.query.project!.toLowerCase() : '';
         return reply
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-store')
           .header('content-security-policy', pagePolicy(origins))
           .header('referrer-policy', 'no-referrer')
-          .send(handshakePage(request.params.sid.toLowerCase(), origins, pane, deps.stylesheet));
+          .send(handshakePage(request.params.sid.toLowerCase(), origins, { pane, project }, deps.stylesheet));
       },
     );
 
@@ -120,21 +122,15 @@ export function embedPlugin(deps: EmbedDeps): FastifyPluginAsync {
       try {
         const body = checkedAgainst(ExchangeBody, request.body, 'field', { whole: 'body' });
         const { secret, session } = await services.embed.exchange(body.session, body.token, body.origin);
-        setEmbedCookie(reply, secret, session.expiresAt);
-        const project = session.projectId;
-        const next =
-          (body.pane === 'preview' || session.mode === 'hybrid') && project
-            ? `/embed/projects/${project}/preview`
-            : project
-              ? `/embed/projects/${project}`
-              : '/embed/projects';
-        // A refreshed frame keeps its page: it takes the new session's id and form token from here.
-        return reply.send({
-          next,
-          session: session.id,
-          expires_at: session.expiresAt,
-          csrf: embedFormToken(secret),
-        });
+        const frame = framePath(body.session.toLowerCase());
+        setEmbedCookie(reply, body.session.toLowerCase(), secret, session.expiresAt);
+        const project = session.projectId ?? (body.project && isUuid(body.project) ? body.project : null);
+        const pane = body.pane === 'preview' || session.mode === 'hybrid';
+        const next = project
+          ? `${frame}/projects/${project.toLowerCase()}${pane ? '/preview' : ''}`
+          : `${frame}/projects`;
+        // A refreshed frame keeps its page: it takes the new form token and end from here.
+        return reply.send({ next, expires_at: session.expiresAt, csrf: embedFormToken(secret) });
       } catch (error) {
         if (error instanceof InvalidInputError) return reply.status(400).send({ error: error.message });
         if (error instanceof DomainError) return reply.status(403).send({ error: error.message });
@@ -161,7 +157,12 @@ function refusal(reply: FastifyReply, status: number, message: string): FastifyR
     );
 }
 
-function handshakePage(sid: string, origins: readonly string[], pane: string, stylesheet: string): string {
+function handshakePage(
+  sid: string,
+  origins: readonly string[],
+  open: { pane: string; project: string },
+  stylesheet: string,
+): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -172,7 +173,7 @@ function handshakePage(sid: string, origins: readonly string[], pane: string, st
 <script type="module" src="/embed/frame.js"></script>
 </head>
 <body class="embed-handshake">
-<main id="handshake" data-session="${escapeHtml(sid)}" data-pane="${escapeHtml(pane)}" data-origins="${escapeHtml(JSON.stringify(origins))}">
+<main id="handshake" data-session="${escapeHtml(sid)}" data-pane="${escapeHtml(open.pane)}" data-project="${escapeHtml(open.project)}" data-origins="${escapeHtml(JSON.stringify(origins))}">
 <h1 class="visually-hidden">Website builder</h1>
 <p id="status" role="status" aria-live="polite">Opening the builder…</p>
 <noscript><p>The website builder needs JavaScript in this page and in the page around it.</p></noscript>

@@ -13,7 +13,7 @@ import { UI_DIR } from './dir.ts';
 import { parse as parseQuery } from 'node:querystring';
 import type { PagesDeps, RouteDeps } from './deps.ts';
 import { DomainError, NotFoundError, RateLimitedError, NotAllowedError } from '../modules/common/errors.ts';
-import { noticeCookie, peopleWords, render } from './page.ts';
+import { allowFraming, noticeCookie, peopleWords, render } from './page.ts';
 import { previewOrigin } from '../modules/publishing/preview-links.ts';
 import { ManagersOnly, NoOrganization, SignInRequired, sessionCookieName } from './session.ts';
 import { assetRoutes, assetUrl } from './routes/assets.ts';
@@ -158,6 +158,7 @@ export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
 
     app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string }, request, reply) => {
       if (error instanceof EmbedSessionOver) {
+        allowFraming(reply, error.origins);
         return render(
           request,
           reply,

@@ -2,18 +2,29 @@
 // embed pages (ui/). Partitioned (CHIPS), so it works in a third-party iframe where the browser
 // blocks third-party cookies, and lives only under the host page's top-level site: the same
 // Sitewright opened top-level never sees it. `Secure` always (a partitioned cookie must be;
-// browsers accept it from http://localhost and loopback for development). One per host page's
-// site: a newer session's exchange replaces it, which is how a refreshed token takes over.
+// browsers accept it from http://localhost and loopback for development). One per frame: its path
+// is the frame's (/embed/s/{frame}), so two frames, or another organization's frame on the same
+// host page, never share or replace it; a refreshed token's exchange replaces the frame's own.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const EMBED_COOKIE = 'sitewright_embed';
-/** The embed pages' paths: the cookie is sent to them and nowhere else. */
+/** The embed pages' paths. */
 export const EMBED_PATH = '/embed';
 
-export function setEmbedCookie(reply: FastifyReply, secret: string, expiresAt: string): void {
+/** The pages of frame `frameId`: its cookie is sent to them and nowhere else. */
+export function framePath(frameId: string): string {
+  return `${EMBED_PATH}/s/${frameId}`;
+}
+
+export function setEmbedCookie(
+  reply: FastifyReply,
+  frameId: string,
+  secret: string,
+  expiresAt: string,
+): void {
   const seconds = Math.max(1, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
   reply.setCookie(EMBED_COOKIE, secret, {
-    path: EMBED_PATH,
+    path: framePath(frameId),
     httpOnly: true,
     secure: true,
     sameSite: 'none',

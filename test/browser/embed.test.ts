@@ -163,7 +163,7 @@ describe.runIf(hasChromium)('the embeddable builder in Chromium', () => {
   it('full widget: mounts by the SDK, a partitioned cookie, a prompt with progress, publish reaches the host', async () => {
     const watched = await openHost('/');
     const { page, context } = watched;
-    const list = await builderFrame(page, /^\/embed\/projects$/);
+    const list = await builderFrame(page, /^\/embed\/s\/[0-9a-f-]{36}\/projects$/);
     await list.getByRole('heading', { name: 'Your websites' }).waitFor();
     expect(await seriousIn(list)).toEqual([]);
 
@@ -174,14 +174,14 @@ describe.runIf(hasChromium)('the embeddable builder in Chromium', () => {
     ]);
     expect((cookies[0] as { partitionKey?: string }).partitionKey).toBe('http://localhost');
     const top = await context.newPage();
-    const alone = await top.goto(`${base}/embed/projects`);
+    const alone = await top.goto(list.url());
     expect(alone!.status()).toBe(401);
     await top.close();
 
     await shot(page, 'websites');
     await list.getByLabel('Name of a new website').fill('Luna Bakery');
     await list.getByRole('button', { name: 'Create' }).click();
-    const frame = await builderFrame(page, /^\/embed\/projects\/[0-9a-f-]{36}$/);
+    const frame = await builderFrame(page, /^\/embed\/s\/[0-9a-f-]{36}\/projects\/[0-9a-f-]{36}$/);
     await frame.getByLabel('What should we build?').waitFor();
     await shot(page, 'full-widget-empty');
     expect(await seriousIn(frame)).toEqual([]);
@@ -250,7 +250,7 @@ describe.runIf(hasChromium)('the embeddable builder in Chromium', () => {
     // A session of 60 s: `session.expiring` comes after half of it, and the host's fetchToken answers it.
     const watched = await openHost(`/?project=${project.id}&ttl=60`);
     const { page } = watched;
-    const frame = await builderFrame(page, new RegExp(`^/embed/projects/${project.id}$`));
+    const frame = await builderFrame(page, new RegExp(`^/embed/s/[0-9a-f-]{36}/projects/${project.id}$`));
     await frame.evaluate(() => ((window as any).kept = 'still here'));
     await expect
       .poll(() => hostEvents(page), { timeout: 40_000 })
@@ -298,7 +298,10 @@ describe.runIf(hasChromium)('the embeddable builder in Chromium', () => {
     );
     const watched = await openHost(`/?mode=hybrid&project=${project.id}`);
     const { page } = watched;
-    const pane = await builderFrame(page, new RegExp(`^/embed/projects/${project.id}/preview$`));
+    const pane = await builderFrame(
+      page,
+      new RegExp(`^/embed/s/[0-9a-f-]{36}/projects/${project.id}/preview$`),
+    );
     await pane.locator('#workspace').waitFor();
     expect(await pane.locator('#prompt-form').count()).toBe(0);
     const started = await page.evaluate(() =>

@@ -13,9 +13,9 @@ const api = useTestApi({ RATE_LIMIT_QUOTA: '30' });
 const HOST = 'https://app.host.example';
 const OWN = () => new URL(api.ctx.config.publicUrl).origin;
 
-async function session(body: Record<string, unknown> = {}) {
+async function session(body: Record<string, unknown> = {}, reuse?: string) {
   await api.ctx.services.embed.setOrigins(systemPrincipal(api.org.id), [HOST, 'https://other.host.example']);
-  const key = (await api.ctx.services.orgs.createKey(api.org.id, ['embed'], 'embed')).key;
+  const key = reuse ?? (await api.ctx.services.orgs.createKey(api.org.id, ['embed'], 'embed')).key;
   const res = await api.post(
     '/api/embed/session',
     {
@@ -97,9 +97,20 @@ describe('the exchange', () => {
   it('trades the token once for a Secure, HttpOnly, SameSite=None, Partitioned cookie under /embed', async () => {
     const { session: s } = await session();
     const { set, answer } = await frameCookie(s);
-    for (const part of ['Path=/embed', 'HttpOnly', 'Secure', 'SameSite=None', 'Partitioned', 'Max-Age='])
+    for (const part of [
+      `Path=/embed/s/${s.id}`,
+      'HttpOnly',
+      'Secure',
+      'SameSite=None',
+      'Partitioned',
+      'Max-Age=',
+    ])
       expect(set).toContain(part);
-    expect(answer).toMatchObject({ next: '/embed/projects', session: s.id, expires_at: s.expires_at });
+    expect(answer).toEqual({
+      next: `/embed/s/${s.id}/projects`,
+      expires_at: s.expires_at,
+      csrf: expect.any(String),
+    });
     const twice = await exchange({ token: s.token, origin: HOST, session: s.id });
     expect([twice.statusCode, twice.json().error]).toEqual([
       403,
@@ -144,18 +155,16 @@ describe('the exchange', () => {
   });
 });
 describe('the builder in the frame', () => {
-  it("answers the session's cookie, framed by its origins, its forms bound to the cookie", async () => {
-    const project = await createProject(api, { name: 'Framed', client_email: 'frame@example.com' }).catch(
-      () => undefined,
-    );
-    const { session: s } = await session();
-    const mine = project ?? (await createProject(api, { name: 'Framed', client_email: 'frame@example.com' }));
+  it("answers the frame's cookie, framed by its origins, its forms bound to the cookie", async () => {
+    const { session: s, key } = await session();
+    const mine = await createProject(api, { name: 'Framed', client_email: 'frame@example.com' });
     const { cookie, secret } = await frameCookie(s);
-    const page = await api.app.inject({ url: `/embed/projects/${mine.id}`, headers: { cookie } });
+    const at = (path: string) => `/embed/s/${s.id}/projects/${path}`;
+    const page = await api.app.inject({ url: at(mine.id), headers: { cookie } });
     expect(page.statusCode, page.body.slice(0, 300)).toBe(200);
     expect(policy(page.headers)).toMatch(new RegExp(`frame-ancestors ${HOST}(;|$)`));
     expect(page.headers['x-frame-options']).toBeUndefined();
-    expect(page.body).toContain(`data-base="/embed/projects/${mine.id}"`);
+    expect(page.body).toContain(`data-base="${at(mine.id)}"`);
     expect(page.body).toContain(`data-csrf="${embedFormToken(secret)}"`);
     expect(page.body).not.toContain('Your website</a>'); // no way out to the portal
     expect(page.body).not.toContain('/app/projects/');
@@ -164,7 +173,7 @@ describe('the builder in the frame', () => {
     const post = (token?: string) =>
       api.app.inject({
         method: 'POST',
-        url: `/embed/projects/${mine.id}/files`,
+        url: `${at(mine.id)}/files`,
         headers: {
           cookie,
           accept: 'application/json',
@@ -181,63 +190,105 @@ describe('the builder in the frame', () => {
     const saved = await post(embedFormToken(secret));
     expect(saved.statusCode, saved.body).toBe(200);
 
-    // Top-level without the cookie (the partition it lives in): no session.
-    const alone = await api.app.inject({ url: `/embed/projects/${mine.id}` });
+    // Top-level without the cookie (the partition it lives in): no session; its page still
+    // names no one but the host, and the frame's origins may show it.
+    const alone = await api.app.inject({ url: at(mine.id) });
     expect([alone.statusCode, policy(alone.headers)]).toEqual([
       401,
-      expect.stringMatching(/frame-ancestors 'none'/),
+      expect.stringMatching(new RegExp(`frame-ancestors ${HOST}(;|$)`)),
     ]);
-    // In the host's frame, no name but the host's: neither the builder nor its error pages say Sitewright.
     expect(visibleText(alone.body)).toContain('This builder session has ended.');
     expect(alone.body).not.toContain('Sitewright');
     expect(page.body).not.toContain('Sitewright');
-    // Another client's project is not found; a revoked session stops at its next request.
+
+    // The cookie is this frame's: another frame's pages (another session, even of the same
+    // organization) do not take it, so no frame can take over another's.
+    const otherFrame = (await session()).session;
+    const carried = await api.app.inject({
+      url: `/embed/s/${otherFrame.id}/projects/${mine.id}`,
+      headers: { cookie },
+    });
+    expect(carried.statusCode).toBe(401);
+
+    // Another client's project is not found; suspending the client stops the session.
     const other = await createProject(api, { name: 'Not theirs', client_email: (await otherClient()).email });
+    expect((await api.app.inject({ url: at(other.id), headers: { cookie } })).statusCode).toBe(404);
+    // Revoking the embed key that opened it ends it too.
+    const live = await frameCookie((await session({}, key)).session);
+    await api.ctx.services.orgs.revokeKey(
+      (await api.ctx.services.orgs.listKeys(api.org.id)).find((k) => k.prefix === key.slice(0, 11))!.id,
+    );
     expect(
-      (await api.app.inject({ url: `/embed/projects/${other.id}`, headers: { cookie } })).statusCode,
-    ).toBe(404);
-    await api.patch(`/api/v1/clients/${s.client_id}`, { status: 'suspended' });
-    expect(
-      (await api.app.inject({ url: `/embed/projects/${mine.id}`, headers: { cookie } })).statusCode,
+      (await api.app.inject({ url: live.answer.next, headers: { cookie: live.cookie } })).statusCode,
     ).toBe(401);
+    await api.patch(`/api/v1/clients/${s.client_id}`, { status: 'suspended' });
+    expect((await api.app.inject({ url: at(mine.id), headers: { cookie } })).statusCode).toBe(401);
   });
 
-  it('a hybrid session opens the preview pane only, through its preview_url', async () => {
+  it('a hybrid session opens the preview pane and what it uses, through its preview_url', async () => {
     const pre = await session();
     const mine = await createProject(api, { name: 'Pane', client_email: 'frame@example.com' });
     const { session: s } = await session({ mode: 'hybrid', project_id: mine.id });
     expect(pre.session.client_id).toBe(s.client_id);
     const url = new URL(s.preview_url);
     const first = await api.app.inject({ url: `${url.pathname}${url.search}` });
-    expect([first.statusCode, first.headers.location]).toEqual([303, `/embed/s/${s.id}?pane=preview`]);
-    const { cookie, answer } = await frameCookie(s, 'preview');
-    expect(answer.next).toBe(`/embed/projects/${mine.id}/preview`);
+    expect([first.statusCode, first.headers.location]).toEqual([
+      303,
+      `/embed/s/${s.id}?pane=preview&project=${mine.id}`,
+    ]);
+    const { cookie, answer, secret } = await frameCookie(s, 'preview');
+    const base = `/embed/s/${s.id}/projects/${mine.id}`;
+    expect(answer.next).toBe(`${base}/preview`);
     const pane = await api.app.inject({ url: answer.next, headers: { cookie } });
     expect(pane.statusCode).toBe(200);
     expect(pane.body).toContain('preview-only');
-    const builder = await api.app.inject({ url: `/embed/projects/${mine.id}`, headers: { cookie } });
-    expect(builder.statusCode).toBe(403);
+    expect((await api.app.inject({ url: base, headers: { cookie } })).statusCode).toBe(403);
+    const act = (path: string, body: Record<string, unknown>) =>
+      api.app.inject({
+        method: 'POST',
+        url: `${base}${path}`,
+        headers: {
+          cookie,
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'x-csrf-token': embedFormToken(secret),
+        },
+        payload: JSON.stringify(body),
+      });
+    // The pane prompts; it does not save files, restore versions or add domains.
+    expect((await act('/generate', { prompt: 'A bakery' })).statusCode).toBe(200);
+    expect((await act('/files', { path: 'a.html', content: 'x' })).statusCode).toBe(403);
+    expect((await act('/domains', { domain: 'www.pane.example' })).statusCode).toBe(403);
+    // Nor does it create websites.
+    const create = await api.app.inject({
+      method: 'POST',
+      url: `/embed/s/${s.id}/projects`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: embedFormToken(secret), name: 'Sneaky' }).toString(),
+    });
+    expect(create.statusCode).toBe(403);
   });
 
   it('lists the user’s websites, creates one when the session may edit, in the session’s theme', async () => {
     const { session: s } = await session({ theme: { accent: '#c2255c', mode: 'dark' } });
-    const { cookie, secret } = await frameCookie(s);
-    const list = await api.app.inject({ url: '/embed/projects', headers: { cookie } });
+    const { cookie, secret, answer } = await frameCookie(s);
+    expect(answer.next).toBe(`/embed/s/${s.id}/projects`);
+    const list = await api.app.inject({ url: answer.next, headers: { cookie } });
     expect(list.statusCode).toBe(200);
     expect(visibleText(list.body)).toContain('No website yet.');
     const created = await api.app.inject({
       method: 'POST',
-      url: '/embed/projects',
+      url: answer.next,
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ _csrf: embedFormToken(secret), name: 'Corner Shop' }).toString(),
     });
     expect(created.statusCode).toBe(303);
-    expect(created.headers.location).toMatch(/^\/embed\/projects\/[0-9a-f-]{36}$/);
-    const theme = await api.app.inject({ url: '/embed/theme.css', headers: { cookie } });
+    expect(created.headers.location).toMatch(new RegExp(`^/embed/s/${s.id}/projects/[0-9a-f-]{36}$`));
+    const theme = await api.app.inject({ url: `/embed/s/${s.id}/theme.css`, headers: { cookie } });
     expect(theme.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(theme.body).toContain(':root{--accent:#c2255c;');
     expect(theme.body).toContain('color-scheme:dark');
-    expect((await api.app.inject({ url: '/embed/theme.css' })).body).toBe('');
+    expect((await api.app.inject({ url: `/embed/s/${s.id}/theme.css` })).body).toBe('');
   });
 });
 

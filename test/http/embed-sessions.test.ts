@@ -305,6 +305,35 @@ describe('a headless session', () => {
     expect((await api.get('/api/v1/projects', { key: third.token })).status).toBe(401);
   });
 
+  it('opened for one project, sees and changes that one only, and creates none', async () => {
+    const key = await embedKey();
+    await createClient(api, { email: 'one@example.com' });
+    const first = await createProject(api, { name: 'First', client_email: 'one@example.com' });
+    const second = await createProject(api, { name: 'Second', client_email: 'one@example.com' });
+    const opened = await open(key, {
+      user: { email: 'one@example.com' },
+      mode: 'headless',
+      project_id: first.id,
+    });
+    const token = opened.body.session.token;
+    const list = await api.get('/api/v1/projects', { key: token });
+    expect([list.body.projects.map((p: { id: string }) => p.id), list.body.total]).toEqual([[first.id], 1]);
+    expect((await api.get(`/api/v1/projects/${first.id}`, { key: token })).status).toBe(200);
+    expect((await api.get(`/api/v1/projects/${second.id}`, { key: token })).status).toBe(404);
+    const gen = await api.post(
+      `/api/v1/projects/${second.id}/generate`,
+      { prompt: 'A shop' },
+      { key: token },
+    );
+    expect(gen.status).toBe(404);
+    const created = await api.post(
+      '/api/v1/projects',
+      { name: 'Third', client_email: 'one@example.com' },
+      { key: token },
+    );
+    expect([created.status, created.body.error]).toEqual([403, expect.stringMatching(/one project/)]);
+  });
+
   it('has a rate-limit quota of its own, apart from its key and from other sessions', async () => {
     const { key, session } = await headless();
     const other = (

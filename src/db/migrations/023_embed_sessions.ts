@@ -32,6 +32,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('theme', 'text', (c) => c.notNull())
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('cookie_hash', 'text', (c) => c.unique())
+    // The frame (the session its page was opened for) whose cookie this session's is: the same
+    // session, or an older one of the same user it took over from (a refresh before expiry).
+    .addColumn('frame_id', 'text')
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('expires_at', ts, (c) => c.notNull())
     .addColumn('exchanged_at', ts)

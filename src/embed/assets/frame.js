@@ -24,6 +24,7 @@ window.addEventListener('message', async (event) => {
         origin: event.origin,
         session: root.dataset.session,
         pane: root.dataset.pane,
+        ...(root.dataset.project ? { project: root.dataset.project } : {}),
       }),
       credentials: 'same-origin',
     });
@@ -39,6 +40,6 @@ window.addEventListener('message', async (event) => {
 
 for (const origin of origins)
   window.parent.postMessage(
-    { source: 'sitewright', v: 1, type: 'ready', payload: { authenticated: false } },
+    { source: 'sitewright', v: 1, type: 'ready', payload: { authenticated: false, path: location.pathname } },
     origin,
   );

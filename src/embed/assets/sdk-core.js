@@ -18,6 +18,8 @@ function createSitewright() {
     let port = null;
     let firstToken = typeof options.token === 'string' ? options.token : null;
     let nextId = 1;
+    /** Whether the frame's page is the builder (not the handshake): commands go to it. */
+    let ready = false;
     const queue = [];
 
     const iframe = document.createElement('iframe');
@@ -88,9 +90,13 @@ function createSitewright() {
       if (!data || data.source !== SOURCE || data.v !== V || data.type !== 'ready') return;
       const channel = new MessageChannel();
       if (port) port.close();
+      // Commands sent over the page that is gone get no reply: they fail rather than wait forever.
+      for (const waiting of pending.values()) waiting.reject(new Error('the frame moved on before replying'));
+      pending.clear();
       port = channel.port1;
       port.onmessage = onPortMessage;
       const payload = data.payload || {};
+      ready = Boolean(payload.authenticated);
       let message = { source: SOURCE, v: V, type: 'connect', payload: {} };
       if (!payload.authenticated) {
         try {
@@ -102,7 +108,8 @@ function createSitewright() {
       }
       iframe.contentWindow.postMessage(message, frameOrigin, [channel.port2]);
       emit('ready', payload);
-      while (queue.length) port.postMessage(queue.shift());
+      // Commands wait for the builder itself (the handshake page takes none).
+      if (payload.authenticated) while (queue.length) port.postMessage(queue.shift());
     }
     window.addEventListener('message', onWindowMessage);
 
@@ -123,7 +130,7 @@ function createSitewright() {
         const message = { source: SOURCE, v: V, type, id, payload: payload || {} };
         return new Promise((resolve, reject) => {
           pending.set(id, { resolve, reject });
-          if (port) port.postMessage(message);
+          if (port && ready) port.postMessage(message);
           else queue.push(message);
         });
       },

@@ -15,9 +15,13 @@ export function requireAgency(principal: Principal, refusal: string): void {
 }
 
 /** Not found unless the principal may see this project of its organization. */
-export function requireVisibleProject(principal: Principal, project: { org_client_id: string | null }): void {
+export function requireVisibleProject(
+  principal: Principal,
+  project: { id: string; org_client_id: string | null },
+): void {
   if (principal.clientId !== undefined && project.org_client_id !== principal.clientId)
     throw notFound('Project');
+  if (principal.projectId !== undefined && project.id !== principal.projectId) throw notFound('Project');
 }
 
 /**

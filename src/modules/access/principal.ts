@@ -28,6 +28,8 @@ export interface Principal {
   actor: Actor;
   /** An embed session's abilities (access.ts `requireAbility`); absent: no such limit. */
   abilities?: readonly EmbedAbility[];
+  /** Set when the caller may only see and change this one project (an embed session opened for it). */
+  projectId?: string;
 }
 
 /** The operator acting on an organization (CLI, workers): every permission, no client scope. */
@@ -81,6 +83,7 @@ export function embedPrincipal(session: {
   clientId: string;
   keyId: string;
   abilities: readonly EmbedAbility[];
+  projectId: string | null;
 }): Principal {
   return {
     orgId: session.orgId,
@@ -88,6 +91,7 @@ export function embedPrincipal(session: {
     permissions: ['read', 'write'],
     actor: { kind: 'embed', sessionId: session.id, keyId: session.keyId },
     abilities: session.abilities,
+    ...(session.projectId === null ? {} : { projectId: session.projectId }),
   };
 }
 

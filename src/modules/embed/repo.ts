@@ -9,7 +9,10 @@ import type { ClientRow } from '../clients/repo.ts';
 
 export type SessionRow = Selectable<EmbedSessionsTable>;
 /** A session with the status of its client (a suspended or churned client's sessions stop). */
-export type LiveSessionRow = SessionRow & { client_status: string };
+export type LiveSessionRow = SessionRow & {
+  client_status: string;
+  key_revoked_at: string | Date | null;
+};
 
 export async function embedOrigins(db: Executor, orgId: string): Promise<string[]> {
   const row = await db
@@ -41,30 +44,35 @@ export function findClientByExternalId(
     .executeTakeFirst();
 }
 
+/** Links a client not linked yet to `externalId`; false when another link came first. */
 export async function linkExternalId(
   db: Executor,
   orgId: string,
   clientId: string,
   externalId: string,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('clients')
     .set({ external_id: externalId })
     .where('org_id', '=', orgId)
     .where('id', '=', clientId)
-    .execute();
+    .where('external_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function insertSession(db: Executor, row: Insertable<EmbedSessionsTable>): Promise<void> {
   await db.insertInto('embed_sessions').values(row).execute();
 }
 
+/** With what decides whether it is live besides itself: its client's status, its key's revocation. */
 function live(db: Executor) {
   return db
     .selectFrom('embed_sessions')
     .innerJoin('clients', 'clients.id', 'embed_sessions.client_id')
+    .leftJoin('api_keys', 'api_keys.id', 'embed_sessions.key_id')
     .selectAll('embed_sessions')
-    .select('clients.status as client_status');
+    .select(['clients.status as client_status', 'api_keys.revoked_at as key_revoked_at']);
 }
 
 export function findByTokenHash(db: Executor, hash: string): Promise<LiveSessionRow | undefined> {
@@ -79,11 +87,16 @@ export function findById(db: Executor, id: string): Promise<LiveSessionRow | und
   return live(db).where('embed_sessions.id', '=', id).executeTakeFirst();
 }
 
-/** Sets the cookie of a session not exchanged before; false when another exchange came first. */
-export async function exchange(db: Executor, id: string, cookieHash: string, now: string): Promise<boolean> {
+/** Sets the cookie of a session not exchanged before, for frame `frameId`; false when another exchange came first. */
+export async function exchange(
+  db: Executor,
+  id: string,
+  frame: { frameId: string; cookieHash: string },
+  now: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('embed_sessions')
-    .set({ cookie_hash: cookieHash, exchanged_at: now })
+    .set({ cookie_hash: frame.cookieHash, frame_id: frame.frameId, exchanged_at: now })
     .where('id', '=', id)
     .where('exchanged_at', 'is', null)
     .where('revoked_at', 'is', null)

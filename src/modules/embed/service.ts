@@ -158,17 +158,27 @@ export class EmbedService {
     return toLive(await repo.findByTokenHash(this.db, hashApiKey(token)));
   }
 
-  /** A frame's cookie, as the embed pages take it; undefined unless live. */
-  async resolveCookie(secret: string): Promise<LiveSession | undefined> {
+  /**
+   * The session of frame `frameId`'s cookie, as the embed pages take it; undefined unless it is
+   * live and was exchanged for that frame (a cookie cannot be carried to another frame's pages).
+   */
+  async resolveCookie(secret: string, frameId: string): Promise<LiveSession | undefined> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(secret)) return undefined;
-    return toLive(await repo.findByCookieHash(this.db, hashToken(secret)));
+    const row = await repo.findByCookieHash(this.db, hashToken(secret));
+    return row?.frame_id === frameId.toLowerCase() ? toLive(row) : undefined;
   }
 
   /** The origins that may frame session `id` now; undefined when it is unknown or over. */
   async frameOrigins(id: string): Promise<string[] | undefined> {
     if (!isUuid(id)) return undefined;
-    const live = toLive(await repo.findById(this.db, id));
+    const live = toLive(await repo.findById(this.db, id.toLowerCase()));
     return live && live.mode !== 'headless' ? live.allowedOrigins : undefined;
+  }
+
+  /** The origins frame `id` was opened for, live or not: its "session ended" page may show there. */
+  async endedFrameOrigins(id: string): Promise<string[]> {
+    const row = isUuid(id) ? await repo.findById(this.db, id.toLowerCase()) : undefined;
+    return row && row.mode !== 'headless' ? (JSON.parse(row.allowed_origins) as string[]) : [];
   }
 
   /**
@@ -187,12 +197,14 @@ export class EmbedService {
     const session = toLive(await repo.findByTokenHash(this.db, hashApiKey(token)));
     if (!session || session.mode === 'headless') throw refused();
     if (!session.allowedOrigins.includes(origin)) throw refused();
-    if (session.id !== frameId.toLowerCase()) {
-      const frame = await repo.findById(this.db, frameId.toLowerCase());
-      if (frame?.org_id !== session.orgId || frame.client_id !== session.clientId) throw refused();
+    const frame = frameId.toLowerCase();
+    if (session.id !== frame) {
+      const opened = await repo.findById(this.db, frame);
+      if (opened?.org_id !== session.orgId || opened.client_id !== session.clientId) throw refused();
     }
     const secret = newToken();
-    if (!(await repo.exchange(this.db, session.id, hashToken(secret), nowIso()))) throw refused();
+    const cookie = { frameId: frame, cookieHash: hashToken(secret) };
+    if (!(await repo.exchange(this.db, session.id, cookie, nowIso()))) throw refused();
     return { secret, session };
   }
 
@@ -231,7 +243,10 @@ export class EmbedService {
           throw new ConflictError(
             `field 'user.email': the client with email '${email}' belongs to another external_id`,
           );
-        await repo.linkExternalId(trx, orgId, byEmail.id, externalId);
+        if (!(await repo.linkExternalId(trx, orgId, byEmail.id, externalId)))
+          throw new ConflictError(
+            `field 'user.email': the client with email '${email}' belongs to another external_id`,
+          );
         return { ...byEmail, external_id: externalId };
       }
     }
@@ -271,6 +286,8 @@ function toLive(row: repo.LiveSessionRow | undefined): LiveSession | undefined {
   if (!row || row.revoked_at !== null) return undefined;
   if (Date.parse(toIso(row.expires_at)) <= Date.now()) return undefined;
   if (row.client_status === 'suspended' || row.client_status === 'churned') return undefined;
+  // Revoking the embed key ends what it opened.
+  if (row.key_revoked_at !== null) return undefined;
   const abilities = row.permissions.split(',').filter(Boolean) as EmbedAbility[];
   const session = {
     id: row.id,
@@ -292,6 +309,7 @@ function toLive(row: repo.LiveSessionRow | undefined): LiveSession | undefined {
       clientId: row.client_id,
       keyId: row.key_id,
       abilities,
+      projectId: row.project_id,
     }),
   };
 }

@@ -61,6 +61,12 @@ export class ProjectsService {
   ): Promise<{ projects: Project[]; total: number }> {
     const clientId = projectClientFilter(principal, filter.clientId);
     if (clientId === null) return { projects: [], total: 0 };
+    // A principal of one project (an embed session opened for it) lists that one, as a page would.
+    if (principal.projectId !== undefined) {
+      const one = await this.get(principal, principal.projectId).catch(() => undefined);
+      const shown = one && (!filter.status || one.status === filter.status) ? [one] : [];
+      return { projects: offset === 0 ? shown.slice(0, limit) : [], total: shown.length };
+    }
     const { rows, total } = await this.listQuery.run(principal.orgId, { ...filter, clientId }, limit, offset);
     return { projects: rows.map(repo.toProject), total };
   }
@@ -74,8 +80,11 @@ export class ProjectsService {
 
   async create(principal: Principal, body: CreateProjectBody): Promise<Project> {
     // An embed session creates its own client's projects (within the plan); no other client scope does.
-    if (principal.actor.kind === 'embed') requireAbility(principal, 'edit');
-    else requireAgency(principal, "Creating a project is for the agency's team");
+    if (principal.actor.kind === 'embed') {
+      requireAbility(principal, 'edit');
+      if (principal.projectId !== undefined)
+        throw notAllowed('This embed session is for one project: it creates no other');
+    } else requireAgency(principal, "Creating a project is for the agency's team");
     const { orgId, clientId: scope } = principal;
     const name = nonBlank('name', body.name);
     for (let attempt = 1; ; attempt++) {

@@ -23,6 +23,8 @@ export interface BuilderScope {
   base: string;
   /** The embed session of a frame (builder/embed-scope.ts); null on Sitewright's own pages. */
   embed: LiveSession | null;
+  /** The frame's id (the session its page was opened for), in a frame. */
+  frameId?: string;
 }
 
 export async function builderScope(

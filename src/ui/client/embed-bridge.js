@@ -69,7 +69,6 @@ async function renew(token) {
     });
     const answer = await response.json();
     if (!response.ok) throw new Error(answer.error || 'The session could not be renewed');
-    root.dataset.session = answer.session;
     root.dataset.expires = answer.expires_at;
     root.dataset.csrf = answer.csrf;
     for (const field of document.querySelectorAll('input[name="_csrf"]')) field.value = answer.csrf;
@@ -102,6 +101,7 @@ function published(answer) {
 const COMMANDS = {
   async prompt({ text }) {
     if (typeof text !== 'string' || !text.trim()) throw new Error('prompt needs {text}');
+    if (!root.dataset.project) throw new Error('open a project first (open_project)');
     const form = document.getElementById('prompt-form');
     if (form) {
       document.getElementById('prompt').value = text;
@@ -120,10 +120,11 @@ const COMMANDS = {
   async open_project({ project_id: id }) {
     if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/i.test(id))
       throw new Error('open_project needs {project_id}');
-    location.assign(`/embed/projects/${id}`);
+    location.assign(`/embed/s/${root.dataset.session}/projects/${id}`);
     return {};
   },
   async publish() {
+    if (!root.dataset.project) throw new Error('open a project first (open_project)');
     const answer = await post(`${base()}/publish`, {});
     send('project.published', published(answer));
     return published(answer);

@@ -8,12 +8,14 @@ import { GenerateBody } from '../../modules/generations/schema.ts';
 import type { RouteDeps } from '../deps.ts';
 import { validForm, optional, text, type Form } from '../forms.ts';
 import { answer } from '../builder/action-answer.ts';
-import type { BuilderMount } from '../builder/mount.ts';
+import type { BuilderMount, BuilderParams } from '../builder/mount.ts';
 import type { BuilderScope } from '../builder/scope.ts';
 import { placeholdersOf } from '../builder/placeholders.ts';
 import { idFromUrl } from '../ids.ts';
 
-type P = { id: string };
+type P = BuilderParams;
+/** What the preview pane alone uses (a hybrid session may do these and nothing else). */
+const PANE = true;
 
 export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPluginAsync {
   const { services, config } = deps;
@@ -24,7 +26,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
 
   return async (app) => {
     app.post<{ Params: P; Body: Form }>(`${mount.route}/generate`, async (request, reply) => {
-      const scope = await mount.scope(request, reply, request.params.id, true);
+      const scope = await mount.scope(request, reply, request.params, PANE);
       const { principal: asking, project } = scope;
       const form = request.body ?? {};
       return answer(request, reply, back(scope, 'chat'), async () => {
@@ -49,7 +51,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
     app.post<{ Params: P & { gid: string } }>(
       `${mount.route}/generations/:gid/cancel`,
       async (request, reply) => {
-        const scope = await mount.scope(request, reply, request.params.id, true);
+        const scope = await mount.scope(request, reply, request.params, PANE);
         const { principal: asking, project } = scope;
         const gid = idFromUrl(request.params.gid, 'Generation');
         return answer(request, reply, back(scope, 'chat'), async () => ({
@@ -65,7 +67,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
       `${mount.route}/files`,
       { bodyLimit: fileBodyLimit },
       async (request, reply) => {
-        const scope = await mount.scope(request, reply, request.params.id, true);
+        const scope = await mount.scope(request, reply, request.params);
         const { principal: asking, project } = scope;
         const form = request.body ?? {};
         const path = text(form, 'path').trim();
@@ -84,7 +86,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
     );
 
     app.post<{ Params: P; Body: Form }>(`${mount.route}/files/delete`, async (request, reply) => {
-      const scope = await mount.scope(request, reply, request.params.id, true);
+      const scope = await mount.scope(request, reply, request.params);
       const { principal: asking, project } = scope;
       return answer(request, reply, back(scope, 'code'), async () => {
         const path = await files.delete(asking, project.id, text(request.body ?? {}, 'path'), {
@@ -95,7 +97,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
     });
 
     app.post<{ Params: P; Body: Form }>(`${mount.route}/text`, async (request, reply) => {
-      const scope = await mount.scope(request, reply, request.params.id, true);
+      const scope = await mount.scope(request, reply, request.params, PANE);
       const { principal: asking, project } = scope;
       const form = request.body ?? {};
       return answer(request, reply, back(scope, 'chat'), async () => {
@@ -112,7 +114,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
     app.post<{ Params: P & { vid: string } }>(
       `${mount.route}/versions/:vid/restore`,
       async (request, reply) => {
-        const scope = await mount.scope(request, reply, request.params.id, true);
+        const scope = await mount.scope(request, reply, request.params);
         const { principal: asking, project } = scope;
         const vid = idFromUrl(request.params.vid, 'Version');
         return answer(request, reply, back(scope, 'versions'), async () => {
@@ -123,7 +125,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
     );
 
     app.post<{ Params: P }>(`${mount.route}/publish`, async (request, reply) => {
-      const scope = await mount.scope(request, reply, request.params.id, true);
+      const scope = await mount.scope(request, reply, request.params, PANE);
       const { principal: asking, project } = scope;
       return answer(request, reply, back(scope, 'publish'), async () => {
         const published = await publishing.publish(asking, project.id);
@@ -138,7 +140,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
     app.post<{ Params: P & { did: string } }>(
       `${mount.route}/deployments/:did/promote`,
       async (request, reply) => {
-        const scope = await mount.scope(request, reply, request.params.id, true);
+        const scope = await mount.scope(request, reply, request.params);
         const { principal: asking, project } = scope;
         const did = idFromUrl(request.params.did, 'Deployment');
         return answer(request, reply, back(scope, 'publish'), async () => {
@@ -149,7 +151,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
     );
 
     app.post<{ Params: P; Body: Form }>(`${mount.route}/domains`, async (request, reply) => {
-      const scope = await mount.scope(request, reply, request.params.id, true);
+      const scope = await mount.scope(request, reply, request.params);
       const { principal: asking, project } = scope;
       return answer(request, reply, back(scope, 'publish'), async () => {
         const domain = await domains.add(asking, project.id, text(request.body ?? {}, 'domain').trim());
@@ -163,7 +165,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
     app.post<{ Params: P & { did: string } }>(
       `${mount.route}/domains/:did/verify`,
       async (request, reply) => {
-        const scope = await mount.scope(request, reply, request.params.id, true);
+        const scope = await mount.scope(request, reply, request.params);
         const { principal: asking, project } = scope;
         const did = idFromUrl(request.params.did, 'Domain');
         return answer(request, reply, back(scope, 'publish'), async () => {
@@ -181,7 +183,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
     app.post<{ Params: P & { did: string } }>(
       `${mount.route}/domains/:did/delete`,
       async (request, reply) => {
-        const scope = await mount.scope(request, reply, request.params.id, true);
+        const scope = await mount.scope(request, reply, request.params);
         const { principal: asking, project } = scope;
         const did = idFromUrl(request.params.did, 'Domain');
         return answer(request, reply, back(scope, 'publish'), async () => {
@@ -192,7 +194,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
     );
 
     app.get<{ Params: P }>(`${mount.route}/export.zip`, async (request, reply) => {
-      const scope = await mount.scope(request, reply, request.params.id, true);
+      const scope = await mount.scope(request, reply, request.params);
       const { principal: asking, project } = scope;
       const { zip, fileName } = await files.export(asking, project.id);
       return reply

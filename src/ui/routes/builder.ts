@@ -5,20 +5,19 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { resumeAfter, writeEventStream } from '../../lib/sse.ts';
 import type { RouteDeps } from '../deps.ts';
 import { render } from '../page.ts';
-import type { BuilderMount } from '../builder/mount.ts';
-import { frameSession } from '../builder/embed-scope.ts';
+import type { BuilderMount, BuilderParams } from '../builder/mount.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { loadWorkspace, type WorkspaceQuery } from '../builder/workspace.ts';
 import { idFromUrl } from '../ids.ts';
 
-type ProjectParams = { id: string };
+type ProjectParams = BuilderParams;
 
 export function builderRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPluginAsync {
   const { services } = deps;
   const { generations, versions, files } = services;
   return async (app) => {
     app.get<{ Params: ProjectParams; Querystring: WorkspaceQuery }>(mount.route, async (request, reply) => {
-      const scope = await mount.scope(request, reply, request.params.id);
+      const scope = await mount.scope(request, reply, request.params);
       const workspace = await loadWorkspace(services, scope, request.query);
       return render(request, reply, 'builder', {
         title: `${scope.project.name} — builder`,
@@ -28,22 +27,24 @@ export function builderRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPlug
       });
     });
 
-    // The preview pane alone, where the embeddable builder mounts it (the preview's
-    // embed_preview_path): an embed session's frame, or a signed-in member or client. A frame
-    // opened at the session's preview_url before its cookie is set goes through the handshake.
-    if (mount.pane)
-      app.get<{ Params: ProjectParams; Querystring: { session?: string } }>(
-        `${mount.route}/preview`,
-        async (request, reply) => {
-          const sid = request.query.session;
-          if (sid && isUuid(sid) && !(await frameSession(request, services)))
-            return reply.redirect(`/embed/s/${sid.toLowerCase()}?pane=preview`, 303);
-          return pane(request, reply);
-        },
-      );
+    // The preview pane alone, where the embeddable builder mounts it: the publish API's
+    // embed_preview_path (a signed-in member or client; with `?session=`, an embed session's
+    // preview_url, which goes through the frame's handshake first) and a frame's own.
+    app.get<{ Params: ProjectParams; Querystring: { session?: string } }>(
+      mount.paneRoute,
+      async (request, reply) => {
+        const sid = request.query.session;
+        if (request.params.sid === undefined && sid && isUuid(sid))
+          return reply.redirect(
+            `/embed/s/${sid.toLowerCase()}?pane=preview&project=${request.params.id}`,
+            303,
+          );
+        return pane(request, reply);
+      },
+    );
 
     const pane = async (request: FastifyRequest<{ Params: ProjectParams }>, reply: FastifyReply) => {
-      const scope = await mount.scope(request, reply, request.params.id, true);
+      const scope = await mount.scope(request, reply, request.params, true);
       const workspace = await loadWorkspace(services, scope, {});
       return render(request, reply, 'builder-embed', {
         title: `${scope.project.name} — preview`,
@@ -56,7 +57,7 @@ export function builderRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPlug
     app.get<{ Params: ProjectParams & { gid: string }; Querystring: { after?: string } }>(
       `${mount.route}/generations/:gid/events`,
       async (request, reply) => {
-        const { principal: asking, project } = await mount.scope(request, reply, request.params.id, true);
+        const { principal: asking, project } = await mount.scope(request, reply, request.params, true);
         const ref = { projectId: project.id, generationId: idFromUrl(request.params.gid, 'Generation') };
         await generations.get(asking, ref); // the 404 page before the stream starts
         const after = resumeAfter(
@@ -74,7 +75,7 @@ export function builderRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPlug
     );
 
     app.get<{ Params: ProjectParams }>(`${mount.route}/state`, async (request, reply) => {
-      const { principal: asking, project } = await mount.scope(request, reply, request.params.id, true);
+      const { principal: asking, project } = await mount.scope(request, reply, request.params, true);
       const [latest, list, allowance] = await Promise.all([
         versions.latest(asking, project.id),
         generations.list(asking, project.id, 1, 0),
@@ -103,7 +104,7 @@ export function builderRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPlug
     app.get<{ Params: ProjectParams; Querystring: { path?: string } }>(
       `${mount.route}/file`,
       async (request, reply) => {
-        const { principal: asking, project } = await mount.scope(request, reply, request.params.id, true);
+        const { principal: asking, project } = await mount.scope(request, reply, request.params, true);
         const file = await files.get(asking, project.id, request.query.path ?? '');
         return reply.header('cache-control', 'no-store').send({ file });
       },
