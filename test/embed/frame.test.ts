@@ -323,10 +323,12 @@ describe('Settings → Embedding', () => {
     const key = /value="(wk_[0-9A-Za-z]+)"/.exec(keyPage.body)![1]!;
     const opened = await api.post(
       '/api/embed/session',
-      { user: { email: 'seen@example.com' }, mode: 'full' },
+      { user: { email: 'seen@example.com', external_id: 'booking-<42>' }, mode: 'full' },
       { key },
     );
     expect(opened.status).toBe(201);
+    const clientPage = await owner.get(`/clients/${opened.body.session.client_id}`);
+    expect(clientPage.body).toMatch(/booking-(&lt;|&#60;)42(&gt;|&#62;)/);
     const listed = await owner.get('/settings/embedding');
     expect(visibleText(listed.body)).toContain('seen@example.com');
     expect(listed.body).not.toContain(key);
