@@ -1,7 +1,7 @@
 // The embeddable builder's way in for browsers: the host SDK (/embed/sdk.js, /embed/sdk.mjs), the
 // first page of a frame (GET /embed/s/{session}: the handshake) and the token's one exchange for
 // the frame's partitioned cookie (POST /embed/exchange). The builder and the preview pane it goes
-// on to are pages (ui/, under /embed/projects); the session API is the REST API's (/api/embed).
+// on to are pages (ui/, under /embed/s/{frame}/projects); the session API is the REST API's (/api/embed).
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';

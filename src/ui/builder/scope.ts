@@ -19,7 +19,7 @@ export interface BuilderScope {
   project: Project;
   /** A client in the portal (or a host product's user in an embed frame), not an agency member. */
   asClient: boolean;
-  /** Where this project's builder answers: `/app/projects/{id}`, or `/embed/projects/{id}` in a frame. */
+  /** Where this project's builder answers: `/app/projects/{id}`, or `/embed/s/{frame}/projects/{id}` in a frame. */
   base: string;
   /** The embed session of a frame (builder/embed-scope.ts); null on Sitewright's own pages. */
   embed: LiveSession | null;

@@ -10,7 +10,7 @@ const workspace = document.getElementById('workspace');
 const projectId = workspace.dataset.project;
 
 initPreview({ projectId });
-// The preview pane alone (/embed/projects/{id}/preview) has no chat and no code panel.
+// The preview pane alone (embed_preview_path, or a frame's /preview) has no chat and no code panel.
 if (document.getElementById('prompt-form'))
   initChat({ projectId, onFinished: () => refresh(), onSent: () => refresh() });
 addCopyButtons();
