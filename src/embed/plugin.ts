@@ -12,7 +12,6 @@ import type { Services } from '../modules/index.ts';
 import { DomainError, InvalidInputError } from '../modules/common/errors.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { isUuid } from '../lib/ids.ts';
-import { transportHeaders } from '../web/security-headers.ts';
 import { frameAncestors, framePath, setEmbedCookie } from '../web/embed-cookie.ts';
 import { embedFormToken } from '../modules/embed/service.ts';
 import { checkedAgainst } from '../web/validation-message.ts';
@@ -64,12 +63,9 @@ export interface EmbedDeps {
 export function embedPlugin(deps: EmbedDeps): FastifyPluginAsync {
   const { services, rateLimiter } = deps;
   const files = sdkFiles();
-  const transport = transportHeaders(deps.publicUrl);
+  const ownOrigin = new URL(deps.publicUrl).origin;
   return async (app: FastifyInstance) => {
     await app.register(fastifyCookie);
-    app.addHook('onRequest', async (_request, reply) => {
-      reply.headers(transport);
-    });
 
     for (const name of ['sdk.js', 'sdk.mjs', 'frame.js'] as const) {
       app.get(`/embed/${name}`, async (request, reply) => {
@@ -114,10 +110,7 @@ export function embedPlugin(deps: EmbedDeps): FastifyPluginAsync {
           .header('retry-after', String(rate.resetSeconds))
           .send({ error: `Too many requests; retry in ${rate.resetSeconds} s` });
       // Only the frame's own page may exchange (a form on another site cannot).
-      if (
-        request.headers.origin !== new URL(deps.publicUrl).origin &&
-        request.headers.origin !== origin(request)
-      )
+      if (request.headers.origin !== ownOrigin && request.headers.origin !== origin(request))
         return reply.status(403).send({ error: 'The exchange is made by the frame itself' });
       try {
         const body = checkedAgainst(ExchangeBody, request.body, 'field', { whole: 'body' });

@@ -104,13 +104,8 @@ export async function exchange(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Revokes session `id` of `orgId` (the first revocation's time stays); undefined: no such session. */
-export async function revoke(
-  db: Executor,
-  orgId: string,
-  id: string,
-  now: string,
-): Promise<SessionRow | undefined> {
+/** Revokes session `id` of `orgId` (the first revocation's time stays); false: no such session. */
+export async function revoke(db: Executor, orgId: string, id: string, now: string): Promise<boolean> {
   await db
     .updateTable('embed_sessions')
     .set({ revoked_at: now })
@@ -118,12 +113,13 @@ export async function revoke(
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .execute();
-  return db
+  const found = await db
     .selectFrom('embed_sessions')
-    .selectAll()
+    .select('id')
     .where('org_id', '=', orgId)
     .where('id', '=', id)
     .executeTakeFirst();
+  return found !== undefined;
 }
 
 export async function revokeClientSessions(

@@ -136,8 +136,8 @@ export class EmbedService {
   /** Revokes a session of the caller's organization (the embed key, or an owner in the dashboard). */
   async revoke(principal: Principal, id: string): Promise<void> {
     if (principal.actor.kind !== 'api_key' || !principal.permissions.includes('embed')) managerOrg(principal);
-    const row = isUuid(id) ? await repo.revoke(this.db, principal.orgId, id, nowIso()) : undefined;
-    if (!row) throw notFound('Embed session');
+    if (!isUuid(id) || !(await repo.revoke(this.db, principal.orgId, id, nowIso())))
+      throw notFound('Embed session');
   }
 
   /** The sessions live now, newest first (the dashboard's Embedding page). */
