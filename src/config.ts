@@ -251,6 +251,33 @@ export const EnvSchema = Type.Object({
         "32 random bytes (base64 or hex) sealing the keys organizations hand over; required to keep them with `DATABASE_URL`. Default computed at run time: when unset, on the embedded default (SQLite, no `DATABASE_URL`) a key made once in the key file `DATA_DIR/secrets.key` (mode 0600); with `DATABASE_URL`, none, so organizations' keys cannot be kept.",
     }),
   ),
+  STRIPE_SECRET_KEY: Type.Optional(
+    Type.String({
+      pattern: '^(sk|rk)_(test|live)_[A-Za-z0-9]+$',
+      description:
+        "The operator's own Stripe secret key, for Stripe Connect: with `STRIPE_CONNECT_CLIENT_ID`, owners can *Connect with Stripe* instead of pasting a key ([billing.md](guide/billing.md)). Unset: each organization connects its own key.",
+    }),
+  ),
+  STRIPE_CONNECT_CLIENT_ID: Type.Optional(
+    Type.String({
+      pattern: '^ca_[A-Za-z0-9]+$',
+      description: "The platform's Connect client id (`ca_...`, Stripe Dashboard → Connect → Settings).",
+    }),
+  ),
+  STRIPE_APPLICATION_FEE_PERCENT: Type.Optional(
+    Type.String({
+      pattern: '^(100(\\.0+)?|[0-9]{1,2}(\\.[0-9]{1,2})?)$',
+      description:
+        "Connect only: the operator's share of each invoice, in percent (e.g. `2.5`). Unset: none.",
+    }),
+  ),
+  STRIPE_API_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        "Where the `stripe` library sends its calls: a Stripe-compatible endpoint (a local mock, an egress proxy). Unset: Stripe's own API. The webhook endpoints Sitewright registers are always under `PUBLIC_URL`.",
+    }),
+  ),
   GENERATION_WORKER: Bool(
     'Run AI generation jobs inside `sitewright start`. Default computed in code: `true` (not in the schema: `loadConfig` sets it when unset).',
   ),
@@ -307,6 +334,13 @@ export interface Config extends CoreSettings {
   largeUploadsAtOnce: number;
   /** SECRETS_KEY: seals the secrets organizations hand over; without it the embedded default keeps a key file in DATA_DIR. */
   secretsKey: Buffer | undefined;
+  /** STRIPE_*: the payment processor (providers/stripe/). */
+  stripe: {
+    secretKey: string | undefined;
+    connectClientId: string | undefined;
+    applicationFeePercent: number | undefined;
+    apiUrl: string | undefined;
+  };
   /** Deprecation and Sunset header values for /api/v1, sent only when set. */
   deprecation: { deprecation: string | undefined; sunset: string | undefined };
   shutdownGraceMs: number;
@@ -350,6 +384,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     largeUploadsAtOnce: Number(e.LARGE_UPLOADS_AT_ONCE),
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     secretsKey: secretsKey(e.SECRETS_KEY),
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      connectClientId: e.STRIPE_CONNECT_CLIENT_ID,
+      applicationFeePercent:
+        e.STRIPE_APPLICATION_FEE_PERCENT === undefined ? undefined : Number(e.STRIPE_APPLICATION_FEE_PERCENT),
+      apiUrl: e.STRIPE_API_URL,
+    },
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true',
     deprecation: { deprecation: e.API_DEPRECATION, sunset: e.API_SUNSET },
     shutdownGraceMs: Number(e.SHUTDOWN_GRACE_MS),

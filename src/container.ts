@@ -14,6 +14,7 @@ import { createServices, type Services } from './modules/index.ts';
 import { createMailer } from './providers/mail.ts';
 import { createProviders } from './providers/registry.ts';
 import { endpointConnector } from './providers/openai/connect.ts';
+import { createStripeProcessor } from './providers/stripe/processor.ts';
 import type { ProviderRegistry } from './modules/generations/provider.ts';
 
 export interface Container {
@@ -86,6 +87,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     formLimiter,
     accountThrottle,
     mailer,
+    processor: createStripeProcessor(config.stripe),
     secrets,
     logger: opts.logger,
   });
@@ -111,7 +113,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
  * no SECRETS_KEY there is none: instances would each make a different key, and a key beside the
  * database in a backup would protect nothing.
  */
-function secretBox(config: Config): SecretBox | undefined {
+export function secretBox(config: Config): SecretBox | undefined {
   if (config.secretsKey) return new SecretBox(config.secretsKey);
   if (config.databaseUrl) return undefined;
   const file = join(config.dataDir, 'secrets.key');

@@ -33,7 +33,7 @@ export async function migrateCommand(config: Config): Promise<void> {
 }
 
 /** Runs `fn` on the server's existing database; `writes`: say which one on stderr. */
-async function withOrgs<T>(
+export async function withOrgs<T>(
   config: Config,
   fn: (orgs: OrgService, database: Database) => Promise<T>,
   writes = false,
@@ -50,7 +50,7 @@ async function withOrgs<T>(
   }
 }
 
-function noExtra(args: string[], what: string): void {
+export function noExtra(args: string[], what: string): void {
   if (args.length > 0) throw new CliError(`${what}: unexpected argument '${args[0]}'`);
 }
 
@@ -105,7 +105,7 @@ export async function orgCommand(
   );
 }
 
-async function requireOrg(
+export async function requireOrg(
   orgs: OrgService,
   idOrName: string | undefined,
   what: string,

@@ -25,6 +25,11 @@ Commands:
                                           create an account that is a member of ORG (an
                                           existing account joins ORG, its password unchanged)
   user reset-password --email E [--json]  set a new password and end the account's sessions
+  billing connect --org ORG_ID_OR_NAME [--json]
+                                          connect the organization's Stripe account with
+                                          the key read from stdin (a restricted key rk_...)
+  billing disconnect --org ORG_ID_OR_NAME [--json]
+                                          remove its webhook endpoint and forget the key
 
 The password of \`user\` commands is read from stdin when piped
 (e.g. printf '%s' "$PW" | sitewright user ...); otherwise one is generated and printed once.
@@ -44,6 +49,8 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   'keys revoke': ['json'],
   'user create': ['email', 'org', 'role', 'name', 'json'],
   'user reset-password': ['email', 'json'],
+  'billing connect': ['org', 'json'],
+  'billing disconnect': ['org', 'json'],
 };
 
 function refuseOtherFlags(command: string, values: Record<string, unknown>): void {
@@ -79,7 +86,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (!command) throw new CliError(`a command is needed\n\n${USAGE}`);
   refuseOtherFlags(
-    command === 'org' || command === 'keys' || command === 'user' ? `${command} ${sub}` : command,
+    ['org', 'keys', 'user', 'billing'].includes(command) ? `${command} ${sub}` : command,
     values,
   );
   if (command === 'start') {
@@ -106,6 +113,10 @@ async function main(argv: string[]): Promise<void> {
     case 'user': {
       const { userCommand } = await import('./users.ts');
       return userCommand(config, sub, rest, values);
+    }
+    case 'billing': {
+      const { billingCommand } = await import('./billing.ts');
+      return billingCommand(config, sub, rest, values);
     }
     default:
       throw new CliError(`unknown command '${command}'\n\n${USAGE}`);

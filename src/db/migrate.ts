@@ -22,6 +22,7 @@ import * as m020 from './migrations/020_oauth_client_expiry.ts';
 import * as m021 from './migrations/021_ai_models.ts';
 import * as m022 from './migrations/022_upload_files.ts';
 import * as m023 from './migrations/023_embed_sessions.ts';
+import * as m024 from './migrations/024_billing.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, EngineMigration> = {
   '021_ai_models': m021,
   '022_upload_files': m022,
   '023_embed_sessions': m023,
+  '024_billing': m024,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -19,6 +19,8 @@ export interface OrganizationsTable {
   build_link_signups: ColumnType<boolean | number, boolean | undefined, boolean>;
   /** JSON array of the exact origins that may frame the embeddable builder (migration 023). */
   embed_origins: ColumnType<string, string | undefined, string>;
+  /** JSON object: what billing does to clients' sites (migration 024; modules/billing/settings.ts). */
+  billing_settings: ColumnType<string, string | undefined, string>;
 }
 
 export interface OAuthClientsTable {
@@ -143,6 +145,9 @@ export interface PlansTable {
   sort_order: number;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Migration 024: the plan's Product and current Price on the live billing connection. */
+  stripe_product_id: ColumnType<string | null, string | null | undefined, string | null>;
+  stripe_price_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ClientsTable {
@@ -570,7 +575,125 @@ export interface PasswordResetsTable {
   used_at: NullableTimestamp;
 }
 
+/** An organization's Stripe account (migration 024): its key, or Stripe Connect. */
+export interface BillingConnectionsTable {
+  /** In the webhook path: /webhooks/stripe/{id}. */
+  id: string;
+  org_id: string;
+  /** `key` (the agency's own key) or `connect` (Stripe Connect). */
+  method: string;
+  account_id: string;
+  account_name: string | null;
+  livemode: Bool;
+  /** `restricted` or `secret`; null with Connect. */
+  key_kind: string | null;
+  key_sealed: string | null;
+  key_hint: string | null;
+  /** The endpoint Sitewright made on the account; null with Connect (the platform's serves it). */
+  webhook_endpoint_id: string | null;
+  webhook_secret_sealed: string | null;
+  connected_at: Timestamp;
+  disconnected_at: NullableTimestamp;
+}
+
+/** The operator's Connect webhook endpoint, per platform account. */
+export interface BillingPlatformTable {
+  account_id: string;
+  livemode: Bool;
+  url: string;
+  webhook_endpoint_id: string;
+  webhook_secret_sealed: string;
+  created_at: Timestamp;
+}
+
+/** Each processor event handled, by id: a replay changes nothing. */
+export interface BillingEventsTable {
+  connection_id: string;
+  event_id: string;
+  type: string;
+  received_at: Timestamp;
+}
+
+/** Every Price made for a plan on a connection (archived ones keep naming their plan). */
+export interface BillingPricesTable {
+  connection_id: string;
+  price_id: string;
+  org_id: string;
+  plan_id: string;
+  product_id: string;
+  /** In the currency's minor unit. */
+  amount: Num;
+  currency: string;
+  /** `monthly` or `yearly`, as the plan says. */
+  interval: string;
+  active: Bool;
+  created_at: Timestamp;
+}
+
+/** A client's Customer on a connection, and the subscription last read from the processor. */
+export interface BillingCustomersTable {
+  connection_id: string;
+  client_id: string;
+  org_id: string;
+  customer_id: string;
+  subscription_id: string | null;
+  /** The processor's own status (active, past_due, unpaid, canceled, ...). */
+  subscription_status: string | null;
+  price_id: string | null;
+  current_period_end: NullableTimestamp;
+  past_due_since: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+/** A paid invoice (`payment.received`). */
+export interface PaymentsTable {
+  id: string;
+  org_id: string;
+  client_id: string;
+  connection_id: string;
+  plan_id: string | null;
+  invoice_id: string;
+  subscription_id: string | null;
+  amount: Num;
+  currency: string;
+  livemode: Bool;
+  hosted_invoice_url: string | null;
+  paid_at: Timestamp;
+  created_at: Timestamp;
+}
+
+/** What billing stopped (a suspension, a site taken offline) and gives back on payment. */
+export interface BillingHoldsTable {
+  id: string;
+  org_id: string;
+  client_id: string;
+  /** `suspended` or `unpublished`. */
+  kind: string;
+  project_id: string | null;
+  deployment_id: string | null;
+  previous_status: string | null;
+  created_at: Timestamp;
+}
+
+/** What billing did to a client (suspended it, published its sites...). */
+export interface BillingActivityTable {
+  id: string;
+  org_id: string;
+  client_id: string;
+  action: string;
+  detail: string | null;
+  created_at: Timestamp;
+}
+
 export interface DB {
+  billing_connections: BillingConnectionsTable;
+  billing_platform: BillingPlatformTable;
+  billing_events: BillingEventsTable;
+  billing_prices: BillingPricesTable;
+  billing_customers: BillingCustomersTable;
+  payments: PaymentsTable;
+  billing_activity: BillingActivityTable;
+  billing_holds: BillingHoldsTable;
   organizations: OrganizationsTable;
   build_requests: BuildRequestsTable;
   signups: SignupsTable;

@@ -25,6 +25,7 @@ import { apiRoutes } from './routes/index.ts';
 import { jsonAnswerHeaders } from '../web/security-headers.ts';
 import { createFrontDoor, type FrontDoorOptions } from '../web/front-door.ts';
 import { registerInternalRoutes } from './routes/internal.ts';
+import { registerStripeWebhooks } from './routes/stripe-webhooks.ts';
 
 /** What the API is built from (the container provides it). */
 export interface ApiDeps {
@@ -71,6 +72,7 @@ export function restApi(deps: ApiDeps): RestApi {
     await registerOpenApi(app, config);
     registerInternalRoutes(app, services.sites, config.sites.tlsAskAllow);
     registerDocsRoute(app);
+    await registerStripeWebhooks(app, services.billing);
     for (const routes of apiRoutes) {
       await app.register(routes({ services, config }), { prefix: API_PREFIX });
     }

@@ -35,9 +35,11 @@ import { WebhooksService } from './webhooks/service.ts';
 import { BuildLinksService } from './build-links/service.ts';
 import { OAuthService } from './oauth/service.ts';
 import { EmbedService } from './embed/service.ts';
+import { BillingService } from './billing/service.ts';
+import type { PaymentProcessor } from './billing/processor.ts';
 
 /** Why a key cannot be kept: only with a shared database and no SECRETS_KEY (container.ts). */
-const SECRETS_MISSING =
+export const SECRETS_MISSING =
   'this installation has no secrets key. With DATABASE_URL set, every instance needs the same SECRETS_KEY (32 random bytes, for example from `openssl rand -base64 32`); ask its operator to set it';
 
 export interface Services {
@@ -71,6 +73,8 @@ export interface Services {
   embed: EmbedService;
   /** The OAuth 2.1 authorization server for AI clients of the MCP server. */
   oauth: OAuthService;
+  /** Client billing through the organization's Stripe account. */
+  billing: BillingService;
 }
 
 export interface ServiceDeps {
@@ -84,6 +88,8 @@ export interface ServiceDeps {
   /** Slows down attempts on accounts (sign-ins, resets, sign-ups) per account and per address. */
   accountThrottle: Throttle;
   mailer: Mailer;
+  /** The payment processor (providers/stripe/). */
+  processor: PaymentProcessor;
   /** Seals secrets organizations hand over (their AI keys); undefined: none can be kept. */
   secrets?: SecretBox;
   logger?: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
@@ -97,6 +103,7 @@ export function createServices({
   formLimiter,
   accountThrottle,
   mailer,
+  processor,
   secrets,
   logger,
 }: ServiceDeps): Services {
@@ -119,18 +126,30 @@ export function createServices({
     secretsMissing: SECRETS_MISSING,
   });
   const generations = new GenerationsService(database, aiModels);
+  const publishing = new PublishingService(database, config, previewLinks, content);
+  const deployments = new DeploymentsService(database, config);
+  const billing = new BillingService(
+    { database, processor, secrets, secretsMissing: SECRETS_MISSING, publicUrl, logger },
+    clients,
+    {
+      publish: (principal, projectId) => publishing.publish(principal, projectId),
+      unpublish: (principal, projectId) => publishing.unpublish(principal, projectId),
+      promote: (principal, ref) => deployments.promote(principal, ref),
+    },
+  );
   return {
+    billing,
     orgs,
     clients,
     accounts,
     members: new MembersService(database, accounts, mailer, publicUrl),
     portal: new PortalService(database, accounts, clients, mailer, publicUrl),
-    plans: new PlansService(database),
+    plans: new PlansService(database, (orgId, planId) => billing.planChanged(orgId, planId)),
     templates,
     projects,
     files: new FilesService(database, content),
-    publishing: new PublishingService(database, config, previewLinks, content),
-    deployments: new DeploymentsService(database, config),
+    publishing,
+    deployments,
     versions: new VersionsService(database, previewLinks, content),
     sites: new SitesService(database, config.sites, preview),
     domains: new DomainsService(database, config),

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   RateLimitedError,
   TooLargeError,
+  UpstreamError,
   type DomainError,
 } from '../modules/common/errors.ts';
 
@@ -17,6 +18,7 @@ const DOMAIN_STATUS: [new (...args: never[]) => DomainError, number][] = [
   [ConflictError, 409],
   [TooLargeError, 413],
   [RateLimitedError, 429],
+  [UpstreamError, 502],
 ];
 
 /** The status and headers a domain error answers with (a rate limit says when to come back). */

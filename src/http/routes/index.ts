@@ -16,6 +16,7 @@ import { webhooksRoutes } from './webhooks.ts';
 import { webhookDeliveriesRoutes } from './webhook-deliveries.ts';
 import { versionsRoutes } from './versions.ts';
 import { buildLinksRoutes } from './build-links.ts';
+import { billingRoutes } from './billing.ts';
 
 export const apiRoutes: ((deps: RouteDeps) => FastifyPluginAsyncTypebox)[] = [
   clientsRoutes,
@@ -32,4 +33,5 @@ export const apiRoutes: ((deps: RouteDeps) => FastifyPluginAsyncTypebox)[] = [
   domainsRoutes,
   formsRoutes,
   buildLinksRoutes,
+  billingRoutes,
 ];

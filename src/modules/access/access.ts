@@ -97,3 +97,10 @@ export function managerOrg(principal: Principal): string {
     throw new NotAllowedError("Only the organization's owners and admins can do this");
   return principal.orgId;
 }
+
+/** What only an owner may do (the organization's money: its payment account): owners and the operator. */
+export function ownerOrg(principal: Principal): string {
+  if (principal.clientId !== undefined || roleOf(principal) !== 'owner')
+    throw new NotAllowedError("Only the organization's owners can do this");
+  return principal.orgId;
+}

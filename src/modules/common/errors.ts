@@ -45,3 +45,9 @@ export class RateLimitedError extends DomainError {
 export const notFound = (what: string) => NotFoundError.of(what);
 export const invalid = (message: string) => new InvalidInputError(message);
 export const notAllowed = (message: string) => new NotAllowedError(message);
+
+/** A service the core depends on (the payment processor) refused or did not answer. */
+export class UpstreamError extends DomainError {}
+
+export const conflict = (message: string) => new ConflictError(message);
+export const upstream = (message: string) => new UpstreamError(message);

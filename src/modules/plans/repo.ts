@@ -24,6 +24,8 @@ export function toPlan(row: PlanRow): Plan {
     is_default: bool(row.is_default),
     sort_order: row.sort_order,
     created_at: toIso(row.created_at),
+    stripe_product_id: row.stripe_product_id ?? null,
+    stripe_price_id: row.stripe_price_id ?? null,
   };
 }
 

@@ -18,6 +18,15 @@ export const Plan = Type.Object(
     is_default: Type.Boolean({ description: 'At most one plan per organization is the default' }),
     sort_order: Type.Integer({ description: 'Lists are ordered by sort_order, then creation time' }),
     created_at: DateTime(),
+    stripe_product_id: Nullable(
+      Type.String({ description: "The plan's Product on the connected Stripe account; null: not billed" }),
+    ),
+    stripe_price_id: Nullable(
+      Type.String({
+        description:
+          'The recurring Price new subscriptions use; a price or interval change makes a new one. null: not billed (no connected account, a free or inactive plan)',
+      }),
+    ),
   },
   { title: 'Plan', additionalProperties: false },
 );

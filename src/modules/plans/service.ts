@@ -18,7 +18,11 @@ const REFUSAL = "Plans are the agency's to manage";
 export class PlansService {
   private readonly listQuery: ReturnType<typeof repo.planList>;
 
-  constructor(private readonly database: Database) {
+  constructor(
+    private readonly database: Database,
+    /** Billing keeps the plan's Product and Price in step on the connected account. */
+    private readonly changed: (orgId: string, planId: string) => Promise<void> = async () => {},
+  ) {
     this.listQuery = repo.planList(database);
   }
 
@@ -72,19 +76,21 @@ export class PlansService {
       updated_at: now,
     };
     await repo.insertPlan(this.db, row);
-    return repo.toPlan(row as repo.PlanRow);
+    await this.changed(orgId, row.id);
+    return (await repo.findPlan(this.db, orgId, row.id))!;
   }
 
   async update(principal: Principal, id: string, body: UpdatePlanBody): Promise<Plan> {
     const orgId = agencyOrg(principal, 'write', REFUSAL, true);
     // A bad value is a 400 even for a plan that does not exist (400 before 404).
     const changes = body.name === undefined ? body : { ...body, name: nonBlank('name', body.name) };
-    return this.database.transaction(async (trx) => {
+    await this.database.transaction(async (trx) => {
       if (!(await repo.findPlan(trx, orgId, id))) throw notFound('Plan');
       const now = nowIso();
       if (body.is_default === true) await repo.unsetOtherDefaults(trx, orgId, id, now);
       await repo.updatePlan(trx, orgId, id, { ...changes, updated_at: now });
-      return (await repo.findPlan(trx, orgId, id))!;
     });
+    await this.changed(orgId, id);
+    return (await repo.findPlan(this.db, orgId, id))!;
   }
 }

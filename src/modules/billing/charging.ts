@@ -1,0 +1,215 @@
+// Charging a client: its one Customer on the connected account (made on first need, its email and
+// name kept in step), a Checkout Session in subscription mode for its plan, the Billing Portal for
+// a client that has a subscription, and the payments it made.
+import { nowIso, toIso } from '../../lib/clock.ts';
+import { conflict, invalid, notFound, upstream } from '../common/errors.ts';
+import { findPlan } from '../plans/repo.ts';
+import { findClient, type ClientRow } from '../clients/repo.ts';
+import { agencyOrg, requirePermission } from '../access/access.ts';
+import type { Principal } from '../access/principal.ts';
+import { requireRef, type BillingDeps } from './context.ts';
+import type { BillingCatalog } from './catalog.ts';
+import { ProcessorError, type AccountRef } from './processor.ts';
+import * as repo from './repo.ts';
+import type { CheckoutBody, CheckoutLink, Payment } from './schema.ts';
+import { bool, num } from '../../db/executor.ts';
+
+const REFUSAL = "Billing clients is the agency's to do";
+/** Subscription states that still bill: a client in one of them manages it in the Billing Portal. */
+const RUNNING = ['active', 'trialing', 'past_due', 'unpaid', 'paused'];
+
+export class BillingCharges {
+  constructor(
+    private readonly deps: BillingDeps,
+    private readonly catalog: BillingCatalog,
+  ) {}
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  /** A Checkout link for a client of the agency (the API, the dashboard). */
+  async checkout(principal: Principal, clientId: string, body: CheckoutBody): Promise<CheckoutLink> {
+    const orgId = agencyOrg(principal, 'write', REFUSAL);
+    const successUrl =
+      body.success_url === undefined ? undefined : returnUrl('success_url', body.success_url);
+    const cancelUrl = body.cancel_url === undefined ? undefined : returnUrl('cancel_url', body.cancel_url);
+    const client = await findClient(this.db, orgId, clientId);
+    if (!client) throw notFound('Client');
+    return this.checkoutFor(orgId, client, body.plan_id, successUrl, cancelUrl);
+  }
+
+  /** A client paying for itself from its portal: its own plan, back to its portal. */
+  async portalCheckout(principal: Principal): Promise<CheckoutLink> {
+    requirePermission(principal, 'read');
+    const client = await this.ownClient(principal);
+    return this.checkoutFor(principal.orgId, client, undefined, undefined, undefined);
+  }
+
+  /** The Billing Portal for a client with a subscription (cards, invoices, cancellation). */
+  async portalSession(principal: Principal, clientId?: string): Promise<string> {
+    const client =
+      clientId === undefined
+        ? await this.ownClient(principal)
+        : await findClient(this.db, agencyOrg(principal, 'read', REFUSAL), clientId);
+    if (!client) throw notFound('Client');
+    const connection = await this.requireConnection(client.org_id);
+    const customer = await repo.customerOfClient(this.db, connection.id, client.id);
+    if (!customer) throw conflict('This client has no billing account yet: it pays once first');
+    return processorCall(
+      this.deps.processor.billingPortal(
+        requireRef(this.deps, connection),
+        customer.customer_id,
+        this.portalUrl(),
+      ),
+    );
+  }
+
+  /** Whether the client has a running subscription (the portal shows Manage billing, else Pay). */
+  async subscriptionOf(orgId: string, clientId: string): Promise<{ status: string } | undefined> {
+    const connection = await repo.liveConnection(this.db, orgId);
+    if (!connection) return undefined;
+    const customer = await repo.customerOfClient(this.db, connection.id, clientId);
+    if (!customer?.subscription_id || !customer.subscription_status) return undefined;
+    return { status: customer.subscription_status };
+  }
+
+  async payments(
+    principal: Principal,
+    clientId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ payments: Payment[]; total: number }> {
+    requirePermission(principal, 'read');
+    if (principal.clientId !== undefined && principal.clientId !== clientId) throw notFound('Client');
+    const orgId = principal.orgId;
+    if (!(await findClient(this.db, orgId, clientId))) throw notFound('Client');
+    const rows = await repo.listPayments(this.db, orgId, clientId, limit, offset);
+    const total = await repo.countPayments(this.db, orgId, clientId);
+    return { payments: rows.map(toPayment), total };
+  }
+
+  private async ownClient(principal: Principal): Promise<ClientRow> {
+    if (principal.clientId === undefined) throw notFound('Client');
+    const client = await findClient(this.db, principal.orgId, principal.clientId);
+    if (!client) throw notFound('Client');
+    return client;
+  }
+
+  private async requireConnection(orgId: string) {
+    const connection = await repo.liveConnection(this.db, orgId);
+    if (!connection)
+      throw conflict('Billing is not connected: an owner connects Stripe in Settings → Billing');
+    return connection;
+  }
+
+  private portalUrl(): string {
+    return `${new URL(this.deps.publicUrl).origin}/portal/billing`;
+  }
+
+  private async checkoutFor(
+    orgId: string,
+    client: ClientRow,
+    planIdGiven: string | undefined,
+    successUrl: string | undefined,
+    cancelUrl: string | undefined,
+  ): Promise<CheckoutLink> {
+    const connection = await this.requireConnection(orgId);
+    const ref = requireRef(this.deps, connection);
+    const planId = planIdGiven ?? client.plan_id;
+    if (!planId) throw invalid("field 'plan_id' is required: the client has no plan");
+    const plan = await findPlan(this.db, orgId, planId);
+    if (!plan) throw invalid(`field 'plan_id': no plan ${planId} in this organization`);
+    if (!plan.is_active) throw invalid(`field 'plan_id': plan ${planId} is not active`);
+    if (!(plan.price > 0)) throw invalid(`field 'plan_id': plan ${planId} is free; there is nothing to pay`);
+    const customer = await repo.customerOfClient(this.db, connection.id, client.id);
+    if (customer?.subscription_status && RUNNING.includes(customer.subscription_status))
+      throw conflict(
+        `The client already has a subscription (${customer.subscription_status}); it manages it in the billing portal`,
+      );
+    const priceId = await processorCall(this.catalog.syncPlan(orgId, plan.id));
+    if (!priceId) throw upstream('The plan could not be made on Stripe; try again');
+    const customerId = await processorCall(this.ensureCustomer(ref, connection.id, client));
+    const metadata = {
+      sitewright_org_id: orgId,
+      sitewright_client_id: client.id,
+      sitewright_plan_id: plan.id,
+    };
+    const portal = this.portalUrl();
+    const link = await processorCall(
+      this.deps.processor.checkout(ref, {
+        customerId,
+        priceId,
+        clientId: client.id,
+        successUrl: successUrl ?? `${portal}?checkout=done`,
+        cancelUrl: cancelUrl ?? portal,
+        metadata,
+        applicationFeePercent:
+          connection.method === 'connect' ? this.deps.processor.connect?.applicationFeePercent : undefined,
+      }),
+    );
+    return { url: link.url, expires_at: link.expiresAt.toISOString() };
+  }
+
+  /** The client's Customer, made on first need; its email and name follow the client's. */
+  private async ensureCustomer(ref: AccountRef, connectionId: string, client: ClientRow): Promise<string> {
+    const input = {
+      email: client.email,
+      name: client.name ?? client.company,
+      metadata: { sitewright_org_id: client.org_id, sitewright_client_id: client.id },
+    };
+    const known = await repo.customerOfClient(this.db, connectionId, client.id);
+    if (known) {
+      await this.deps.processor.updateCustomer(ref, known.customer_id, input);
+      return known.customer_id;
+    }
+    const customerId = await this.deps.processor.createCustomer(ref, input);
+    const kept = await repo.insertCustomer(this.db, {
+      connection_id: connectionId,
+      client_id: client.id,
+      org_id: client.org_id,
+      customer_id: customerId,
+      updated_at: nowIso(),
+    });
+    if (kept) return customerId;
+    // Two first checkouts at once: the Customer kept first is the client's.
+    return (await repo.customerOfClient(this.db, connectionId, client.id))!.customer_id;
+  }
+}
+
+export function toPayment(row: repo.PaymentRow): Payment {
+  return {
+    id: row.id,
+    client_id: row.client_id,
+    plan_id: row.plan_id,
+    amount: num(row.amount),
+    currency: row.currency,
+    invoice_id: row.invoice_id,
+    subscription_id: row.subscription_id,
+    paid_at: toIso(row.paid_at),
+    livemode: bool(row.livemode),
+    hosted_invoice_url: row.hosted_invoice_url,
+  };
+}
+
+function returnUrl(field: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid(`field '${field}' must be an absolute http(s) URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalid(`field '${field}' must be an absolute http(s) URL`);
+  return url.href;
+}
+
+/** The processor's refusal as the core's error (502): the message says why, never a key. */
+async function processorCall<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof ProcessorError) throw upstream(`Stripe: ${error.message}`);
+    throw error;
+  }
+}
