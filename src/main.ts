@@ -19,6 +19,7 @@ import { oauthPlugin } from './oauth/plugin.ts';
 import { embedPlugin } from './embed/plugin.ts';
 import { assetUrl } from './ui/routes/assets.ts';
 import { DomainChecker } from './modules/domains/checker.ts';
+import { BillingSweeper } from './modules/billing/sweeper.ts';
 import { GenerationWorker } from './modules/generations/worker.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -118,7 +119,7 @@ export function stopOnSignals(
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/** The background workers of a process: webhook deliveries, AI generations, domain checks. */
+/** The background workers of a process: webhook deliveries, AI generations, domain checks, billing's past-due sweep. */
 export function startWorkers(container: Container, log: Logger, opts: { all: boolean }): Stoppable[] {
   const { config, database } = container;
   const parts: (Stoppable & { start(): void })[] = [];
@@ -127,6 +128,7 @@ export function startWorkers(container: Container, log: Logger, opts: { all: boo
     parts.push(new GenerationWorker(database, container.services.aiModels, config, log));
   // Cheap, and leased: every instance may run it.
   parts.push(new DomainChecker(container.services.domains, database, config, log));
+  parts.push(new BillingSweeper(container.services.billing.automations, log));
   for (const part of parts) part.start();
   return parts;
 }

@@ -642,6 +642,8 @@ export interface BillingCustomersTable {
   price_id: string | null;
   current_period_end: NullableTimestamp;
   past_due_since: NullableTimestamp;
+  /** When the past-due automation acted on this episode; null again once it is paid. */
+  past_due_acted_at: NullableTimestamp;
   updated_at: Timestamp;
 }
 

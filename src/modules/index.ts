@@ -129,7 +129,7 @@ export function createServices({
   const publishing = new PublishingService(database, config, previewLinks, content);
   const deployments = new DeploymentsService(database, config);
   const billing = new BillingService(
-    { database, processor, secrets, secretsMissing: SECRETS_MISSING, publicUrl, logger },
+    { database, processor, secrets, secretsMissing: SECRETS_MISSING, publicUrl, mailer, logger },
     clients,
     {
       publish: (principal, projectId) => publishing.publish(principal, projectId),

@@ -174,8 +174,9 @@ export function pagesPlugin(deps: PagesDeps): FastifyPluginAsync {
         return reply.redirect(`/sign-in?next=${encodeURIComponent(request.url)}`, 303);
       }
       if (error instanceof NoOrganization) {
-        return request.signedIn?.client
-          ? reply.redirect('/portal', 303)
+        const client = request.signedIn?.client;
+        return client
+          ? reply.redirect(client.paymentRequired ? '/portal/billing' : '/portal', 303)
           : render(request, reply, 'no-organization', { title: 'No organization' }, 403);
       }
       if (error instanceof ManagersOnly) {

@@ -304,7 +304,7 @@ describe('payments', () => {
     });
     const events = await outbox(api, 'payment.received');
     expect(events).toHaveLength(2);
-    expect(events[0].data.payment).toEqual(list.body.payments[1]);
+    expect(events[0]!.data.payment).toEqual(list.body.payments[1]);
     const paged = await api.get(`/api/v1/clients/${client.id}/payments?limit=1&offset=1`);
     expect(paged.body.payments.map((p: { invoice_id: string }) => p.invoice_id)).toEqual([invoice.id]);
   });

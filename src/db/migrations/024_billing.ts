@@ -93,6 +93,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('price_id', 'text')
     .addColumn('current_period_end', ts)
     .addColumn('past_due_since', ts)
+    // When the past-due automation acted on this episode (cleared when the client pays again).
+    .addColumn('past_due_acted_at', ts)
     .addColumn('updated_at', ts, (c) => c.notNull())
     .addPrimaryKeyConstraint('billing_customers_pk', ['connection_id', 'client_id'])
     .execute();

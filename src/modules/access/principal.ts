@@ -67,7 +67,8 @@ export function memberPrincipal(signedIn: SignedIn): Principal | undefined {
 
 /** A signed-in person as an agency client's own account (none: undefined): its client's records only. */
 export function clientPrincipal(signedIn: SignedIn): Principal | undefined {
-  if (!signedIn.client) return undefined;
+  // A client suspended by billing reaches its payment page only (ui/routes/portal-billing.ts).
+  if (!signedIn.client || signedIn.client.paymentRequired) return undefined;
   return clientAccountPrincipal(signedIn.client.orgId, signedIn.client.id, signedIn.user.id);
 }
 

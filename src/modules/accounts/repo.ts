@@ -279,20 +279,34 @@ export async function usePasswordResetsOfUser(db: Executor, userId: string, now:
 
 /** The client (and its organization) whose portal account is this user. */
 export function clientOfUser(db: Executor, userId: string) {
-  return db
-    .selectFrom('clients')
-    .innerJoin('organizations', 'organizations.id', 'clients.org_id')
-    .select([
-      'clients.id',
-      'clients.org_id',
-      'organizations.name as org_name',
-      'clients.status',
-      'clients.plan_id',
-      'clients.email',
-      'clients.name',
-    ])
-    .where('clients.user_id', '=', userId)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('clients')
+      .innerJoin('organizations', 'organizations.id', 'clients.org_id')
+      .select([
+        'clients.id',
+        'clients.org_id',
+        'organizations.name as org_name',
+        'clients.status',
+        'clients.plan_id',
+        'clients.email',
+        'clients.name',
+      ])
+      // Suspended by billing (migration 024): the client still signs in, to its payment page only.
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('billing_holds')
+              .select('billing_holds.id')
+              .whereRef('billing_holds.client_id', '=', 'clients.id')
+              .where('billing_holds.kind', '=', 'suspended'),
+          )
+          .as('payment_hold'),
+      )
+      .where('clients.user_id', '=', userId)
+      .executeTakeFirst()
+  );
 }
 
 /** The account id a client of the organization has (or will have, once it accepts its invitation). */

@@ -53,7 +53,24 @@ export interface SignedIn {
   /** The organization this session works in (null: none, e.g. a portal client or a removed member). */
   org: { id: string; name: string; role: Role } | null;
   /** Set when the user is an agency client's portal account. */
-  client: { id: string; orgId: string; orgName: string; status: string; planId: string | null } | null;
+  client: {
+    id: string;
+    orgId: string;
+    orgName: string;
+    status: string;
+    planId: string | null;
+    /** Suspended by billing until it pays: its portal shows the payment page and nothing else. */
+    paymentRequired: boolean;
+  } | null;
+}
+
+/** A client that may not sign in: suspended or churned, unless billing suspended it (it may pay). */
+function lockedOut(client: { status: string; payment_hold: unknown }): boolean {
+  return CLIENT_LOCKED_OUT.has(client.status) && !paymentRequired(client);
+}
+
+function paymentRequired(client: { status: string; payment_hold: unknown }): boolean {
+  return client.status === 'suspended' && (client.payment_hold === true || Number(client.payment_hold) === 1);
 }
 
 export class AccountsService {
@@ -244,7 +261,7 @@ export class AccountsService {
     await Promise.all([this.throttle.reset(account), this.throttle.forgive(from)]);
     const client = await repo.clientOfUser(this.db, row.id);
     const memberships = await repo.membershipsOfUser(this.db, row.id);
-    if (memberships.length === 0 && client && CLIENT_LOCKED_OUT.has(client.status)) {
+    if (memberships.length === 0 && client && lockedOut(client)) {
       throw notAllowed(
         `Your access to ${client.org_name} is ${client.status === 'suspended' ? 'suspended' : 'closed'}. Please contact ${client.org_name}.`,
       );
@@ -290,7 +307,7 @@ export class AccountsService {
       repo.membershipsOfUser(this.db, session.user_id),
       repo.clientOfUser(this.db, session.user_id),
     ]);
-    if (memberships.length === 0 && client && CLIENT_LOCKED_OUT.has(client.status)) return undefined;
+    if (memberships.length === 0 && client && lockedOut(client)) return undefined;
     const orgs = memberships
       .filter((m) => isRole(m.role))
       .map((m) => ({ id: m.org_id, name: m.org_name, role: m.role as Role }));
@@ -308,6 +325,7 @@ export class AccountsService {
             orgName: client.org_name,
             status: client.status,
             planId: client.plan_id,
+            paymentRequired: paymentRequired(client),
           }
         : null,
     };

@@ -52,18 +52,34 @@ export class BillingAutomations {
     }
   }
 
-  /** Clients past due for longer than their organization allows are stopped as on cancellation. */
-  async sweepPastDue(now = new Date()): Promise<number> {
-    const candidates = await repo.pastDueSince(this.db, new Date(now.getTime() - DAY_MS).toISOString());
+  /**
+   * Clients past due for longer than their organization allows are stopped as on cancellation,
+   * once per episode (claimed row by row, so two instances never act twice). Returns how many.
+   */
+  async sweepPastDue(now = new Date(), limit = 50): Promise<number> {
+    const candidates = await repo.pastDueSince(
+      this.db,
+      new Date(now.getTime() - DAY_MS).toISOString(),
+      limit,
+    );
     let stopped = 0;
     for (const customer of candidates) {
       const settings = await this.settingsOf(customer.org_id);
       const days = settings.past_due_days;
       if (days === null || !customer.past_due_since) continue;
       if (now.getTime() - new Date(toIso(customer.past_due_since)).getTime() < days * DAY_MS) continue;
-      if ((await repo.holdsOf(this.db, customer.org_id, customer.client_id)).length > 0) continue;
-      if (await this.stop(customer.org_id, customer.client_id, settings, `it was past due for ${days} days`))
-        stopped += 1;
+      if (!(await repo.claimPastDue(this.db, customer, now.toISOString()))) continue;
+      try {
+        if (
+          await this.stop(customer.org_id, customer.client_id, settings, `it was past due for ${days} days`)
+        )
+          stopped += 1;
+      } catch (error) {
+        this.deps.logger?.warn(
+          { err: error instanceof Error ? error.message : String(error), client: customer.client_id },
+          'billing: the past-due automation failed',
+        );
+      }
     }
     return stopped;
   }

@@ -13,6 +13,7 @@ import { ProcessorError, type AccountRef } from './processor.ts';
 import * as repo from './repo.ts';
 import type { CheckoutBody, CheckoutLink, Payment } from './schema.ts';
 import { bool, num } from '../../db/executor.ts';
+import { formatAmount, minorUnits, readBillingSettings } from './settings.ts';
 
 const REFUSAL = "Billing clients is the agency's to do";
 /** Subscription states that still bill: a client in one of them manages it in the Billing Portal. */
@@ -37,6 +38,30 @@ export class BillingCharges {
     const client = await findClient(this.db, orgId, clientId);
     if (!client) throw notFound('Client');
     return this.checkoutFor(orgId, client, body.plan_id, successUrl, cancelUrl);
+  }
+
+  /** Mails the client a fresh payment link for its plan; answers the link (the dashboard shows where it went). */
+  async sendLink(principal: Principal, clientId: string): Promise<CheckoutLink & { email: string }> {
+    const link = await this.checkout(principal, clientId, {});
+    const client = (await findClient(this.db, principal.orgId, clientId))!;
+    const plan = client.plan_id ? await findPlan(this.db, principal.orgId, client.plan_id) : undefined;
+    const org = await repo.orgName(this.db, principal.orgId);
+    const { currency } = readBillingSettings(await repo.readSettingsJson(this.db, principal.orgId));
+    const price = plan
+      ? ` (${formatAmount(minorUnits(plan.price, currency), currency)} ${plan.interval === 'yearly' ? 'a year' : 'a month'})`
+      : '';
+    const until = link.expires_at.slice(0, 16).replace('T', ' ');
+    if (!this.deps.mailer) throw conflict('No mail can be sent from here');
+    await this.deps.mailer.send({
+      to: client.email,
+      subject: `Your payment link from ${org}`,
+      text:
+        `${client.name ? `Hello ${client.name},` : 'Hello,'}\n\n${org} sends you a secure payment page for ` +
+        `${plan ? `your plan ${plan.name}${price}` : 'your plan'}, on Stripe:\n${link.url}\n\n` +
+        `The link works until ${until} UTC. After paying you can manage your billing from your portal:\n` +
+        `${this.portalUrl()}\n`,
+    });
+    return { ...link, email: client.email };
   }
 
   /** A client paying for itself from its portal: its own plan, back to its portal. */

@@ -51,6 +51,12 @@ export class BillingConnections {
     return this.deps.processor.connect !== undefined;
   }
 
+  /** Whether the organization has billing, and in which mode (what its clients' pages say). */
+  async mode(orgId: string): Promise<{ livemode: boolean } | null> {
+    const row = await repo.liveConnection(this.db, orgId);
+    return row ? { livemode: bool(row.livemode) } : null;
+  }
+
   async get(principal: Principal): Promise<BillingConnection | undefined> {
     const row = await repo.liveConnection(this.db, principal.orgId);
     return row && toConnection(this.deps, row);

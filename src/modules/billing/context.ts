@@ -1,6 +1,7 @@
 // What every part of billing shares: the database, the processor, the secrets box and where the
 // installation answers. Secrets are sealed for their connection (the record they belong to).
 import type { Database } from '../../db/index.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import { bool } from '../../db/executor.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
 import { toIso } from '../../lib/clock.ts';
@@ -16,6 +17,8 @@ export interface BillingDeps {
   secrets: SecretBox | undefined;
   secretsMissing: string;
   publicUrl: string;
+  /** Sends payment links to clients; undefined where none is sent (the CLI). */
+  mailer?: Mailer | undefined;
   logger?: { warn(obj: object, msg?: string): void } | undefined;
 }
 

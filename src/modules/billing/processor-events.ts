@@ -245,6 +245,7 @@ export class ProcessorEvents {
       price_id: sub.priceId,
       current_period_end: sub.currentPeriodEnd?.toISOString() ?? null,
       past_due_since: pastDue ? (customer.past_due_since ? toIso(customer.past_due_since) : now) : null,
+      ...(pastDue ? {} : { past_due_acted_at: null }),
       updated_at: now,
     });
     const client = await findClient(trx, connection.org_id, clientId);

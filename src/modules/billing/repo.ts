@@ -254,16 +254,31 @@ export async function updateCustomer(
     .execute();
 }
 
-/** Customers past due since before `since`, on live connections (the past-due automation). */
-export function pastDueSince(db: Executor, since: string): Promise<CustomerRow[]> {
+/** Customers past due since before `since` that the automation has not acted on yet. */
+export function pastDueSince(db: Executor, since: string, limit: number): Promise<CustomerRow[]> {
   return db
     .selectFrom('billing_customers')
     .innerJoin('billing_connections', 'billing_connections.id', 'billing_customers.connection_id')
     .selectAll('billing_customers')
     .where('billing_connections.disconnected_at', 'is', null)
     .where('billing_customers.past_due_since', '<=', since)
+    .where('billing_customers.past_due_acted_at', 'is', null)
     .where('billing_customers.subscription_status', 'in', ['past_due', 'unpaid'])
+    .orderBy('billing_customers.past_due_since', 'asc')
+    .limit(limit)
     .execute();
+}
+
+/** Takes the episode for this instance: false when another one (or an earlier sweep) has it. */
+export async function claimPastDue(db: Executor, customer: CustomerRow, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('billing_customers')
+    .set({ past_due_acted_at: at })
+    .where('connection_id', '=', customer.connection_id)
+    .where('client_id', '=', customer.client_id)
+    .where('past_due_acted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function insertPayment(db: Executor, row: Insertable<PaymentsTable>): Promise<boolean> {
@@ -405,4 +420,19 @@ export async function insertHold(db: Executor, row: Insertable<BillingHoldsTable
 
 export async function deleteHold(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('billing_holds').where('id', '=', id).execute();
+}
+
+export async function orgName(db: Executor, orgId: string): Promise<string> {
+  const row = await db.selectFrom('organizations').select('name').where('id', '=', orgId).executeTakeFirst();
+  return row?.name ?? 'Your agency';
+}
+
+/** The agency changed the client's status itself: a suspension billing made is no longer billing's. */
+export async function releaseSuspension(db: Executor, orgId: string, clientId: string): Promise<void> {
+  await db
+    .deleteFrom('billing_holds')
+    .where('org_id', '=', orgId)
+    .where('client_id', '=', clientId)
+    .where('kind', '=', 'suspended')
+    .execute();
 }

@@ -1,6 +1,8 @@
 // Client billing, as every way in calls it: the organization's Stripe connection, its settings,
 // plans kept in step, checkout and portal links, the processor's events and the payments.
 import { toIso } from '../../lib/clock.ts';
+import { bool } from '../../db/executor.ts';
+import type { Payment } from './schema.ts';
 import { agencyOrg, ownerOrg } from '../access/access.ts';
 import type { Principal } from '../access/principal.ts';
 import type { ClientsService } from '../clients/service.ts';
@@ -18,6 +20,16 @@ export interface BillingActivity {
   action: string;
   detail: string | null;
   created_at: string;
+}
+
+/** Billing as a client's page shows it. */
+export interface ClientBilling {
+  connected: { livemode: boolean } | null;
+  /** The processor's own status (unpaid says "retries exhausted"); null: no subscription. */
+  subscription: { status: string; current_period_end: string | null } | null;
+  payments: Payment[];
+  paymentCount: number;
+  activity: BillingActivity[];
 }
 
 export class BillingService {
@@ -55,6 +67,11 @@ export class BillingService {
     const connection = await this.connections.finishConnect(principal, code, state);
     await this.syncPlans(principal.orgId);
     return connection;
+  }
+
+  /** The currency the organization's plans are billed in (shown to its clients). */
+  async currencyOf(orgId: string): Promise<string> {
+    return readBillingSettings(await repo.readSettingsJson(this.db, orgId)).currency;
   }
 
   async settings(principal: Principal): Promise<BillingSettings> {
@@ -102,6 +119,27 @@ export class BillingService {
     const handled = await this.events.receiveConnect(body, signature);
     await this.automations.after(handled.changes);
     return handled;
+  }
+
+  /** The billing part of a client's page: its subscription, payments and what billing did. */
+  async clientBilling(principal: Principal, clientId: string): Promise<ClientBilling> {
+    const orgId = agencyOrg(principal, 'read', "Billing is the agency's");
+    const connection = await repo.liveConnection(this.db, orgId);
+    const customer = connection ? await repo.customerOfClient(this.db, connection.id, clientId) : undefined;
+    const { payments, total } = await this.charges.payments(principal, clientId, 20, 0);
+    return {
+      connected: connection ? { livemode: bool(connection.livemode) } : null,
+      subscription:
+        customer?.subscription_id && customer.subscription_status
+          ? {
+              status: customer.subscription_status,
+              current_period_end: customer.current_period_end ? toIso(customer.current_period_end) : null,
+            }
+          : null,
+      payments,
+      paymentCount: total,
+      activity: await this.activity(principal, clientId),
+    };
   }
 
   /** What billing did to a client, newest first (its page lists it). */

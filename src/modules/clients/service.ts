@@ -12,6 +12,7 @@ import { findPlan } from '../plans/repo.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import * as repo from './repo.ts';
 import { revokeClientSessions } from '../embed/repo.ts';
+import { releaseSuspension } from '../billing/repo.ts';
 import type { Client, CreateClientBody, UpdateClientBody } from './schema.ts';
 import { agencyOrg, requirePermission } from '../access/access.ts';
 import type { Principal } from '../access/principal.ts';
@@ -142,6 +143,7 @@ export class ClientsService {
     // A suspended or churned client's embed sessions stop at their next request.
     if (changes.status === 'suspended' || changes.status === 'churned')
       await revokeClientSessions(trx, orgId, id, updated.updated_at);
+    else if (changes.status !== undefined) await releaseSuspension(trx, orgId, id);
     const client = repo.toClient(updated);
     // Stripe's shape: the record as it is now, and the previous value of each field that changed.
     const previous_attributes = Object.fromEntries(changed.map((k) => [k, current[k]]));

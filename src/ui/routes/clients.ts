@@ -1,22 +1,23 @@
 // Clients: list with search, status filter and pages; create; edit status and plan; invite to the
 // portal; the client's projects. Every change goes through ClientsService / PortalService, so the
 // rules (unique email, attachable plans, events) are the API's.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CLIENT_STATUSES, CreateClientBody, UpdateClientBody } from '../../modules/clients/schema.ts';
-import { InvalidInputError } from '../../modules/common/errors.ts';
+import { ConflictError, InvalidInputError, UpstreamError } from '../../modules/common/errors.ts';
+import { formatAmount } from '../../modules/billing/settings.ts';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import type { RouteDeps } from '../deps.ts';
 import { validForm, nullable, optional, text, type Form } from '../forms.ts';
 import { redirectWith, render } from '../page.ts';
 import { pager, paging } from '../paging.ts';
-import { requireSeat, seatPrincipal } from '../session.ts';
+import { requireSeat, seatPrincipal, type SignedInMember } from '../session.ts';
 import { idFromUrl } from '../ids.ts';
 import type { Principal } from '../../modules/access/principal.ts';
 
 type Query = { q?: string; status?: string; page?: string };
 
 export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
-  const { clients, plans, projects, portal } = deps.services;
+  const { clients, plans, projects, portal, billing } = deps.services;
   // Plans are few (a select in a form): the first page of the list, at its largest.
   const plansOf = async (asking: Principal) => (await plans.list(asking, MAX_LIMIT, 0)).records;
   return async (app) => {
@@ -76,25 +77,84 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       }
     });
 
-    app.get<{ Params: { id: string } }>('/clients/:id', async (request, reply) => {
+    const clientPage = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      seat: SignedInMember,
+      id: string,
+      extra: { error?: string; paymentLink?: { url: string; expires_at: string } } = {},
+    ) => {
+      const asking = seatPrincipal(seat);
+      const client = await clients.get(asking, id);
+      const [planList, owned, invitation, billingView] = await Promise.all([
+        plansOf(asking),
+        projects.list(asking, { clientId: id }, 100, 0),
+        portal.pendingInvitation(seat.orgId, id),
+        billing.clientBilling(asking, id),
+      ]);
+      const { currency } = await billing.settings(asking);
+      return render(
+        request,
+        reply,
+        'client',
+        {
+          title: client.name ?? client.email,
+          client,
+          plans: planList,
+          projects: owned.projects,
+          projectCount: owned.total,
+          statuses: CLIENT_STATUSES,
+          invitation,
+          billing: billingView,
+          currency,
+          money: formatAmount,
+          ...extra,
+        },
+        extra.error ? 400 : 200,
+      );
+    };
+
+    app.get<{ Params: { id: string } }>('/clients/:id', async (request, reply) =>
+      clientPage(request, reply, requireSeat(request), idFromUrl(request.params.id, 'Client')),
+    );
+
+    // Copy link: a fresh Checkout link shown on the page (the browser never leaves it).
+    app.post<{ Params: { id: string } }>('/clients/:id/payment-link', async (request, reply) => {
       const seat = requireSeat(request);
       const id = idFromUrl(request.params.id, 'Client');
-      const client = await clients.get(seatPrincipal(seat), id);
-      const [planList, owned, invitation] = await Promise.all([
-        plansOf(seatPrincipal(seat)),
-        projects.list(seatPrincipal(seat), { clientId: id }, 100, 0),
-        portal.pendingInvitation(seat.orgId, id),
-      ]);
-      return render(request, reply, 'client', {
-        title: client.name ?? client.email,
-        client,
-        plans: planList,
-        projects: owned.projects,
-        projectCount: owned.total,
-        statuses: CLIENT_STATUSES,
-        invitation,
-      });
+      try {
+        const link = await billing.charges.checkout(seatPrincipal(seat), id, {});
+        return clientPage(request, reply, seat, id, { paymentLink: link });
+      } catch (error) {
+        if (!isBillingRefusal(error)) throw error;
+        return redirectWith(reply, `/clients/${id}`, error.message);
+      }
     });
+
+    app.post<{ Params: { id: string } }>('/clients/:id/payment-link/send', async (request, reply) => {
+      const seat = requireSeat(request);
+      const id = idFromUrl(request.params.id, 'Client');
+      try {
+        const sent = await billing.charges.sendLink(seatPrincipal(seat), id);
+        return redirectWith(reply, `/clients/${id}`, `Payment link sent to ${sent.email}.`);
+      } catch (error) {
+        if (!isBillingRefusal(error)) throw error;
+        return redirectWith(reply, `/clients/${id}`, error.message);
+      }
+    });
+
+    // A link, not a form: the redirect to Stripe's billing portal leaves the site.
+    app.get<{ Params: { id: string } }>('/clients/:id/billing-portal', async (request, reply) => {
+      const seat = requireSeat(request);
+      const id = idFromUrl(request.params.id, 'Client');
+      try {
+        return reply.redirect(await billing.charges.portalSession(seatPrincipal(seat), id), 303);
+      } catch (error) {
+        if (!isBillingRefusal(error)) throw error;
+        return redirectWith(reply, `/clients/${id}`, error.message);
+      }
+    });
+
     app.post<{ Params: { id: string }; Body: Form }>('/clients/:id', async (request, reply) => {
       const seat = requireSeat(request);
       const id = idFromUrl(request.params.id, 'Client');
@@ -110,26 +170,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
         return redirectWith(reply, `/clients/${id}`, 'Client saved.');
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        const client = await clients.get(seatPrincipal(seat), id);
-        const [planList, owned] = await Promise.all([
-          plansOf(seatPrincipal(seat)),
-          projects.list(seatPrincipal(seat), { clientId: id }, 100, 0),
-        ]);
-        return render(
-          request,
-          reply,
-          'client',
-          {
-            title: client.name ?? client.email,
-            client,
-            plans: planList,
-            projects: owned.projects,
-            projectCount: owned.total,
-            statuses: CLIENT_STATUSES,
-            error: error.message,
-          },
-          400,
-        );
+        return clientPage(request, reply, seat, id, { error: error.message });
       }
     });
     app.post<{ Params: { id: string } }>('/clients/:id/invite', async (request, reply) => {
@@ -144,4 +185,11 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       }
     });
   };
+}
+
+/** What billing refuses in words for the agency (not connected, no plan, Stripe down). */
+function isBillingRefusal(error: unknown): error is Error {
+  return (
+    error instanceof InvalidInputError || error instanceof ConflictError || error instanceof UpstreamError
+  );
 }

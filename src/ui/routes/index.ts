@@ -22,6 +22,8 @@ import { aiModelRoutes } from './ai-model.ts';
 import { appMount, embedMount } from '../builder/mount.ts';
 import { embedPageRoutes } from './embed-pages.ts';
 import { embeddingRoutes } from './embedding.ts';
+import { billingSettingsRoutes } from './billing-settings.ts';
+import { portalBillingRoutes } from './portal-billing.ts';
 
 export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
@@ -31,6 +33,7 @@ export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
       clientRoutes,
       keyRoutes,
       portalRoutes,
+      portalBillingRoutes,
       webhookRoutes,
       memberRoutes,
       organizationRoutes,
@@ -42,6 +45,7 @@ export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
       buildLinkSettingsRoutes,
       aiModelRoutes,
       embeddingRoutes,
+      billingSettingsRoutes,
       oauthConsentRoutes,
     ])
       await app.register(routes(deps));
