@@ -5,10 +5,11 @@ import type { FastifyRequest } from 'fastify';
 
 // Secrets that travel in a URL, and so reached the info log's "incoming request" line: the
 // tokens of reset, invitation and sign-up confirmation links (the path segment after these), the
-// build link's tokens and its whole prompt (query parameters). A `next` that holds one of them
-// (the sign-in page's way back to a build link) is redacted whole.
+// build link's tokens and its whole prompt, and an OAuth code and state coming back from Connect
+// with Stripe (query parameters). A `next` that holds one of them (the sign-in page's way back to
+// a build link) is redacted whole.
 const SECRET_PATH = /^(\/(?:reset-password|invitations|sign-up\/confirm)\/)[^/?#]+/;
-const SECRET_PARAMS = new Set(['link', 'pending', 'prompt']);
+const SECRET_PARAMS = new Set(['link', 'pending', 'prompt', 'code', 'state']);
 const REDACTED = '[redacted]';
 
 /** The URL as the log writes it: `/reset-password/[redacted]`, `/build?prompt=[redacted]&org=...`. */
