@@ -75,12 +75,15 @@ export async function billingCommand(
       },
       true,
     );
-    if (flags.json) printJson({ org_id: result.org.id, disconnected: result.done });
+    const { disconnected, stripe } = result.done;
+    if (flags.json) printJson({ org_id: result.org.id, disconnected, stripe });
     else
       process.stdout.write(
-        result.done
-          ? `${result.org.name}: billing disconnected (its webhook endpoint on Stripe removed)\n`
-          : `${result.org.name}: billing was not connected\n`,
+        !disconnected
+          ? `${result.org.name}: billing was not connected\n`
+          : stripe === 'failed'
+            ? `${result.org.name}: billing disconnected; its webhook endpoint could not be removed from Stripe (delete it in the Stripe Dashboard)\n`
+            : `${result.org.name}: billing disconnected (on Stripe: ${stripe})\n`,
       );
     return;
   }

@@ -14,6 +14,6 @@ export async function workerCommand(config: Config): Promise<void> {
   stopOnSignals(config, log, workers, container);
   log.info(
     { engine: container.database.engine },
-    'Sitewright worker ready: webhook deliveries, generation jobs, domain checks',
+    'Sitewright worker ready: webhook deliveries, generation jobs, domain checks, billing sweep',
   );
 }

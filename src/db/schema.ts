@@ -644,6 +644,10 @@ export interface BillingCustomersTable {
   past_due_since: NullableTimestamp;
   /** When the past-due automation acted on this episode; null again once it is paid. */
   past_due_acted_at: NullableTimestamp;
+  /** The client's last Checkout Session: expired when a new link is made. */
+  checkout_session_id: string | null;
+  /** When the subscription state kept here was read from the processor (older reads lose). */
+  read_at: NullableTimestamp;
   updated_at: Timestamp;
 }
 

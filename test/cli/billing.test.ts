@@ -52,7 +52,7 @@ describe('sitewright billing', () => {
 
     const off = await runCli(['billing', 'disconnect', '--org', org.id, '--json'], env);
     expect(off.code, off.stderr).toBe(0);
-    expect(JSON.parse(off.stdout)).toEqual({ org_id: org.id, disconnected: true });
+    expect(JSON.parse(off.stdout)).toEqual({ org_id: org.id, disconnected: true, stripe: 'removed' });
     expect(fake.find('DELETE', '/v1/webhook_endpoints/')).toHaveLength(1);
   });
 

@@ -108,6 +108,7 @@ export class FakeStripe {
   readonly customers = new Map<string, Json>();
   readonly checkoutSessions = new Map<string, Json>();
   readonly subscriptions = new Map<string, Json>();
+  readonly subscriptionSchedules = new Map<string, Json>();
   /** GET /v1/account's business and dashboard name, and email. */
   accountName = 'Fake Agency';
   accountEmail = 'billing@example.com';
@@ -311,6 +312,8 @@ export class FakeStripe {
     }
     const platform = this.accounts.get(this.accountFor(key))!;
     const account = request.account ? this.ensureAccount(request.account, platform.livemode) : platform;
+    const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+    if (method === 'POST' && expire) return this.expireCheckout(account, expire[1]!);
     const id = path.slice(path.lastIndexOf('/') + 1);
     const route =
       this.routes[`${method} ${path}`] ?? this.routes[`${method} ${path.slice(0, -id.length)}:id`];
@@ -332,9 +335,15 @@ export class FakeStripe {
     'POST /v1/customers/:id': (a, b, id) => this.customer(a, b, id),
     'GET /v1/customers/:id': (a, _b, id) => this.lookup(this.customers, 'customer', id, a),
     'POST /v1/checkout/sessions': (a, b) => this.createCheckout(a, b),
+    'GET /v1/checkout/sessions/:id': (a, _b, id) =>
+      this.lookup(this.checkoutSessions, 'checkout session', id, a),
     'POST /v1/billing_portal/sessions': (a, b) => this.createPortal(a, b),
     'GET /v1/subscriptions/:id': (a, _b, id) => this.lookup(this.subscriptions, 'subscription', id, a),
     'POST /v1/subscriptions/:id': (a, b, id) => this.updateSubscription(a, b, id),
+    'POST /v1/subscription_schedules': (a, b) => this.createSchedule(a, b),
+    'POST /v1/subscription_schedules/:id': (a, b, id) => this.updateSchedule(a, b, id),
+    'GET /v1/subscription_schedules/:id': (a, _b, id) =>
+      this.lookup(this.subscriptionSchedules, 'subscription schedule', id, a),
     'POST /oauth/token': (_a, b) => this.token(b),
     'POST /oauth/deauthorize': (_a, b) => this.deauthorize(b),
   };
@@ -444,6 +453,14 @@ export class FakeStripe {
     return { id, object, customer: customer.id, url, return_url: body.return_url ?? null, created: now() };
   }
 
+  /** Only an open session expires, as on Stripe. */
+  private expireCheckout(account: FakeAccount, id: string): Json {
+    const session = this.lookup(this.checkoutSessions, 'checkout session', id, account);
+    if (session.status !== 'open')
+      throw invalid('Only Checkout Sessions with a status of `open` can be expired.', 400);
+    return Object.assign(session, { status: 'expired' });
+  }
+
   private updateSubscription(account: FakeAccount, body: Json, id: string): Json {
     const subscription = this.lookup(this.subscriptions, 'subscription', id, account);
     for (const change of body.items ?? []) {
@@ -455,6 +472,49 @@ export class FakeStripe {
     subscription.metadata = metadata(subscription.metadata, body.metadata);
     subscription.cancel_at_period_end = bool(body.cancel_at_period_end, subscription.cancel_at_period_end);
     return subscription;
+  }
+
+  /** A schedule from a subscription: one phase, the current period on the current items. */
+  private createSchedule(account: FakeAccount, body: Json): Json {
+    const subscription = this.lookup(
+      this.subscriptions,
+      'subscription',
+      need(body, 'from_subscription'),
+      account,
+    );
+    if (subscription.schedule) throw invalid('The subscription is already attached to a schedule.', 400);
+    const item = subscription.items.data[0];
+    const phase = {
+      start_date: item.current_period_start,
+      end_date: item.current_period_end,
+      items: subscription.items.data.map((i: Json) => ({ price: i.price.id, quantity: i.quantity })),
+      proration_behavior: 'create_prorations',
+    };
+    const schedule = this.save(this.subscriptionSchedules, account, randomId('sub_sched_'), {
+      object: 'subscription_schedule',
+      subscription: subscription.id,
+      end_behavior: 'release',
+      status: 'active',
+      current_phase: { start_date: phase.start_date, end_date: phase.end_date },
+      phases: [phase],
+    });
+    subscription.schedule = schedule.id;
+    return schedule;
+  }
+
+  private updateSchedule(account: FakeAccount, body: Json, id: string): Json {
+    const schedule = this.lookup(this.subscriptionSchedules, 'subscription schedule', id, account);
+    if (body.end_behavior) schedule.end_behavior = body.end_behavior;
+    if (body.phases) {
+      schedule.phases = (body.phases as Json[]).map((phase) => ({
+        ...phase,
+        items: (phase.items as Json[]).map((i) => {
+          this.lookup(this.prices, 'price', need(i, 'price'), account);
+          return { price: i.price, quantity: Number(i.quantity ?? 1) };
+        }),
+      }));
+    }
+    return schedule;
   }
 
   private token(body: Json): Json {

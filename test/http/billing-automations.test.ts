@@ -88,6 +88,22 @@ describe('billing automations', () => {
     expect((await activity(client.id)).slice(0, 2).sort()).toEqual(['reactivated', 'site_republished']);
   });
 
+  it('leave a site the agency published again itself as it is', async () => {
+    const settings = { unpublish_on_cancel: true, restore_on_payment: true };
+    const { project, pay, setStatus } = await payingClient(settings);
+    await api.post(`/api/v1/projects/${project.id}/publish`, {});
+    await setStatus('canceled');
+    expect((await projectOf(project.id)).published_url).toBeNull();
+    await api.put(`/api/v1/projects/${project.id}/files/index.html`, { content: '<h1>Newer</h1>' });
+    expect((await api.post(`/api/v1/projects/${project.id}/publish`, {})).status).toBe(200);
+    await setStatus('active');
+    await pay();
+    // The newest deployment (the agency's) stays live; the one billing took offline does not come back.
+    const { deployments } = (await api.get(`/api/v1/projects/${project.id}/deployments`)).body;
+    expect(deployments).toHaveLength(2);
+    expect(deployments.map((d: { live: boolean }) => d.live)).toEqual([true, false]);
+  });
+
   it('act on a client past due for longer than the organization allows, once', async () => {
     const { client, setStatus } = await payingClient({ suspend_on_cancel: true, past_due_days: 3 });
     await setStatus('past_due');

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { connectKey, deliver, outbox, useFakeStripe } from '../helpers/billing.ts';
 import { createClient } from '../helpers/fixtures.ts';
+import Stripe from 'stripe';
 import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const { fake, env } = useFakeStripe();
@@ -59,6 +60,8 @@ describe('connecting the agency’s own key', () => {
     expect(connection.webhook_url).toBe(`http://sitewright.test/webhooks/stripe/${connection.id}`);
     const made = fake.find('POST', '/v1/webhook_endpoints').at(-1)!;
     expect(made.key).toBe(key);
+    // Events come in the library's API version, the shapes the handler reads.
+    expect(made.body.api_version).toBe(Stripe.API_VERSION);
     expect(made.body.enabled_events).toEqual(
       expect.arrayContaining(['checkout.session.completed', 'invoice.paid', 'customer.subscription.deleted']),
     );
@@ -89,7 +92,10 @@ describe('connecting the agency’s own key', () => {
     );
     expect(warning).toMatch(/secret key/);
     const endpoint = [...fake.webhookEndpoints.values()].find((e) => e.url === connection.webhook_url)!;
-    expect(await api.ctx.services.billing.connections.disconnect(owner)).toBe(true);
+    expect(await api.ctx.services.billing.connections.disconnect(owner)).toEqual({
+      disconnected: true,
+      stripe: 'removed',
+    });
     expect(fake.find('DELETE', `/v1/webhook_endpoints/${endpoint.id}`)).toHaveLength(1);
     const event = fake.event('invoice.paid', { id: 'in_x', object: 'invoice' });
     expect((await deliver(api, `/webhooks/stripe/${connection.id}`, event, endpoint.secret)).status).toBe(
@@ -141,6 +147,31 @@ describe('plans on the connected account', () => {
     expect(moved.body.items[0].price).toBe(after.stripe_price_id);
   });
 
+  it('moves a subscription to a new interval at its renewal through a schedule, without proration', async () => {
+    const { sub, plan } = await subscribed();
+    const old = (await api.get(`/api/v1/plans/${plan.id}`)).body.plan.stripe_price_id;
+    const changed = await api.patch(`/api/v1/plans/${plan.id}`, { interval: 'yearly', price: 290 });
+    const yearly = changed.body.plan.stripe_price_id;
+    expect(fake.prices.get(yearly)).toMatchObject({ unit_amount: 29000, recurring: { interval: 'year' } });
+    // The item itself is not touched (that would restart the billing cycle now)...
+    expect(fake.find('POST', `/v1/subscriptions/${sub.id}`)).toEqual([]);
+    expect(fake.subscriptions.get(sub.id)!.items.data[0].price.id).toBe(old);
+    // ...a schedule keeps the paid period on the old price, then the new one, then lets go.
+    const schedule = [...fake.subscriptionSchedules.values()].find((s) => s.subscription === sub.id)!;
+    const item = fake.subscriptions.get(sub.id)!.items.data[0];
+    expect(schedule.end_behavior).toBe('release');
+    expect(schedule.phases).toHaveLength(2);
+    expect(schedule.phases[0]).toMatchObject({
+      end_date: String(item.current_period_end),
+      items: [{ price: old }],
+    });
+    expect(schedule.phases[1]).toMatchObject({
+      items: [{ price: yearly }],
+      proration_behavior: 'none',
+      duration: { interval: 'year', interval_count: '1' },
+    });
+  });
+
   it('archives the Price of a plan made inactive or free', async () => {
     await connectKey(api, fake);
     const plan = await planOf(15);
@@ -167,6 +198,14 @@ describe('a payment link', () => {
     expect(again.status).toBe(201);
     expect(new Date(again.body.expires_at).getTime()).toBeGreaterThan(Date.now());
     expect([...fake.checkoutSessions.values()].at(-1)!.customer).toBe(session.customer);
+    // One link open at a time: the earlier one is expired, so two subscriptions cannot start.
+    expect(fake.find('POST', `/v1/checkout/sessions/${session.id}/expire`)).toHaveLength(1);
+    expect(fake.checkoutSessions.get(session.id)!.status).toBe('expired');
+    const last = [...fake.checkoutSessions.values()].at(-1)!;
+    last.status = 'complete';
+    const paid = await api.post(`/api/v1/clients/${client.id}/checkout`, {});
+    expect(paid.status).toBe(409);
+    expect(paid.body.error).toMatch(/just paid/);
   });
 
   it('says why it cannot be made', async () => {

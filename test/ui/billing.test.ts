@@ -190,6 +190,10 @@ describe('the client portal', () => {
     const page = await portal.get('/portal/billing');
     expect(visibleText(page.body)).toContain('Your access is paused');
     expect((await portal.get('/portal/billing/pay')).status).toBe(303);
+    // Nothing else: not the builder, not a new build.
+    const build = await portal.get('/build?prompt=A+bakery+in+Leeds');
+    expect(build.status).toBe(303);
+    expect(build.location).toBe('/portal/billing');
     // A suspension the agency makes itself still locks the client out.
     await api.patch(`/api/v1/clients/${client.id}`, { status: 'active' });
     await api.patch(`/api/v1/clients/${client.id}`, { status: 'suspended' });

@@ -44,16 +44,22 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .on('billing_connections')
     .columns(['account_id', 'livemode'])
     .execute();
-  // The operator's one Connect endpoint, per platform account (STRIPE_SECRET_KEY).
+  // The operator's one Connect endpoint, per platform account and mode (STRIPE_SECRET_KEY).
   await db.schema
     .createTable('billing_platform')
-    .addColumn('account_id', 'text', (c) => c.primaryKey())
+    .addColumn('account_id', 'text', (c) => c.notNull())
     .addColumn('livemode', bool, (c) => c.notNull())
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('webhook_endpoint_id', 'text', (c) => c.notNull())
     .addColumn('webhook_secret_sealed', 'text', (c) => c.notNull())
     .addColumn('created_at', ts, (c) => c.notNull())
+    // One account has a test and a live side, each with its own endpoint.
+    .addPrimaryKeyConstraint('billing_platform_pk', ['account_id', 'livemode'])
     .execute();
+  // Stripe Connect: one organization per connected account and mode.
+  await sql`create unique index billing_connections_connect on billing_connections (account_id, livemode) where method = 'connect' and disconnected_at is null`.execute(
+    db,
+  );
   await db.schema
     .createTable('billing_events')
     .addColumn('connection_id', 'text', (c) => c.notNull())
@@ -95,6 +101,10 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('past_due_since', ts)
     // When the past-due automation acted on this episode (cleared when the client pays again).
     .addColumn('past_due_acted_at', ts)
+    // The client's last payment link: expired when a new one is made (one subscription per client).
+    .addColumn('checkout_session_id', 'text')
+    // When the subscription state kept here was read from Stripe: an older read never overwrites it.
+    .addColumn('read_at', ts)
     .addColumn('updated_at', ts, (c) => c.notNull())
     .addPrimaryKeyConstraint('billing_customers_pk', ['connection_id', 'client_id'])
     .execute();

@@ -4,7 +4,7 @@
 // taken when it pays again. Each action goes through the usual service (so it emits its usual
 // events) and is listed on the client's page.
 import { newId } from '../../lib/ids.ts';
-import { nowIso, toIso } from '../../lib/clock.ts';
+import { nowIso } from '../../lib/clock.ts';
 import { systemPrincipal, type Principal } from '../access/principal.ts';
 import type { ClientsService } from '../clients/service.ts';
 import { findClient } from '../clients/repo.ts';
@@ -57,28 +57,23 @@ export class BillingAutomations {
    * once per episode (claimed row by row, so two instances never act twice). Returns how many.
    */
   async sweepPastDue(now = new Date(), limit = 50): Promise<number> {
-    const candidates = await repo.pastDueSince(
-      this.db,
-      new Date(now.getTime() - DAY_MS).toISOString(),
-      limit,
-    );
     let stopped = 0;
-    for (const customer of candidates) {
-      const settings = await this.settingsOf(customer.org_id);
+    for (const orgId of await repo.orgsWithBilling(this.db)) {
+      const settings = await this.settingsOf(orgId);
       const days = settings.past_due_days;
-      if (days === null || !customer.past_due_since) continue;
-      if (now.getTime() - new Date(toIso(customer.past_due_since)).getTime() < days * DAY_MS) continue;
-      if (!(await repo.claimPastDue(this.db, customer, now.toISOString()))) continue;
-      try {
-        if (
-          await this.stop(customer.org_id, customer.client_id, settings, `it was past due for ${days} days`)
-        )
-          stopped += 1;
-      } catch (error) {
-        this.deps.logger?.warn(
-          { err: error instanceof Error ? error.message : String(error), client: customer.client_id },
-          'billing: the past-due automation failed',
-        );
+      if (days === null) continue;
+      const since = new Date(now.getTime() - days * DAY_MS).toISOString();
+      for (const customer of await repo.pastDueSince(this.db, orgId, since, limit)) {
+        if (!(await repo.claimPastDue(this.db, customer, now.toISOString()))) continue;
+        try {
+          if (await this.stop(orgId, customer.client_id, settings, `it was past due for ${days} days`))
+            stopped += 1;
+        } catch (error) {
+          this.deps.logger?.warn(
+            { err: error instanceof Error ? error.message : String(error), client: customer.client_id },
+            'billing: the past-due automation failed',
+          );
+        }
       }
     }
     return stopped;
@@ -154,12 +149,24 @@ export class BillingAutomations {
           await this.log(orgId, clientId, 'reactivated', 'Reactivated: it paid again');
         }
       } else if (hold.project_id && hold.deployment_id) {
-        await this.sites
-          .promote(systemPrincipal(orgId), { projectId: hold.project_id, deploymentId: hold.deployment_id })
-          .then(() => this.log(orgId, clientId, 'site_republished', 'A site is back online: it paid again'))
-          .catch(() =>
-            this.log(orgId, clientId, 'site_not_republished', 'A site could not be put back online'),
-          );
+        // Only a site still offline comes back: one the agency published since stays as it is.
+        const project = (await this.projectsOf(orgId, clientId)).find((p) => p.id === hold.project_id);
+        if (project && !project.current_deployment_id) {
+          const ref = { projectId: project.id, deploymentId: hold.deployment_id };
+          await this.sites
+            .promote(systemPrincipal(orgId), ref)
+            .then(() =>
+              this.log(orgId, clientId, 'site_republished', `${project.name}: back online, it paid again`),
+            )
+            .catch(() =>
+              this.log(
+                orgId,
+                clientId,
+                'site_not_republished',
+                `${project.name}: could not be put back online`,
+              ),
+            );
+        }
       }
       await repo.deleteHold(this.db, hold.id);
     }

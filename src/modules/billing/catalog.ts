@@ -22,7 +22,10 @@ export class BillingCatalog {
   /** Every plan of the organization, after connecting (or changing the currency). */
   async syncAll(orgId: string): Promise<void> {
     const plans = await repo.planIds(this.db, orgId);
-    for (const { id } of plans) await this.syncPlan(orgId, id);
+    let failure: unknown;
+    // One plan Stripe refuses does not keep the others from being mirrored.
+    for (const { id } of plans) await this.syncPlan(orgId, id).catch((error: unknown) => (failure ??= error));
+    if (failure) throw failure;
   }
 
   /** The plan's current Price id on the live connection (made or replaced as needed); null: not billed. */
@@ -80,7 +83,7 @@ export class BillingCatalog {
     });
     if (current && bool(current.active)) await this.archive(ref, connection.id, current.price_id);
     await this.show(orgId, plan.id, productId, priceId);
-    await this.moveSubscriptions(ref, connection.id, plan.id, priceId);
+    await this.moveSubscriptions(ref, connection.id, plan.id, { priceId, currency, interval: plan.interval });
     return priceId;
   }
 
@@ -93,14 +96,35 @@ export class BillingCatalog {
     await repo.showPlanPrice(this.db, orgId, planId, { productId, priceId });
   }
 
-  /** Subscriptions on the plan's older Prices take the new one from their next renewal on. */
-  private async moveSubscriptions(ref: AccountRef, connectionId: string, planId: string, priceId: string) {
-    const customers = await repo.customersOnOlderPrices(this.db, connectionId, planId, priceId);
+  /**
+   * Subscriptions on the plan's older Prices take the new one from their next renewal on. A
+   * subscription in another currency keeps its Price (Stripe cannot move it across currencies);
+   * one Stripe refuses is logged and left as it is, never failing the plan's change.
+   */
+  private async moveSubscriptions(
+    ref: AccountRef,
+    connectionId: string,
+    planId: string,
+    to: { priceId: string; currency: string; interval: 'monthly' | 'yearly' },
+  ) {
+    const customers = await repo.customersOnOlderPrices(this.db, connectionId, planId, to.priceId);
     for (const customer of customers) {
-      const sub = await this.deps.processor.subscription(ref, customer.subscription_id!);
-      if (!sub?.itemId || sub.priceId === priceId) continue;
-      await this.deps.processor.movePriceAtRenewal(ref, sub.id, sub.itemId, priceId);
-      await repo.updateCustomer(this.db, connectionId, customer.client_id, { price_id: priceId });
+      try {
+        const sub = await this.deps.processor.subscription(ref, customer.subscription_id!);
+        if (!sub || sub.priceId === to.priceId) continue;
+        const paying = sub.priceId ? await repo.priceById(this.db, connectionId, sub.priceId) : undefined;
+        if (paying && paying.currency !== to.currency) continue;
+        const intervalChanges = paying?.interval !== to.interval;
+        await this.deps.processor.movePriceAtRenewal(ref, sub, { ...to, intervalChanges });
+      } catch (error) {
+        this.deps.logger?.warn(
+          {
+            err: error instanceof Error ? error.message : String(error),
+            subscription: customer.subscription_id,
+          },
+          'billing: a subscription could not be moved to its plan’s new price',
+        );
+      }
     }
   }
 }

@@ -52,15 +52,23 @@ export class BillingCharges {
       : '';
     const until = link.expires_at.slice(0, 16).replace('T', ' ');
     if (!this.deps.mailer) throw conflict('No mail can be sent from here');
-    await this.deps.mailer.send({
-      to: client.email,
-      subject: `Your payment link from ${org}`,
-      text:
-        `${client.name ? `Hello ${client.name},` : 'Hello,'}\n\n${org} sends you a secure payment page for ` +
-        `${plan ? `your plan ${plan.name}${price}` : 'your plan'}, on Stripe:\n${link.url}\n\n` +
-        `The link works until ${until} UTC. After paying you can manage your billing from your portal:\n` +
-        `${this.portalUrl()}\n`,
-    });
+    try {
+      await this.deps.mailer.send({
+        to: client.email,
+        subject: `Your payment link from ${org}`,
+        text:
+          `${client.name ? `Hello ${client.name},` : 'Hello,'}\n\n${org} sends you a secure payment page for ` +
+          `${plan ? `your plan ${plan.name}${price}` : 'your plan'}, on Stripe:\n${link.url}\n\n` +
+          `The link works until ${until} UTC. After paying you can manage your billing from your portal:\n` +
+          `${this.portalUrl()}\n`,
+      });
+    } catch (error) {
+      this.deps.logger?.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'billing: a payment link mail failed',
+      );
+      throw upstream('The payment link was made but the mail could not be sent; use Copy link instead');
+    }
     return { ...link, email: client.email };
   }
 
@@ -155,6 +163,10 @@ export class BillingCharges {
     const priceId = await processorCall(this.catalog.syncPlan(orgId, plan.id));
     if (!priceId) throw upstream('The plan could not be made on Stripe; try again');
     const customerId = await processorCall(this.ensureCustomer(ref, connection.id, client));
+    // One link open at a time: paying two links would start two subscriptions.
+    const earlier = (await repo.customerOfClient(this.db, connection.id, client.id))?.checkout_session_id;
+    if (earlier && (await processorCall(this.deps.processor.expireCheckout(ref, earlier))) === 'complete')
+      throw conflict('The client has just paid; its subscription shows here in a moment');
     const metadata = {
       sitewright_org_id: orgId,
       sitewright_client_id: client.id,
@@ -173,6 +185,7 @@ export class BillingCharges {
           connection.method === 'connect' ? this.deps.processor.connect?.applicationFeePercent : undefined,
       }),
     );
+    await repo.updateCustomer(this.db, connection.id, client.id, { checkout_session_id: link.id });
     return { url: link.url, expires_at: link.expiresAt.toISOString() };
   }
 

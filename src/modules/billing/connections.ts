@@ -120,9 +120,9 @@ export class BillingConnections {
     }
     // The endpoint of the key this one replaces (same account) is not needed any more.
     if (live?.webhook_endpoint_id && live.webhook_endpoint_id !== endpoint.id) {
-      const old = refOf(this.deps, live);
-      if (old)
-        await this.deps.processor.deleteWebhookEndpoint(old, live.webhook_endpoint_id).catch(() => undefined);
+      // The same account: the new key may remove it when the kept one cannot be read any more.
+      const old = refOf(this.deps, live) ?? ref;
+      await this.deps.processor.deleteWebhookEndpoint(old, live.webhook_endpoint_id).catch(() => undefined);
     }
     const connection = toConnection(this.deps, (await repo.liveConnection(this.db, orgId))!);
     const warning = key.startsWith('sk_')
@@ -138,7 +138,7 @@ export class BillingConnections {
     if (!connect) throw invalid('Stripe Connect is not configured on this installation');
     const secrets = this.deps.secrets;
     if (!secrets) throw invalid(this.deps.secretsMissing);
-    const state = secrets.seal(JSON.stringify({ orgId, at: Date.now() }), 'billing_connect_state');
+    const state = secrets.seal(JSON.stringify({ orgId, by: actorOf(principal), at: Date.now() }), STATE);
     return connect.authorizeUrl(state, redirectUri);
   }
 
@@ -148,11 +148,12 @@ export class BillingConnections {
     const connect = this.deps.processor.connect;
     const secrets = this.deps.secrets;
     if (!connect || !secrets) throw invalid('Stripe Connect is not configured on this installation');
-    const opened = secrets.open(state, 'billing_connect_state');
-    const said = opened ? (JSON.parse(opened) as { orgId: string; at: number }) : undefined;
-    if (!said || said.orgId !== orgId || Date.now() - said.at > 30 * 60_000)
+    const opened = secrets.open(state, STATE);
+    const said = opened ? (JSON.parse(opened) as { orgId: string; by: string; at: number }) : undefined;
+    const mine = said?.orgId === orgId && said.by === actorOf(principal);
+    if (!said || !mine || Date.now() - said.at > 30 * 60_000)
       throw invalid('This Stripe authorization was not started here, or is too old; connect again');
-    const { accountId, livemode } = await asInput(connect.exchange(code));
+    const { accountId, livemode } = await asInput(connect.exchange(code), 'Stripe');
     await this.ensurePlatformEndpoint();
     const live = await repo.liveConnection(this.db, orgId);
     if (live && (live.account_id !== accountId || bool(live.livemode) !== livemode))
@@ -178,28 +179,42 @@ export class BillingConnections {
       connected_at: nowIso(),
       disconnected_at: null,
     };
-    if (earlier) await repo.updateConnection(this.db, id, fields);
-    else await repo.insertConnection(this.db, { id, org_id: orgId, ...fields });
+    try {
+      if (earlier) await repo.updateConnection(this.db, id, fields);
+      else await repo.insertConnection(this.db, { id, org_id: orgId, ...fields });
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw conflict('That Stripe account was connected here at the same moment');
+      throw error;
+    }
+    // The account's own endpoint, when it was connected with a key before, is not needed any more.
+    const kept = live && refOf(this.deps, live);
+    if (kept && live.webhook_endpoint_id)
+      await this.deps.processor.deleteWebhookEndpoint(kept, live.webhook_endpoint_id).catch(() => undefined);
     return toConnection(this.deps, (await repo.liveConnection(this.db, orgId))!);
   }
 
   /** The operator's Connect endpoint, made on the platform account the first time it is needed. */
   private async ensurePlatformEndpoint(): Promise<void> {
-    const platform = await asInput(this.deps.processor.account({ platform: true }));
-    if (await repo.findPlatform(this.db, platform.id)) return;
+    const platform = await asInput(this.deps.processor.account({ platform: true }), 'STRIPE_SECRET_KEY');
+    if (await repo.findPlatform(this.db, platform.id, platform.livemode)) return;
     const url = `${new URL(this.deps.publicUrl).origin}/webhooks/stripe/connect`;
     const endpoint = await asInput(
       this.deps.processor.createWebhookEndpoint({ platform: true }, url, {
         connect: true,
         description: 'Sitewright client billing (Stripe Connect)',
       }),
+      'STRIPE_SECRET_KEY',
     );
     const kept = await repo.insertPlatform(this.db, {
       account_id: platform.id,
       livemode: endpoint.livemode,
       url,
       webhook_endpoint_id: endpoint.id,
-      webhook_secret_sealed: this.deps.secrets!.seal(endpoint.secret, platformContext(platform.id)),
+      webhook_secret_sealed: this.deps.secrets!.seal(
+        endpoint.secret,
+        platformContext(platform.id, platform.livemode),
+      ),
       created_at: nowIso(),
     });
     // Made twice at the same moment: one endpoint is enough.
@@ -207,19 +222,27 @@ export class BillingConnections {
       await this.deps.processor.deleteWebhookEndpoint({ platform: true }, endpoint.id).catch(() => undefined);
   }
 
-  /** Removes the endpoint (or the Connect authorization) and forgets the secrets; false: none was connected. */
-  async disconnect(principal: Principal): Promise<boolean> {
+  /**
+   * Removes the endpoint (or the Connect authorization) and forgets the secrets. `stripe` says
+   * what happened on Stripe's side: `failed` when it could not be removed (the owner is told to
+   * delete the endpoint in the Stripe Dashboard; its events are refused here meanwhile).
+   */
+  async disconnect(principal: Principal): Promise<Disconnected> {
     const orgId = ownerOrg(principal);
     const live = await repo.liveConnection(this.db, orgId);
-    if (!live) return false;
+    if (!live) return { disconnected: false, stripe: 'none' };
     const ref = refOf(this.deps, live);
+    let stripe: Disconnected['stripe'] = live.webhook_endpoint_id ? 'failed' : 'none';
     try {
-      if (live.method === 'connect') await this.deps.processor.connect?.deauthorize(live.account_id);
-      else if (ref && live.webhook_endpoint_id)
+      if (live.method === 'connect') {
+        await this.deps.processor.connect?.deauthorize(live.account_id);
+        stripe = 'deauthorized';
+      } else if (ref && live.webhook_endpoint_id) {
         await this.deps.processor.deleteWebhookEndpoint(ref, live.webhook_endpoint_id);
+        stripe = 'removed';
+      }
     } catch (error) {
-      // A revoked key cannot remove its endpoint; the connection goes anyway (its events are then
-      // refused here: the connection id no longer answers), and the owner is told.
+      stripe = 'failed';
       this.deps.logger?.warn(
         { err: error instanceof Error ? error.message : String(error), connection: live.id },
         'billing: the Stripe side of a disconnection failed',
@@ -231,17 +254,31 @@ export class BillingConnections {
       webhook_secret_sealed: null,
     });
     await repo.showPlanPrice(this.db, orgId, undefined, { productId: null, priceId: null });
-    return true;
+    return { disconnected: true, stripe };
   }
 }
 
+export interface Disconnected {
+  disconnected: boolean;
+  /** On Stripe: the endpoint removed, the Connect authorization revoked, or it failed. */
+  stripe: 'removed' | 'deauthorized' | 'failed' | 'none';
+}
+
+const STATE = 'billing_connect_state';
+
+/** Who started a Connect flow: its state only comes back for the same person. */
+function actorOf(principal: Principal): string {
+  const { actor } = principal;
+  return actor.kind === 'member' || actor.kind === 'client' ? actor.userId : actor.kind;
+}
+
 /** A processor refusal during a connection is the owner's input that failed: a 400 saying why. */
-async function asInput<T>(call: Promise<T>): Promise<T> {
+async function asInput<T>(call: Promise<T>, what = "field 'key'"): Promise<T> {
   try {
     return await call;
   } catch (error) {
     if (error instanceof ProcessorError)
-      throw error.refusedKey ? invalid(`field 'key': ${error.message}`) : upstream(error.message);
+      throw error.refusedKey ? invalid(`${what}: ${error.message}`) : upstream(error.message);
     throw error;
   }
 }

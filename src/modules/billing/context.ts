@@ -24,7 +24,8 @@ export interface BillingDeps {
 
 export const keyContext = (connectionId: string) => `billing_key:${connectionId}`;
 export const webhookContext = (connectionId: string) => `billing_webhook:${connectionId}`;
-export const platformContext = (accountId: string) => `billing_platform:${accountId}`;
+export const platformContext = (accountId: string, livemode: boolean | number) =>
+  `billing_platform:${accountId}:${livemode === true || livemode === 1 ? 'live' : 'test'}`;
 
 export function webhookUrl(publicUrl: string, connectionId: string): string {
   return `${new URL(publicUrl).origin}/webhooks/stripe/${connectionId}`;

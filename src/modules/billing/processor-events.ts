@@ -13,7 +13,9 @@ import { invalid, notFound, upstream } from '../common/errors.ts';
 import { findClient, toClient } from '../clients/repo.ts';
 import { platformContext, refOf, webhookContext, type BillingDeps } from './context.ts';
 import {
+  ProcessorError,
   SignatureError,
+  type AccountRef,
   type ProcessorEvent,
   type ProcessorInvoice,
   type ProcessorSubscription,
@@ -44,6 +46,8 @@ export function paymentStatusOf(
 }
 
 const ENDED = ['canceled', 'incomplete_expired'];
+/** The states payment_status calls past_due (the past-due automation counts days in them). */
+const PAST_DUE = ['past_due', 'unpaid', 'paused'];
 
 /** What an event changed for one client: the automations act on it after the commit. */
 export interface ClientChange {
@@ -86,7 +90,7 @@ export class ProcessorEvents {
   async receiveConnect(body: Buffer, signature: string | undefined): Promise<Handled> {
     const platforms = await repo.platformEndpoints(this.db);
     const secrets = platforms
-      .map((p) => this.deps.secrets?.open(p.webhook_secret_sealed, platformContext(p.account_id)))
+      .map((p) => this.deps.secrets?.open(p.webhook_secret_sealed, platformContext(p.account_id, p.livemode)))
       .filter((s): s is string => s !== undefined);
     if (secrets.length === 0) throw notFound('Stripe Connect endpoint');
     const event = this.verify(body, signature, secrets);
@@ -123,10 +127,10 @@ export class ProcessorEvents {
         : subject.kind === 'invoice_paid'
           ? subject.invoice.subscriptionId
           : null;
-    // Read before the transaction: the processor's present state, whatever the event says.
-    const subscription = subscriptionId
-      ? await this.deps.processor.subscription(ref, subscriptionId)
-      : undefined;
+    // Read before the transaction: the processor's present state, whatever the event says. When
+    // two events race, the state read last wins (read_at), whichever commits first.
+    const readAt = new Date().toISOString();
+    const subscription = subscriptionId ? await this.readSubscription(ref, subscriptionId) : undefined;
     return this.deps.database.transaction(async (trx) => {
       const fresh = await repo.recordProcessorEvent(trx, {
         connection_id: connection.id,
@@ -142,7 +146,7 @@ export class ProcessorEvents {
       if (subject.kind === 'invoice_paid')
         payment = await this.recordPayment(trx, connection, subject.invoice);
       if (subscription) {
-        const change = await this.applySubscription(trx, connection, subscription);
+        const change = await this.applySubscription(trx, connection, subscription, readAt);
         if (change) changes.push(change);
       }
       if (payment) {
@@ -163,6 +167,16 @@ export class ProcessorEvents {
       }
       return { outcome: 'handled', changes };
     });
+  }
+
+  /** The subscription now; the processor failing is a 502, so Stripe delivers the event again. */
+  private async readSubscription(ref: AccountRef, id: string): Promise<ProcessorSubscription | undefined> {
+    try {
+      return await this.deps.processor.subscription(ref, id);
+    } catch (error) {
+      if (error instanceof ProcessorError) throw upstream(`Stripe: ${error.message}`);
+      throw error;
+    }
   }
 
   /** A Checkout completed for a client of this organization: its Customer is the one it paid with. */
@@ -228,17 +242,21 @@ export class ProcessorEvents {
     trx: Executor,
     connection: repo.ConnectionRow,
     sub: ProcessorSubscription,
+    readAt: string,
   ): Promise<ClientChange | undefined> {
-    const known = await repo.customerById(trx, connection.id, sub.customerId);
+    // The customer's row is locked until the commit: events of one client apply one at a time,
+    // each reading the client as the previous one left it.
+    const known = await repo.customerById(trx, connection.id, sub.customerId, true);
     const clientId = known?.client_id ?? sub.metadata.sitewright_client_id;
     if (!clientId || !UUID.test(clientId)) return undefined;
     const customer = known ?? (await repo.customerOfClient(trx, connection.id, clientId, true));
     if (!customer || customer.customer_id !== sub.customerId) return undefined;
+    if (customer.read_at && toIso(customer.read_at) > readAt) return undefined;
     // An ended subscription does not replace a newer one the client has started since.
     if (customer.subscription_id && customer.subscription_id !== sub.id && ENDED.includes(sub.status))
       return undefined;
     const now = nowIso();
-    const pastDue = sub.status === 'past_due' || sub.status === 'unpaid';
+    const pastDue = PAST_DUE.includes(sub.status);
     await repo.updateCustomer(trx, connection.id, clientId, {
       subscription_id: sub.id,
       subscription_status: sub.status,
@@ -246,6 +264,7 @@ export class ProcessorEvents {
       current_period_end: sub.currentPeriodEnd?.toISOString() ?? null,
       past_due_since: pastDue ? (customer.past_due_since ? toIso(customer.past_due_since) : now) : null,
       ...(pastDue ? {} : { past_due_acted_at: null }),
+      read_at: readAt,
       updated_at: now,
     });
     const client = await findClient(trx, connection.org_id, clientId);

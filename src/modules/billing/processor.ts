@@ -20,6 +20,8 @@ export interface ProcessorSubscription {
   itemId: string | null;
   currentPeriodEnd: Date | null;
   metadata: Record<string, string>;
+  /** The subscription schedule it is attached to, if any. */
+  scheduleId: string | null;
 }
 
 export interface ProcessorInvoice {
@@ -89,11 +91,21 @@ export interface PaymentProcessor {
   archivePrice(ref: AccountRef, id: string): Promise<void>;
   createCustomer(ref: AccountRef, customer: CustomerInput): Promise<string>;
   updateCustomer(ref: AccountRef, id: string, customer: CustomerInput): Promise<void>;
-  checkout(ref: AccountRef, request: CheckoutRequest): Promise<{ url: string; expiresAt: Date }>;
+  checkout(ref: AccountRef, request: CheckoutRequest): Promise<{ id: string; url: string; expiresAt: Date }>;
+  /** Expires an earlier payment link: `complete` when it was paid already, `gone` when it cannot be used. */
+  expireCheckout(ref: AccountRef, id: string): Promise<'expired' | 'complete' | 'gone'>;
   billingPortal(ref: AccountRef, customerId: string, returnUrl: string): Promise<string>;
   subscription(ref: AccountRef, id: string): Promise<ProcessorSubscription | undefined>;
-  /** The item moves to the price from the next renewal on, without proration. */
-  movePriceAtRenewal(ref: AccountRef, subscriptionId: string, itemId: string, priceId: string): Promise<void>;
+  /**
+   * The subscription bills `priceId` from its next renewal on, without proration. Same interval:
+   * the item moves now (nothing is billed before the renewal). Another interval: a subscription
+   * schedule keeps the current price to the end of the period, then the new one.
+   */
+  movePriceAtRenewal(
+    ref: AccountRef,
+    sub: ProcessorSubscription,
+    to: { priceId: string; interval: 'monthly' | 'yearly'; intervalChanges: boolean },
+  ): Promise<void>;
   /** Throws SignatureError when the body was not signed with `secret` (or too long ago). */
   verifyEvent(body: Buffer, signature: string | undefined, secret: string): ProcessorEvent;
 }

@@ -89,8 +89,14 @@ export async function updateConnection(
 export function findPlatform(
   db: Executor,
   accountId: string,
+  livemode: boolean,
 ): Promise<Selectable<BillingPlatformTable> | undefined> {
-  return db.selectFrom('billing_platform').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('billing_platform')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('livemode', '=', livemode)
+    .executeTakeFirst();
 }
 
 /** Every platform endpoint: an event on /webhooks/stripe/connect is tried against each secret. */
@@ -102,7 +108,7 @@ export async function insertPlatform(db: Executor, row: Insertable<BillingPlatfo
   const result = await db
     .insertInto('billing_platform')
     .values(row)
-    .onConflict((oc) => oc.column('account_id').doNothing())
+    .onConflict((oc) => oc.columns(['account_id', 'livemode']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
@@ -222,13 +228,14 @@ export function customerById(
   db: Executor,
   connectionId: string,
   customerId: string,
+  lock = false,
 ): Promise<CustomerRow | undefined> {
-  return db
+  const query = db
     .selectFrom('billing_customers')
     .selectAll()
     .where('connection_id', '=', connectionId)
-    .where('customer_id', '=', customerId)
-    .executeTakeFirst();
+    .where('customer_id', '=', customerId);
+  return (lock ? forWrite(db, query) : query).executeTakeFirst();
 }
 
 export async function insertCustomer(db: Executor, row: Insertable<BillingCustomersTable>): Promise<boolean> {
@@ -254,8 +261,23 @@ export async function updateCustomer(
     .execute();
 }
 
-/** Customers past due since before `since` that the automation has not acted on yet. */
-export function pastDueSince(db: Executor, since: string, limit: number): Promise<CustomerRow[]> {
+/** The organizations with a live connection (the past-due sweep looks at each one's setting). */
+export async function orgsWithBilling(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectFrom('billing_connections')
+    .select('org_id')
+    .where('disconnected_at', 'is', null)
+    .execute();
+  return rows.map((row) => row.org_id);
+}
+
+/** An organization's customers past due since before `since` that the automation has not acted on yet. */
+export function pastDueSince(
+  db: Executor,
+  orgId: string,
+  since: string,
+  limit: number,
+): Promise<CustomerRow[]> {
   return db
     .selectFrom('billing_customers')
     .innerJoin('billing_connections', 'billing_connections.id', 'billing_customers.connection_id')
@@ -263,7 +285,8 @@ export function pastDueSince(db: Executor, since: string, limit: number): Promis
     .where('billing_connections.disconnected_at', 'is', null)
     .where('billing_customers.past_due_since', '<=', since)
     .where('billing_customers.past_due_acted_at', 'is', null)
-    .where('billing_customers.subscription_status', 'in', ['past_due', 'unpaid'])
+    .where('billing_customers.subscription_status', 'in', ['past_due', 'unpaid', 'paused'])
+    .where('billing_customers.org_id', '=', orgId)
     .orderBy('billing_customers.past_due_since', 'asc')
     .limit(limit)
     .execute();

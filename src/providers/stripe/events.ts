@@ -1,6 +1,7 @@
 // A verified Stripe event, read into the port's words: what it is about and the ids billing needs.
-// Objects are read as the pinned API version shapes them (an invoice's subscription under
-// `parent.subscription_details`, its price under `lines[].pricing.price_details`).
+// Objects are read as the pinned API version shapes them, which is the version Sitewright's
+// endpoints are made with (an invoice's subscription under `parent.subscription_details`, its
+// price under `lines[].pricing.price_details`).
 import type Stripe from 'stripe';
 import type { EventSubject, ProcessorEvent, ProcessorInvoice } from '../../modules/billing/processor.ts';
 

@@ -92,6 +92,8 @@ class StripeProcessor implements PaymentProcessor {
         {
           url,
           enabled_events: [...BILLING_EVENTS],
+          // Events in the library's API version, the shapes events.ts reads (not the account's default).
+          api_version: Stripe.API_VERSION,
           description: opts.description,
           ...(opts.connect ? { connect: true } : {}),
         },
@@ -179,7 +181,23 @@ class StripeProcessor implements PaymentProcessor {
       ),
     );
     if (!session.url) throw new ProcessorError('Stripe made a checkout session without a URL');
-    return { url: session.url, expiresAt: new Date(session.expires_at * 1000) };
+    return { id: session.id, url: session.url, expiresAt: new Date(session.expires_at * 1000) };
+  }
+
+  async expireCheckout(ref: AccountRef, id: string): Promise<'expired' | 'complete' | 'gone'> {
+    const [stripe, options] = this.on(ref);
+    try {
+      await stripe.checkout.sessions.expire(id, {}, options);
+      return 'expired';
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError))
+        return call(() => Promise.reject(error));
+      // Not open any more: paid, or expired already (or unknown, which is as good as expired).
+      const session = await call(() => stripe.checkout.sessions.retrieve(id, {}, options), {
+        missingIsDone: true,
+      });
+      return session?.status === 'complete' ? 'complete' : 'gone';
+    }
   }
 
   async billingPortal(ref: AccountRef, customerId: string, returnUrl: string) {
@@ -203,16 +221,59 @@ class StripeProcessor implements PaymentProcessor {
       itemId: item?.id ?? null,
       currentPeriodEnd: item?.current_period_end ? new Date(item.current_period_end * 1000) : null,
       metadata: sub.metadata ?? {},
+      scheduleId: sub.schedule ? (typeof sub.schedule === 'string' ? sub.schedule : sub.schedule.id) : null,
     };
   }
 
-  async movePriceAtRenewal(ref: AccountRef, subscriptionId: string, itemId: string, priceId: string) {
+  async movePriceAtRenewal(
+    ref: AccountRef,
+    sub: ProcessorSubscription,
+    {
+      priceId,
+      interval,
+      intervalChanges,
+    }: { priceId: string; interval: 'monthly' | 'yearly'; intervalChanges: boolean },
+  ) {
     const [stripe, options] = this.on(ref);
-    // No proration: the period already paid stays as it was, the next invoice bills the new price.
+    if (!intervalChanges && sub.itemId && !sub.scheduleId) {
+      // No proration: the period already paid stays as it was, the next invoice bills the new price.
+      await call(() =>
+        stripe.subscriptions.update(
+          sub.id,
+          { items: [{ id: sub.itemId!, price: priceId }], proration_behavior: 'none' },
+          options,
+        ),
+      );
+      return;
+    }
+    // An interval change would restart the billing cycle at once on Stripe: a schedule keeps the
+    // current phase to its end, then one phase on the new price, then releases the subscription.
+    const schedule = await call(() =>
+      sub.scheduleId
+        ? stripe.subscriptionSchedules.retrieve(sub.scheduleId, {}, options)
+        : stripe.subscriptionSchedules.create({ from_subscription: sub.id }, options),
+    );
+    const current =
+      schedule.phases.find((phase) => phase.end_date > Date.now() / 1000) ?? schedule.phases[0]!;
+    const idOf = (price: string | { id: string }) => (typeof price === 'string' ? price : price.id);
     await call(() =>
-      stripe.subscriptions.update(
-        subscriptionId,
-        { items: [{ id: itemId, price: priceId }], proration_behavior: 'none' },
+      stripe.subscriptionSchedules.update(
+        schedule.id,
+        {
+          end_behavior: 'release',
+          phases: [
+            {
+              items: current.items.map((item) => ({ price: idOf(item.price), quantity: item.quantity ?? 1 })),
+              start_date: current.start_date,
+              end_date: current.end_date,
+            },
+            {
+              items: [{ price: priceId, quantity: 1 }],
+              proration_behavior: 'none',
+              duration: { interval: interval === 'yearly' ? 'year' : 'month', interval_count: 1 },
+            },
+          ],
+        },
         options,
       ),
     );

@@ -2,7 +2,8 @@
 // Stripe when the operator offers it), the currency its plans are billed in, and what billing does
 // to clients' sites. Every member sees the state; owners change it.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ConflictError, InvalidInputError, UpstreamError } from '../../modules/common/errors.ts';
+import { InvalidInputError } from '../../modules/common/errors.ts';
+import { isRefusal } from '../refusals.ts';
 import type { BillingSettings } from '../../modules/billing/settings.ts';
 import type { RouteDeps } from '../deps.ts';
 import { checkbox, optional, text, type Form } from '../forms.ts';
@@ -58,12 +59,7 @@ export function billingSettingsRoutes(deps: RouteDeps): FastifyPluginAsync {
         return redirectWith(reply, PATH, `Connected to ${name} (${mode}).${warning ? ` ${warning}` : ''}`);
       } catch (error) {
         // The key is never sent back into the page.
-        if (!(
-          error instanceof InvalidInputError ||
-          error instanceof ConflictError ||
-          error instanceof UpstreamError
-        ))
-          throw error;
+        if (!isRefusal(error)) throw error;
         return page(request, reply, seat, { error: sentence(error.message) });
       }
     });
@@ -93,12 +89,7 @@ export function billingSettingsRoutes(deps: RouteDeps): FastifyPluginAsync {
           const mode = connection.livemode ? 'live mode' : 'test mode';
           return redirectWith(reply, PATH, `Connected with Stripe: ${connection.account_id} (${mode}).`);
         } catch (error) {
-          if (!(
-            error instanceof InvalidInputError ||
-            error instanceof ConflictError ||
-            error instanceof UpstreamError
-          ))
-            throw error;
+          if (!isRefusal(error)) throw error;
           return page(request, reply, seat, { error: sentence(error.message) });
         }
       },
@@ -106,12 +97,19 @@ export function billingSettingsRoutes(deps: RouteDeps): FastifyPluginAsync {
 
     app.post(`${PATH}/disconnect`, async (request, reply) => {
       const seat = requireSeat(request);
-      const done = await billing.connections.disconnect(seatPrincipal(seat));
+      const { disconnected, stripe } = await billing.connections.disconnect(seatPrincipal(seat));
+      const said = {
+        removed: 'its webhook endpoint was removed from the Stripe account',
+        deauthorized: 'Sitewright’s access to the Stripe account was revoked',
+        failed:
+          'its webhook endpoint could not be removed from the Stripe account (delete it in the Stripe Dashboard, Developers → Webhooks)',
+        none: 'nothing was left on the Stripe account',
+      }[stripe];
       return redirectWith(
         reply,
         PATH,
-        done
-          ? 'Billing disconnected: its webhook endpoint was removed from the Stripe account and the key forgotten. Existing subscriptions keep running on Stripe.'
+        disconnected
+          ? `Billing disconnected: ${said}, and the key forgotten. Existing subscriptions keep running on Stripe.`
           : 'Billing was not connected.',
       );
     });

@@ -126,6 +126,8 @@ export function buildRoutes(deps: RouteDeps): FastifyPluginAsync {
     const build = await understood(q);
     const who = request.signedIn;
     if (!who) return visitorPage(request, reply, q, build);
+    // A client billing has suspended may pay, and nothing else (no new builds).
+    if (who.client?.paymentRequired && !who.org) return reply.redirect('/portal/billing', 303);
     if (who.client && !who.org) {
       await buildLinks.check(who.client.orgId, build);
       if (confirmed) return startFor(request, reply, who.client.orgId, who.client.id, build, who.user.id);

@@ -3,7 +3,8 @@
 // rules (unique email, attachable plans, events) are the API's.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CLIENT_STATUSES, CreateClientBody, UpdateClientBody } from '../../modules/clients/schema.ts';
-import { ConflictError, InvalidInputError, UpstreamError } from '../../modules/common/errors.ts';
+import { InvalidInputError } from '../../modules/common/errors.ts';
+import { isRefusal } from '../refusals.ts';
 import { formatAmount } from '../../modules/billing/settings.ts';
 import { MAX_LIMIT } from '../../modules/common/paging.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -126,7 +127,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
         const link = await billing.charges.checkout(seatPrincipal(seat), id, {});
         return clientPage(request, reply, seat, id, { paymentLink: link });
       } catch (error) {
-        if (!isBillingRefusal(error)) throw error;
+        if (!isRefusal(error)) throw error;
         return redirectWith(reply, `/clients/${id}`, error.message);
       }
     });
@@ -138,7 +139,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
         const sent = await billing.charges.sendLink(seatPrincipal(seat), id);
         return redirectWith(reply, `/clients/${id}`, `Payment link sent to ${sent.email}.`);
       } catch (error) {
-        if (!isBillingRefusal(error)) throw error;
+        if (!isRefusal(error)) throw error;
         return redirectWith(reply, `/clients/${id}`, error.message);
       }
     });
@@ -150,7 +151,7 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       try {
         return reply.redirect(await billing.charges.portalSession(seatPrincipal(seat), id), 303);
       } catch (error) {
-        if (!isBillingRefusal(error)) throw error;
+        if (!isRefusal(error)) throw error;
         return redirectWith(reply, `/clients/${id}`, error.message);
       }
     });
@@ -185,11 +186,4 @@ export function clientRoutes(deps: RouteDeps): FastifyPluginAsync {
       }
     });
   };
-}
-
-/** What billing refuses in words for the agency (not connected, no plan, Stripe down). */
-function isBillingRefusal(error: unknown): error is Error {
-  return (
-    error instanceof InvalidInputError || error instanceof ConflictError || error instanceof UpstreamError
-  );
 }

@@ -5,7 +5,7 @@
 // reaches this page and nothing else.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { clientAccountPrincipal } from '../../modules/access/principal.ts';
-import { ConflictError, InvalidInputError, UpstreamError } from '../../modules/common/errors.ts';
+import { isRefusal } from '../refusals.ts';
 import { formatAmount, minorUnits } from '../../modules/billing/settings.ts';
 import type { RouteDeps } from '../deps.ts';
 import { redirectWith, render } from '../page.ts';
@@ -20,8 +20,6 @@ export function portalBillingRoutes(deps: RouteDeps): FastifyPluginAsync {
     const principal = clientAccountPrincipal(who.client.orgId, who.client.id, who.user.id);
     return { client: who.client, principal };
   };
-  const refused = (error: unknown): error is Error =>
-    error instanceof InvalidInputError || error instanceof ConflictError || error instanceof UpstreamError;
 
   return async (app) => {
     app.get<{ Querystring: { checkout?: string } }>('/portal/billing', async (request, reply) => {
@@ -53,7 +51,7 @@ export function portalBillingRoutes(deps: RouteDeps): FastifyPluginAsync {
         const link = await billing.charges.portalCheckout(principal);
         return reply.redirect(link.url, 303);
       } catch (error) {
-        if (!refused(error)) throw error;
+        if (!isRefusal(error)) throw error;
         return redirectWith(reply, '/portal/billing', error.message);
       }
     });
@@ -63,7 +61,7 @@ export function portalBillingRoutes(deps: RouteDeps): FastifyPluginAsync {
       try {
         return reply.redirect(await billing.charges.portalSession(principal), 303);
       } catch (error) {
-        if (!refused(error)) throw error;
+        if (!isRefusal(error)) throw error;
         return redirectWith(reply, '/portal/billing', error.message);
       }
     });
