@@ -112,7 +112,11 @@ export function createServices({
   // The one way a project's content changes (lock, checks, files, version), for every writer.
   const content = new ContentWriter(database, config.files);
   const orgs = new OrgService(database);
-  const clients = new ClientsService(database);
+  // Billing is made below; a client's change reaches it once it exists.
+  const clients: ClientsService = new ClientsService(
+    database,
+    (orgId: string, clientId: string): Promise<void> => billing.clientChanged(orgId, clientId),
+  );
   const { publicUrl } = config;
   const accounts = new AccountsService(database, orgs, mailer, accountThrottle, {
     publicUrl,

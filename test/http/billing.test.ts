@@ -84,6 +84,25 @@ describe('connecting the agency’s own key', () => {
     expect(await billing.connections.get(owner)).toBeUndefined();
   });
 
+  it('cannot keep a key without a secrets key, and says what the operator must do', async () => {
+    const { BillingConnections } = await import('../../src/modules/billing/connections.ts');
+    const { SECRETS_MISSING } = await import('../../src/modules/index.ts');
+    const { createStripeProcessor } = await import('../../src/providers/stripe/processor.ts');
+    const connections = new BillingConnections({
+      database: api.ctx.database,
+      processor: createStripeProcessor(api.ctx.config.stripe),
+      secrets: undefined,
+      secretsMissing: SECRETS_MISSING,
+      publicUrl: 'http://sitewright.test',
+    });
+    expect(connections.canKeepSecrets).toBe(false);
+    const attempt = connections.connectKey(systemPrincipal(api.org.id), 'rk_test_nosecretskey1');
+    await expect(attempt).rejects.toThrow(/SECRETS_KEY/);
+    expect(
+      fake.find('POST', '/v1/webhook_endpoints').filter((r) => r.key === 'rk_test_nosecretskey1'),
+    ).toEqual([]);
+  });
+
   it('warns about a secret key, and disconnecting removes the endpoint and the webhook path', async () => {
     const owner = systemPrincipal(api.org.id);
     const { warning, connection } = await api.ctx.services.billing.connectKey(
@@ -206,6 +225,12 @@ describe('a payment link', () => {
     const paid = await api.post(`/api/v1/clients/${client.id}/checkout`, {});
     expect(paid.status).toBe(409);
     expect(paid.body.error).toMatch(/just paid/);
+  });
+
+  it('keeps the Customer’s name in step with the client’s', async () => {
+    const { session, client } = await checkedOut();
+    expect((await api.patch(`/api/v1/clients/${client.id}`, { name: 'Dana Baker' })).status).toBe(200);
+    expect(fake.customers.get(session.customer)!.name).toBe('Dana Baker');
   });
 
   it('says why it cannot be made', async () => {

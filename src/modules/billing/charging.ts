@@ -7,7 +7,7 @@ import { findPlan } from '../plans/repo.ts';
 import { findClient, type ClientRow } from '../clients/repo.ts';
 import { agencyOrg, requirePermission } from '../access/access.ts';
 import type { Principal } from '../access/principal.ts';
-import { requireRef, type BillingDeps } from './context.ts';
+import { refOf, requireRef, type BillingDeps } from './context.ts';
 import type { BillingCatalog } from './catalog.ts';
 import { ProcessorError, type AccountRef } from './processor.ts';
 import * as repo from './repo.ts';
@@ -189,13 +189,19 @@ export class BillingCharges {
     return { url: link.url, expires_at: link.expiresAt.toISOString() };
   }
 
+  /** The client's Customer, when it has one, takes the client's email and name now. */
+  async syncCustomer(orgId: string, clientId: string): Promise<void> {
+    const connection = await repo.liveConnection(this.db, orgId);
+    const client = await findClient(this.db, orgId, clientId);
+    if (!connection || !client) return;
+    const known = await repo.customerOfClient(this.db, connection.id, clientId);
+    const ref = refOf(this.deps, connection);
+    if (known && ref) await this.deps.processor.updateCustomer(ref, known.customer_id, customerInput(client));
+  }
+
   /** The client's Customer, made on first need; its email and name follow the client's. */
   private async ensureCustomer(ref: AccountRef, connectionId: string, client: ClientRow): Promise<string> {
-    const input = {
-      email: client.email,
-      name: client.name ?? client.company,
-      metadata: { sitewright_org_id: client.org_id, sitewright_client_id: client.id },
-    };
+    const input = customerInput(client);
     const known = await repo.customerOfClient(this.db, connectionId, client.id);
     if (known) {
       await this.deps.processor.updateCustomer(ref, known.customer_id, input);
@@ -213,6 +219,14 @@ export class BillingCharges {
     // Two first checkouts at once: the Customer kept first is the client's.
     return (await repo.customerOfClient(this.db, connectionId, client.id))!.customer_id;
   }
+}
+
+function customerInput(client: ClientRow) {
+  return {
+    email: client.email,
+    name: client.name ?? client.company,
+    metadata: { sitewright_org_id: client.org_id, sitewright_client_id: client.id },
+  };
 }
 
 export function toPayment(row: repo.PaymentRow): Payment {

@@ -107,6 +107,15 @@ export class BillingService {
     }
   }
 
+  /** A client's name changed: its Customer follows (a failure is logged; the next link sends it again). */
+  async clientChanged(orgId: string, clientId: string): Promise<void> {
+    try {
+      await this.charges.syncCustomer(orgId, clientId);
+    } catch (error) {
+      this.warn(error, orgId, 'billing: a client’s Stripe Customer could not be updated');
+    }
+  }
+
   /** An event on `/webhooks/stripe/{connectionId}`, then the automations it calls for. */
   async receive(connectionId: string, body: Buffer, signature: string | undefined): Promise<Handled> {
     const handled = await this.events.receive(connectionId, body, signature);

@@ -23,7 +23,11 @@ export class ClientsService {
   private readonly findById: ReturnType<typeof repo.prepareFindClient>;
   private readonly listQuery: ReturnType<typeof repo.clientList>;
 
-  constructor(private readonly database: Database) {
+  constructor(
+    private readonly database: Database,
+    /** Billing keeps the client's Stripe Customer in step (its name). */
+    private readonly changed: (orgId: string, clientId: string) => Promise<void> = async () => {},
+  ) {
     this.findById = repo.prepareFindClient(database);
     this.listQuery = repo.clientList(database);
   }
@@ -113,7 +117,9 @@ export class ClientsService {
 
   async update(principal: Principal, id: string, body: UpdateClientBody): Promise<Client> {
     const orgId = agencyOrg(principal, 'write', REFUSAL);
-    return this.database.transaction((trx) => this.updateIn(trx, orgId, id, body));
+    const client = await this.database.transaction((trx) => this.updateIn(trx, orgId, id, body));
+    if (body.name !== undefined || body.company !== undefined) await this.changed(orgId, id);
+    return client;
   }
 
   /** The update inside the caller's transaction (a client accepting its invitation becomes active with its account). */
