@@ -80,6 +80,13 @@ export const EnvSchema = Type.Object({
   API_SUNSET: Type.Optional(
     Type.String({ description: 'When set, sent as the `Sunset` header on every `/api/v1` response.' }),
   ),
+  WORKER_HEALTH_PORT: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,5}$',
+      description:
+        '`sitewright worker` only: a port of its own answering `/healthz` (the process answers) and `/readyz` (the database, its migrations and Redis answer), on `HOST`. Unset: the worker listens on no port.',
+    }),
+  ),
   SHUTDOWN_GRACE_MS: Type.String({
     default: '10000',
     pattern: '^[0-9]+$',
@@ -344,6 +351,8 @@ export interface Config extends CoreSettings {
   /** Deprecation and Sunset header values for /api/v1, sent only when set. */
   deprecation: { deprecation: string | undefined; sunset: string | undefined };
   shutdownGraceMs: number;
+  /** WORKER_HEALTH_PORT: the worker's /healthz and /readyz; undefined: none. */
+  workerHealthPort: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -394,6 +403,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true',
     deprecation: { deprecation: e.API_DEPRECATION, sunset: e.API_SUNSET },
     shutdownGraceMs: Number(e.SHUTDOWN_GRACE_MS),
+    workerHealthPort: e.WORKER_HEALTH_PORT === undefined ? undefined : Number(e.WORKER_HEALTH_PORT),
     webhooks: webhookSettings(e),
     generation: generationSettings(e),
     ai: aiSettings(e),

@@ -6,7 +6,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/index.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateToLatest, migrationState } from './db/migrate.ts';
+import { sql } from 'kysely';
+import { check, fine, type Readiness } from './lib/readiness.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { parseSecretsKey, SecretBox } from './lib/secrets.ts';
 import { Throttle } from './lib/throttle.ts';
@@ -25,8 +27,28 @@ export interface Container {
   accountThrottle: Throttle;
   providers: ProviderRegistry;
   services: Services;
+  /** What /readyz answers: the database reachable, its migrations the code's, Redis answering. */
+  readiness(): Promise<Readiness>;
   /** Flushes captured page views, then closes the limiters and the database. */
   close(): Promise<void>;
+}
+
+/** Readiness of one database and limiter, as the server and the worker answer it. */
+export async function readinessOf(database: Database, rateLimiter: RateLimiter): Promise<Readiness> {
+  const [reachable, migrations, redis] = await Promise.all([
+    check(async () => {
+      await sql`select 1`.execute(database.db);
+      return 'ok';
+    }),
+    check(async () => {
+      const { pending, unknown } = await migrationState(database.db, database.engine);
+      if (unknown.length) return `the database is newer than this code (${unknown.join(', ')})`;
+      return pending.length ? `migrations not applied: ${pending.join(', ')}` : 'ok';
+    }),
+    check(() => rateLimiter.ping()),
+  ]);
+  const checks = { database: reachable, migrations: reachable === 'ok' ? migrations : 'not checked', redis };
+  return { ready: fine(checks.database) && fine(checks.migrations) && fine(checks.redis), checks };
 }
 
 export interface ContainerOptions {
@@ -98,6 +120,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     accountThrottle,
     providers,
     services,
+    readiness: () => readinessOf(database, rateLimiter),
     close: async () => {
       // Page views still queued are written before the database closes.
       await services.capture.close();

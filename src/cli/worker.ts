@@ -6,11 +6,17 @@ import { pino } from 'pino';
 import type { Config } from '../config.ts';
 import { createContainer } from '../container.ts';
 import { startWorkers, stopOnSignals } from '../main.ts';
+import { startWorkerHealth } from './worker-health.ts';
 
 export async function workerCommand(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   const container = await createContainer(config, { logger: log });
   const workers = startWorkers(container, log, { all: true });
+  if (config.workerHealthPort !== undefined) {
+    const port = config.workerHealthPort;
+    workers.push(await startWorkerHealth(config.host, port, () => container.readiness()));
+    log.info({ port }, 'worker health: /healthz and /readyz');
+  }
   stopOnSignals(config, log, workers, container);
   log.info(
     { engine: container.database.engine },

@@ -75,3 +75,22 @@ export async function migrateTo(db: Kysely<any>, engine: Engine, name: string): 
   const { error } = await new Migrator({ db, provider: new StaticProvider(engine) }).migrateTo(name);
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }
+
+/**
+ * How the database's migrations compare with the code's: `pending` ones the code has and the
+ * database has not run, `unknown` ones the database ran that this code does not know (a newer
+ * version wrote it). Both empty: the schema is the code's.
+ */
+export async function migrationState(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+  db: Kysely<any>,
+  engine: Engine,
+): Promise<{ pending: string[]; unknown: string[] }> {
+  const known = await new Migrator({ db, provider: new StaticProvider(engine) }).getMigrations();
+  const pending = known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+  const names = new Set(known.map((m) => m.name));
+  const ran =
+    pending.length === known.length ? [] : await db.selectFrom('kysely_migration').select('name').execute();
+  const unknown = ran.map((r: { name: string }) => r.name).filter((name: string) => !names.has(name));
+  return { pending, unknown };
+}

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { Config } from '../config.ts';
+import type { Readiness } from '../lib/readiness.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Services } from '../modules/index.ts';
 import {
@@ -32,6 +33,8 @@ export interface ApiDeps {
   config: Config;
   rateLimiter: RateLimiter;
   services: Services;
+  /** What /readyz answers (container.ts). */
+  readiness(): Promise<Readiness>;
 }
 
 export interface RestApi {
@@ -70,7 +73,7 @@ export function restApi(deps: ApiDeps): RestApi {
     };
     guard.identify = registerApiGuard(app, services, deps.rateLimiter, config, connector);
     await registerOpenApi(app, config);
-    registerInternalRoutes(app, services.sites, config.sites.tlsAskAllow);
+    registerInternalRoutes(app, services.sites, config.sites.tlsAskAllow, deps.readiness);
     registerDocsRoute(app);
     await registerStripeWebhooks(app, services.billing);
     for (const routes of apiRoutes) {

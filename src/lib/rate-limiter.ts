@@ -85,6 +85,13 @@ export class RateLimiter {
     return redisReady(this.redis);
   }
 
+  /** Whether Redis answers a PING now (readiness); `not used` without REDIS_URL. */
+  async ping(): Promise<'ok' | 'not used'> {
+    if (!this.redis) return 'not used';
+    await this.redis.ping();
+    return 'ok';
+  }
+
   async close(): Promise<void> {
     if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
   }

@@ -70,7 +70,11 @@ describe('the rules every /api/v1 route states', () => {
   it('walks every /api/v1 operation of the app (the docs route aside: public, and takes any query)', async () => {
     const walked = new Set((await registeredRoutes()).map(operation));
     const rateLimiter = { quota: 1, windowSeconds: 1 } as RateLimiter;
-    const app = await buildApp({ config, services, rateLimiter });
+    const readiness = async () => ({
+      ready: true,
+      checks: { database: 'ok', migrations: 'ok', redis: 'not used' },
+    });
+    const app = await buildApp({ config, services, rateLimiter, readiness });
     const paths = app.swagger().paths as Record<string, Record<string, unknown>>;
     await app.close();
     const documented = Object.entries(paths).flatMap(([path, item]) =>
