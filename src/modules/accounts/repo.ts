@@ -299,6 +299,7 @@ export function clientOfUser(db: Executor, userId: string) {
             eb
               .selectFrom('billing_holds')
               .select('billing_holds.id')
+              .whereRef('billing_holds.org_id', '=', 'clients.org_id')
               .whereRef('billing_holds.client_id', '=', 'clients.id')
               .where('billing_holds.kind', '=', 'suspended'),
           )

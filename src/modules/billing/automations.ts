@@ -11,7 +11,7 @@ import { findClient } from '../clients/repo.ts';
 import type { BillingDeps } from './context.ts';
 import type { ClientChange } from './processor-events.ts';
 import * as repo from './repo.ts';
-import { readBillingSettings, type BillingSettings } from './settings.ts';
+import type { BillingSettings } from './settings.ts';
 
 /** The publishing calls automations make (PublishingService and DeploymentsService). */
 export interface SiteControls {
@@ -80,7 +80,7 @@ export class BillingAutomations {
   }
 
   private async settingsOf(orgId: string): Promise<BillingSettings> {
-    return readBillingSettings(await repo.readSettingsJson(this.db, orgId));
+    return repo.billingSettings(this.db, orgId);
   }
 
   private projectsOf(orgId: string, clientId: string) {

@@ -10,7 +10,7 @@ import { findPlan } from '../plans/repo.ts';
 import { refOf, type BillingDeps } from './context.ts';
 import type { AccountRef } from './processor.ts';
 import * as repo from './repo.ts';
-import { minorUnits, readBillingSettings } from './settings.ts';
+import { minorUnits } from './settings.ts';
 
 export class BillingCatalog {
   constructor(private readonly deps: BillingDeps) {}
@@ -35,7 +35,7 @@ export class BillingCatalog {
     if (!connection || !plan) return null;
     const ref = refOf(this.deps, connection);
     if (!ref) return null;
-    const { currency } = readBillingSettings(await repo.readSettingsJson(this.db, orgId));
+    const { currency } = await repo.billingSettings(this.db, orgId);
     const current = await repo.currentPrice(this.db, connection.id, plan.id);
     const billed = plan.is_active && plan.price > 0;
     const product = {

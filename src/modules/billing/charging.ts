@@ -4,16 +4,17 @@
 import { nowIso, toIso } from '../../lib/clock.ts';
 import { conflict, invalid, notFound, upstream } from '../common/errors.ts';
 import { findPlan } from '../plans/repo.ts';
+import { findOrg } from '../orgs/repo.ts';
 import { findClient, type ClientRow } from '../clients/repo.ts';
 import { agencyOrg, requirePermission } from '../access/access.ts';
 import type { Principal } from '../access/principal.ts';
-import { refOf, requireRef, type BillingDeps } from './context.ts';
+import { processorCall, refOf, requireRef, type BillingDeps } from './context.ts';
 import type { BillingCatalog } from './catalog.ts';
-import { ProcessorError, type AccountRef } from './processor.ts';
+import type { AccountRef } from './processor.ts';
 import * as repo from './repo.ts';
 import type { CheckoutBody, CheckoutLink, Payment } from './schema.ts';
 import { bool, num } from '../../db/executor.ts';
-import { formatAmount, minorUnits, readBillingSettings } from './settings.ts';
+import { formatAmount, minorUnits } from './settings.ts';
 
 const REFUSAL = "Billing clients is the agency's to do";
 /** Subscription states that still bill: a client in one of them manages it in the Billing Portal. */
@@ -45,8 +46,8 @@ export class BillingCharges {
     const link = await this.checkout(principal, clientId, {});
     const client = (await findClient(this.db, principal.orgId, clientId))!;
     const plan = client.plan_id ? await findPlan(this.db, principal.orgId, client.plan_id) : undefined;
-    const org = await repo.orgName(this.db, principal.orgId);
-    const { currency } = readBillingSettings(await repo.readSettingsJson(this.db, principal.orgId));
+    const org = (await findOrg(this.db, principal.orgId))?.name ?? 'Your agency';
+    const { currency } = await repo.billingSettings(this.db, principal.orgId);
     const price = plan
       ? ` (${formatAmount(minorUnits(plan.price, currency), currency)} ${plan.interval === 'yearly' ? 'a year' : 'a month'})`
       : '';
@@ -254,14 +255,4 @@ function returnUrl(field: string, value: string): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw invalid(`field '${field}' must be an absolute http(s) URL`);
   return url.href;
-}
-
-/** The processor's refusal as the core's error (502): the message says why, never a key. */
-async function processorCall<T>(call: Promise<T>): Promise<T> {
-  try {
-    return await call;
-  } catch (error) {
-    if (error instanceof ProcessorError) throw upstream(`Stripe: ${error.message}`);
-    throw error;
-  }
 }

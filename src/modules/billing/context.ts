@@ -5,8 +5,8 @@ import type { Mailer } from '../mail/mailer.ts';
 import { bool } from '../../db/executor.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
 import { toIso } from '../../lib/clock.ts';
-import { conflict } from '../common/errors.ts';
-import type { AccountRef, PaymentProcessor } from './processor.ts';
+import { conflict, upstream } from '../common/errors.ts';
+import { ProcessorError, type AccountRef, type PaymentProcessor } from './processor.ts';
 import type { ConnectionRow } from './repo.ts';
 import type { BillingConnection } from './schema.ts';
 
@@ -65,4 +65,14 @@ export function toConnection(deps: BillingDeps, row: ConnectionRow): BillingConn
     connected_at: toIso(row.connected_at),
     usable: method === 'connect' || refOf(deps, row) !== undefined,
   };
+}
+
+/** The processor's refusal as the core's error (502): the message says why, never a key. */
+export async function processorCall<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof ProcessorError) throw upstream(`Stripe: ${error.message}`);
+    throw error;
+  }
 }

@@ -6,24 +6,20 @@
 // `payment.received`.
 import { bool } from '../../db/executor.ts';
 import type { Executor } from '../../db/executor.ts';
-import { newId } from '../../lib/ids.ts';
+import { isUuid, newId } from '../../lib/ids.ts';
 import { nowIso, toIso } from '../../lib/clock.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { invalid, notFound, upstream } from '../common/errors.ts';
 import { findClient, toClient } from '../clients/repo.ts';
-import { platformContext, refOf, webhookContext, type BillingDeps } from './context.ts';
+import { platformContext, processorCall, refOf, webhookContext, type BillingDeps } from './context.ts';
 import {
-  ProcessorError,
   SignatureError,
-  type AccountRef,
   type ProcessorEvent,
   type ProcessorInvoice,
   type ProcessorSubscription,
 } from './processor.ts';
 import * as repo from './repo.ts';
 import { toPayment } from './charging.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** payment_status from the processor's subscription status (issue 28's table). */
 export function paymentStatusOf(
@@ -74,7 +70,7 @@ export class ProcessorEvents {
 
   /** An event on an account's own endpoint (`/webhooks/stripe/{connection id}`). */
   async receive(connectionId: string, body: Buffer, signature: string | undefined): Promise<Handled> {
-    const connection = UUID.test(connectionId)
+    const connection = isUuid(connectionId)
       ? await repo.liveConnectionById(this.db, connectionId)
       : undefined;
     if (!connection || connection.method !== 'key') throw notFound('Billing connection');
@@ -127,10 +123,13 @@ export class ProcessorEvents {
         : subject.kind === 'invoice_paid'
           ? subject.invoice.subscriptionId
           : null;
-    // Read before the transaction: the processor's present state, whatever the event says. When
-    // two events race, the state read last wins (read_at), whichever commits first.
+    // Read before the transaction: the processor's present state, whatever the event says (a 502
+    // when it cannot be read: Stripe delivers again). When two events race, the state read last
+    // wins (read_at), whichever commits first.
     const readAt = new Date().toISOString();
-    const subscription = subscriptionId ? await this.readSubscription(ref, subscriptionId) : undefined;
+    const subscription = subscriptionId
+      ? await processorCall(this.deps.processor.subscription(ref, subscriptionId))
+      : undefined;
     return this.deps.database.transaction(async (trx) => {
       const fresh = await repo.recordProcessorEvent(trx, {
         connection_id: connection.id,
@@ -169,16 +168,6 @@ export class ProcessorEvents {
     });
   }
 
-  /** The subscription now; the processor failing is a 502, so Stripe delivers the event again. */
-  private async readSubscription(ref: AccountRef, id: string): Promise<ProcessorSubscription | undefined> {
-    try {
-      return await this.deps.processor.subscription(ref, id);
-    } catch (error) {
-      if (error instanceof ProcessorError) throw upstream(`Stripe: ${error.message}`);
-      throw error;
-    }
-  }
-
   /** A Checkout completed for a client of this organization: its Customer is the one it paid with. */
   private async linkCustomer(
     trx: Executor,
@@ -186,7 +175,7 @@ export class ProcessorEvents {
     clientId: string,
     customerId: string,
   ) {
-    if (!UUID.test(clientId) || !(await findClient(trx, connection.org_id, clientId))) return;
+    if (!isUuid(clientId) || !(await findClient(trx, connection.org_id, clientId))) return;
     if (await repo.customerById(trx, connection.id, customerId)) return;
     const known = await repo.customerOfClient(trx, connection.id, clientId, true);
     if (known)
@@ -248,7 +237,7 @@ export class ProcessorEvents {
     // each reading the client as the previous one left it.
     const known = await repo.customerById(trx, connection.id, sub.customerId, true);
     const clientId = known?.client_id ?? sub.metadata.sitewright_client_id;
-    if (!clientId || !UUID.test(clientId)) return undefined;
+    if (!clientId || !isUuid(clientId)) return undefined;
     const customer = known ?? (await repo.customerOfClient(trx, connection.id, clientId, true));
     if (!customer || customer.customer_id !== sub.customerId) return undefined;
     if (customer.read_at && toIso(customer.read_at) > readAt) return undefined;

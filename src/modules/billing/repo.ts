@@ -4,6 +4,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import { forWrite } from '../../db/locks.ts';
+import { readBillingSettings, type BillingSettings } from './settings.ts';
 import type {
   BillingActivityTable,
   BillingConnectionsTable,
@@ -363,13 +364,14 @@ export function listActivity(
     .execute();
 }
 
-export async function readSettingsJson(db: Executor, orgId: string): Promise<string | undefined> {
+/** The organization's billing settings, the defaults for what it never set. */
+export async function billingSettings(db: Executor, orgId: string): Promise<BillingSettings> {
   const row = await db
     .selectFrom('organizations')
     .select('billing_settings')
     .where('id', '=', orgId)
     .executeTakeFirst();
-  return row?.billing_settings;
+  return readBillingSettings(row?.billing_settings);
 }
 
 export async function writeSettingsJson(db: Executor, orgId: string, json: string): Promise<void> {
@@ -443,11 +445,6 @@ export async function insertHold(db: Executor, row: Insertable<BillingHoldsTable
 
 export async function deleteHold(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('billing_holds').where('id', '=', id).execute();
-}
-
-export async function orgName(db: Executor, orgId: string): Promise<string> {
-  const row = await db.selectFrom('organizations').select('name').where('id', '=', orgId).executeTakeFirst();
-  return row?.name ?? 'Your agency';
 }
 
 /** The agency changed the client's status itself: a suspension billing made is no longer billing's. */

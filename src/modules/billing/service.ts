@@ -14,7 +14,7 @@ import type { BillingConnection } from './schema.ts';
 import type { BillingDeps } from './context.ts';
 import { ProcessorEvents, type Handled } from './processor-events.ts';
 import * as repo from './repo.ts';
-import { checkBillingSettings, readBillingSettings, type BillingSettings } from './settings.ts';
+import { checkBillingSettings, type BillingSettings } from './settings.ts';
 
 export interface BillingActivity {
   action: string;
@@ -71,18 +71,18 @@ export class BillingService {
 
   /** The currency the organization's plans are billed in (shown to its clients). */
   async currencyOf(orgId: string): Promise<string> {
-    return readBillingSettings(await repo.readSettingsJson(this.db, orgId)).currency;
+    return (await repo.billingSettings(this.db, orgId)).currency;
   }
 
   async settings(principal: Principal): Promise<BillingSettings> {
     const orgId = agencyOrg(principal, 'read', "Billing is the agency's");
-    return readBillingSettings(await repo.readSettingsJson(this.db, orgId));
+    return await repo.billingSettings(this.db, orgId);
   }
 
   async updateSettings(principal: Principal, change: Partial<BillingSettings>): Promise<BillingSettings> {
     const orgId = ownerOrg(principal);
     const checked = checkBillingSettings(change);
-    const current = readBillingSettings(await repo.readSettingsJson(this.db, orgId));
+    const current = await repo.billingSettings(this.db, orgId);
     const next = { ...current, ...checked };
     await repo.writeSettingsJson(this.db, orgId, JSON.stringify(next));
     if (next.currency !== current.currency) await this.syncPlans(orgId);
