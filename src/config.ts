@@ -87,6 +87,29 @@ export const EnvSchema = Type.Object({
         '`sitewright worker` only: a port of its own answering `/healthz` (the process answers) and `/readyz` (the database, its migrations and Redis answer), on `HOST`. Unset: the worker listens on no port.',
     }),
   ),
+  BACKUP_DIR: Type.Optional(
+    Type.String({
+      description:
+        'Directories the server writes a backup to every `BACKUP_INTERVAL`, comma-separated (each gets every backup: a second disk, a mounted share). Unset: the server makes no backups; `sitewright backup --to DIR` still does (docs/operations.md, Backups).',
+    }),
+  ),
+  BACKUP_INTERVAL: Type.String({
+    default: '24h',
+    description:
+      'How often the server makes a backup (`6h`, `24h`, `7d`), counted from midnight UTC; one instance of all those sharing the database makes each.',
+  }),
+  BACKUP_KEEP: Type.String({
+    default: '7',
+    pattern: '^[1-9][0-9]{0,3}$',
+    description:
+      'Backups kept in each `BACKUP_DIR` directory; older ones are removed after a backup succeeds.',
+  }),
+  BACKUP_COMMAND: Type.Optional(
+    Type.String({
+      description:
+        'A shell command (`sh -c`) run after each scheduled backup to ship it elsewhere, with the backup file\'s path as `$1` and in `SITEWRIGHT_BACKUP_FILE`: `rclone copy "$1" remote:sitewright`, `aws s3 cp "$1" s3://bucket/`; a command naming neither gets the path as its last argument. Its failure is logged and shown with the backup.',
+    }),
+  ),
   SHUTDOWN_GRACE_MS: Type.String({
     default: '10000',
     pattern: '^[0-9]+$',
@@ -435,6 +458,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         e.MAIL_FROM ?? `Sitewright <no-reply@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,
       sessionTtlMs: positiveDuration('SESSION_TTL', e.SESSION_TTL),
       secureCookies: (e.PUBLIC_URL ?? '').startsWith('https:'),
+    },
+    backup: {
+      dirs: (e.BACKUP_DIR ?? '')
+        .split(',')
+        .map((dir) => dir.trim())
+        .filter(Boolean),
+      intervalMs: positiveDuration('BACKUP_INTERVAL', e.BACKUP_INTERVAL),
+      keep: Number(e.BACKUP_KEEP),
+      command: e.BACKUP_COMMAND,
     },
   };
 }

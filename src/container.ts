@@ -12,6 +12,7 @@ import { check, fine, type Readiness } from './lib/readiness.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { parseSecretsKey, SecretBox } from './lib/secrets.ts';
 import { Throttle } from './lib/throttle.ts';
+import { VERSION } from './lib/version.ts';
 import { createServices, type Services } from './modules/index.ts';
 import { createMailer } from './providers/mail.ts';
 import { createProviders } from './providers/registry.ts';
@@ -112,6 +113,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     processor: createStripeProcessor(config.stripe),
     secrets,
     logger: opts.logger,
+    version: VERSION,
   });
   return {
     config,
@@ -128,6 +130,15 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
       await database.close();
     },
   };
+}
+
+/** The fingerprint of the secrets key this installation has, without making one (a restore asks). */
+export function secretsKeyFingerprint(config: Config): string | null {
+  if (config.secretsKey) return new SecretBox(config.secretsKey).fingerprint();
+  if (config.databaseUrl) return null;
+  const file = join(config.dataDir, 'secrets.key');
+  const key = existsSync(file) ? parseSecretsKey(readFileSync(file, 'utf8')) : undefined;
+  return key ? new SecretBox(key).fingerprint() : null;
 }
 
 /**

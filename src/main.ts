@@ -20,6 +20,7 @@ import { embedPlugin } from './embed/plugin.ts';
 import { assetUrl } from './ui/routes/assets.ts';
 import { DomainChecker } from './modules/domains/checker.ts';
 import { BillingSweeper } from './modules/billing/sweeper.ts';
+import { BackupScheduler } from './modules/backups/scheduler.ts';
 import { GenerationWorker } from './modules/generations/worker.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -119,7 +120,7 @@ export function stopOnSignals(
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/** The background workers of a process: webhook deliveries, AI generations, domain checks, billing's past-due sweep. */
+/** The background workers of a process: webhook deliveries, AI generations, domain checks, billing's past-due sweep, scheduled backups. */
 export function startWorkers(container: Container, log: Logger, opts: { all: boolean }): Stoppable[] {
   const { config, database } = container;
   const parts: (Stoppable & { start(): void })[] = [];
@@ -129,6 +130,9 @@ export function startWorkers(container: Container, log: Logger, opts: { all: boo
   // Cheap, and leased: every instance may run it.
   parts.push(new DomainChecker(container.services.domains, database, config, log));
   parts.push(new BillingSweeper(container.services.billing.automations, log));
+  // Leased by slot: every instance may run it, and exactly one makes each backup.
+  if (config.backup.dirs.length > 0)
+    parts.push(new BackupScheduler(container.services.backups, database, log));
   for (const part of parts) part.start();
   return parts;
 }

@@ -11,6 +11,11 @@ Commands:
   start                                   serve the API and deliver webhooks (what \`npm start\` runs)
   worker                                  deliver webhooks and run AI generations (no HTTP server)
   migrate                                 apply database migrations and exit
+  backup [--to DIR] [--json]              write a verified backup of everything while the
+                                          server runs: to DIR, else to each BACKUP_DIR
+                                          (pruned to BACKUP_KEEP, then BACKUP_COMMAND)
+  restore FILE [--force] [--json]         restore a backup into an empty DATA_DIR or
+                                          database (--force: keep what is there aside)
   org create --name NAME [--json]         create an organization
   org list [--json]                       list organizations
   org update --org ORG_ID_OR_NAME --embed-origins ORIGIN[,ORIGIN...] [--json]
@@ -41,6 +46,8 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   start: [],
   worker: [],
   migrate: [],
+  backup: ['to', 'json'],
+  restore: ['force', 'json'],
   'org create': ['name', 'json'],
   'org list': ['json'],
   'org update': ['org', 'embed-origins', 'json'],
@@ -75,6 +82,8 @@ async function main(argv: string[]): Promise<void> {
       'embed-origins': { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string' },
+      to: { type: 'string' },
+      force: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -106,6 +115,14 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'migrate':
       return migrateCommand(config);
+    case 'backup': {
+      const { backupCommand } = await import('./backup.ts');
+      return backupCommand(config, positionals.slice(1), values);
+    }
+    case 'restore': {
+      const { restoreCommand } = await import('./backup.ts');
+      return restoreCommand(config, positionals.slice(1), values);
+    }
     case 'org':
       return orgCommand(config, sub, rest, values);
     case 'keys':

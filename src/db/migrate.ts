@@ -23,6 +23,7 @@ import * as m021 from './migrations/021_ai_models.ts';
 import * as m022 from './migrations/022_upload_files.ts';
 import * as m023 from './migrations/023_embed_sessions.ts';
 import * as m024 from './migrations/024_billing.ts';
+import * as m025 from './migrations/025_backups.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -47,7 +48,13 @@ const migrations: Record<string, EngineMigration> = {
   '022_upload_files': m022,
   '023_embed_sessions': m023,
   '024_billing': m024,
+  '025_backups': m025,
 };
+
+/** Every migration this code knows, oldest first. */
+export function knownMigrations(): string[] {
+  return Object.keys(migrations).sort();
+}
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly engine: Engine) {}

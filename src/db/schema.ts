@@ -691,7 +691,29 @@ export interface BillingActivityTable {
   created_at: Timestamp;
 }
 
+/** One backup, made by the schedule or by `sitewright backup` (db/migrations/025_backups.ts). */
+export interface BackupRunsTable {
+  id: string;
+  /** `{interval ms}:{number}`: unique, so one instance makes each scheduled backup; null for a command's. */
+  slot: string | null;
+  /** `schedule` or `command`. */
+  trigger: string;
+  /** `running`, `succeeded` or `failed`. */
+  status: string;
+  started_at: Timestamp;
+  finished_at: NullableTimestamp;
+  lease_until: NullableTimestamp;
+  lease_token: string | null;
+  file_name: string | null;
+  size: ColumnType<number | string | null, number | null, number | null>;
+  /** JSON: the directories it was written to. */
+  destinations: ColumnType<string, string | undefined, string>;
+  error: string | null;
+  command_error: string | null;
+}
+
 export interface DB {
+  backup_runs: BackupRunsTable;
   billing_connections: BillingConnectionsTable;
   billing_platform: BillingPlatformTable;
   billing_events: BillingEventsTable;

@@ -3,7 +3,7 @@
 // on the embedded default a key file made once in DATA_DIR (container.ts). AES-256-GCM, with the
 // record the secret belongs to as associated data: a sealed value copied into another
 // organization's row does not open there.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
 
@@ -21,6 +21,14 @@ export function parseSecretsKey(value: string): Buffer | undefined {
 export class SecretBox {
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('a secrets key is 32 bytes');
+  }
+
+  /** Names the key without revealing it (a backup's manifest records which key its secrets need). */
+  fingerprint(): string {
+    return createHmac('sha256', this.key)
+      .update('sitewright secrets key fingerprint')
+      .digest('hex')
+      .slice(0, 16);
   }
 
   /** `context` names what the secret belongs to ("ai_models:<org id>"). */

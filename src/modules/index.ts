@@ -37,6 +37,7 @@ import { OAuthService } from './oauth/service.ts';
 import { EmbedService } from './embed/service.ts';
 import { BillingService } from './billing/service.ts';
 import type { PaymentProcessor } from './billing/processor.ts';
+import { BackupsService } from './backups/service.ts';
 
 /** Why a key cannot be kept: only with a shared database and no SECRETS_KEY (container.ts). */
 export const SECRETS_MISSING =
@@ -75,6 +76,8 @@ export interface Services {
   oauth: OAuthService;
   /** Client billing through the organization's Stripe account. */
   billing: BillingService;
+  /** Backups of the whole installation, made by `sitewright backup` and the schedule. */
+  backups: BackupsService;
 }
 
 export interface ServiceDeps {
@@ -92,7 +95,13 @@ export interface ServiceDeps {
   processor: PaymentProcessor;
   /** Seals secrets organizations hand over (their AI keys); undefined: none can be kept. */
   secrets?: SecretBox;
-  logger?: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+  logger?: {
+    info(obj: object, msg?: string): void;
+    warn(obj: object, msg?: string): void;
+    error(obj: object, msg?: string): void;
+  };
+  /** Sitewright's version, written into backups' manifests. */
+  version: string;
 }
 
 export function createServices({
@@ -106,6 +115,7 @@ export function createServices({
   processor,
   secrets,
   logger,
+  version,
 }: ServiceDeps): Services {
   const preview = new PreviewSigner(database, config.sites.previewSecret);
   const previewLinks = new PreviewLinks(preview, config.sites);
@@ -190,5 +200,16 @@ export function createServices({
     }),
     webhooks: new WebhooksService(database, config),
     deliveries: new DeliveriesService(database, config),
+    backups: new BackupsService(
+      database,
+      {
+        dataDir: config.dataDir,
+        databaseUrl: config.databaseUrl,
+        secretsKey: secrets?.fingerprint() ?? null,
+        version,
+      },
+      config.backup,
+      logger,
+    ),
   };
 }

@@ -95,6 +95,17 @@ export interface FileLimits {
 }
 
 /** Everything the services of modules/index.ts are built from. */
+/** Scheduled backups (BACKUP_*); `dirs` empty: none are made by the server. */
+export interface BackupSettings {
+  /** Every backup is written to each of these directories. */
+  dirs: string[];
+  intervalMs: number;
+  /** Backups kept in each directory; older ones are removed after a backup succeeds. */
+  keep: number;
+  /** Run after each backup with the backup's path as its last argument. */
+  command: string | undefined;
+}
+
 export interface CoreSettings {
   /** The dashboard's public origin (PUBLIC_URL), for links in mails, pages and records. */
   publicUrl: string;
@@ -110,4 +121,5 @@ export interface CoreSettings {
   sites: SitesSettings;
   files: FileLimits;
   accounts: AccountSettings;
+  backup: BackupSettings;
 }

@@ -24,6 +24,7 @@ import { embedPageRoutes } from './embed-pages.ts';
 import { embeddingRoutes } from './embedding.ts';
 import { billingSettingsRoutes } from './billing-settings.ts';
 import { portalBillingRoutes } from './portal-billing.ts';
+import { backupRoutes } from './backups.ts';
 
 export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
@@ -46,6 +47,7 @@ export function dashboardRoutes(deps: RouteDeps): FastifyPluginAsync {
       aiModelRoutes,
       embeddingRoutes,
       billingSettingsRoutes,
+      backupRoutes,
       oauthConsentRoutes,
     ])
       await app.register(routes(deps));

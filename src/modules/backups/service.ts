@@ -1,0 +1,251 @@
+// Backups of the whole installation (every organization's records and site files: they all live in
+// the database), made by `sitewright backup` or by the server every BACKUP_INTERVAL, and restores
+// from them. How one is packed is archive.ts; the engine's copy and restore are db/backup.ts.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Database } from '../../db/index.ts';
+import { sqliteFile } from '../../db/index.ts';
+import { dumpPostgres, installSqlite, restorePostgres, snapshotSqlite } from '../../db/backup.ts';
+import { knownMigrations } from '../../db/migrate.ts';
+import { newId } from '../../lib/ids.ts';
+import { ownerOrg } from '../access/access.ts';
+import type { Principal } from '../access/principal.ts';
+import type { BackupSettings } from '../settings.ts';
+import {
+  BACKUP_NAME,
+  BackupFileError,
+  DATA_FILES,
+  MANIFEST,
+  backupFileName,
+  copyBackup,
+  packBackup,
+  sha256File,
+  unpackBackup,
+  type BackupManifest,
+} from './archive.ts';
+import { finishRun, lastRun, listRuns, startCommandRun, type BackupRun } from './repo.ts';
+
+export type { BackupRun } from './repo.ts';
+export { BackupFileError } from './archive.ts';
+export { RestoreRefusedError } from '../../db/backup.ts';
+
+/** Where the data lives and what seals its secrets: what a backup copies and a restore replaces. */
+export interface BackupTarget {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** The fingerprint of the secrets key (lib/secrets.ts), or null when there is none. */
+  secretsKey: string | null;
+  version: string;
+}
+
+export interface MadeBackup {
+  /** The backup in each directory, the first directory's first. */
+  paths: string[];
+  manifest: BackupManifest;
+  /** The archive's bytes. */
+  size: number;
+}
+
+export interface BackupsLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** What the dashboard shows owners: the settings, the last outcomes, the recent runs. */
+export interface BackupsOverview {
+  settings: BackupSettings;
+  lastSuccess: BackupRun | undefined;
+  lastFailure: BackupRun | undefined;
+  runs: BackupRun[];
+}
+
+export class BackupsService {
+  constructor(
+    private readonly database: Database,
+    private readonly target: BackupTarget,
+    readonly settings: BackupSettings,
+    private readonly logger?: BackupsLogger,
+  ) {}
+
+  get engine(): 'sqlite' | 'postgres' {
+    return this.target.databaseUrl ? 'postgres' : 'sqlite';
+  }
+
+  /** Owners of any organization see the installation's backups (they are the operator's). */
+  async overview(principal: Principal): Promise<BackupsOverview> {
+    ownerOrg(principal);
+    const db = this.database.db;
+    const [lastSuccess, lastFailure, runs] = await Promise.all([
+      lastRun(db, 'succeeded'),
+      lastRun(db, 'failed'),
+      listRuns(db, 20),
+    ]);
+    return { settings: this.settings, lastSuccess, lastFailure, runs };
+  }
+
+  /**
+   * `sitewright backup`: one backup into `dirs` (BACKUP_DIR's, pruned to BACKUP_KEEP and shipped
+   * with BACKUP_COMMAND, when `scheduled` is true), recorded like the schedule's.
+   */
+  async backupNow(dirs: string[], asScheduled: boolean): Promise<MadeBackup> {
+    const id = newId();
+    await startCommandRun(this.database.db, id, new Date().toISOString());
+    return this.runRecorded(id, null, dirs, asScheduled);
+  }
+
+  /** Makes a backup for the run `id` (held under `token`) and records how it ended. */
+  async runRecorded(id: string, token: string | null, dirs: string[], ship: boolean): Promise<MadeBackup> {
+    let made: MadeBackup;
+    try {
+      made = await this.make(dirs);
+    } catch (error) {
+      const message = (error as Error).message;
+      await finishRun(this.database.db, id, token, {
+        status: 'failed',
+        finished_at: new Date().toISOString(),
+        error: message,
+      });
+      this.logger?.error({ err: error, dirs }, `backup failed: ${message}`);
+      throw error;
+    }
+    let commandError: string | null = null;
+    if (ship) {
+      await Promise.all(dirs.map((dir) => this.prune(dir)));
+      if (this.settings.command) commandError = await this.ship(made.paths[0]!);
+    }
+    await finishRun(this.database.db, id, token, {
+      status: 'succeeded',
+      finished_at: new Date().toISOString(),
+      file_name: made.paths[0]!.split('/').pop()!,
+      size: made.size,
+      destinations: dirs.map((dir) => resolve(dir)),
+      error: null,
+      command_error: commandError,
+    });
+    this.logger?.info({ paths: made.paths, size: made.size }, 'backup made');
+    return made;
+  }
+
+  /** One consistent, verified copy of the database, packed into each of `dirs`. */
+  async make(dirs: string[]): Promise<MadeBackup> {
+    if (dirs.length === 0) throw new Error('no directory to write the backup to');
+    await Promise.all(dirs.map((dir) => mkdir(dir, { recursive: true })));
+    const engine = this.engine;
+    // Staged beside the first destination: the copy may be as large as the database.
+    const staging = await mkdtemp(join(dirs[0]!, '.sitewright-backup-'));
+    try {
+      const data = join(staging, DATA_FILES[engine]);
+      const migration =
+        engine === 'sqlite'
+          ? await snapshotSqlite(sqliteFile(this.target.dataDir), data)
+          : await dumpPostgres(this.target.databaseUrl!, data);
+      const manifest: BackupManifest = {
+        format: 1,
+        version: this.target.version,
+        engine,
+        migration,
+        size: (await stat(data)).size,
+        sha256: await sha256File(data),
+        created_at: new Date().toISOString(),
+        secrets_key: this.target.secretsKey,
+      };
+      await writeFile(join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+      const name = backupFileName(new Date());
+      const paths = dirs.map((dir) => join(dir, name));
+      await packBackup(staging, engine, paths[0]!);
+      for (const path of paths.slice(1)) await copyBackup(paths[0]!, path);
+      return { paths, manifest, size: (await stat(paths[0]!)).size };
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+  }
+
+  /** Keeps the newest BACKUP_KEEP backups in `dir`; removes leftovers of runs that died. */
+  async prune(dir: string): Promise<void> {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const backups = names
+      .filter((name) => BACKUP_NAME.test(name))
+      .sort()
+      .reverse();
+    const stale = Date.now() - 24 * 3_600_000;
+    for (const name of backups.slice(this.settings.keep)) await rm(join(dir, name), { force: true });
+    for (const name of names) {
+      const leftover =
+        name.startsWith('.sitewright-backup-') || /^sitewright-.*\.tar\.gz\.partial$/.test(name);
+      if (!leftover) continue;
+      const info = await stat(join(dir, name)).catch(() => undefined);
+      if (info && info.mtimeMs < stale) await rm(join(dir, name), { recursive: true, force: true });
+    }
+  }
+
+  /** Runs BACKUP_COMMAND with the backup's path; answers its failure, or null. */
+  private ship(path: string): Promise<string | null> {
+    return new Promise((done) => {
+      const command = this.settings.command!;
+      // A command that does not name the path itself gets it as its last argument.
+      const script = /\$\{?(1|SITEWRIGHT_BACKUP_FILE)\b/.test(command) ? command : `${command} "$1"`;
+      const child = spawn('/bin/sh', ['-c', script, 'sitewright-backup', path], {
+        env: { ...process.env, SITEWRIGHT_BACKUP_FILE: path },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 3_600_000,
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-1_000)));
+      child.on('error', (error) => done(`BACKUP_COMMAND could not run: ${error.message}`));
+      child.on('close', (code, signal) => {
+        if (code === 0) return done(null);
+        const why = signal ? `was stopped (${signal})` : `exited with ${code}`;
+        const message = `BACKUP_COMMAND ${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`;
+        this.logger?.error({ path }, message);
+        done(message);
+      });
+    });
+  }
+}
+
+export interface Restored {
+  manifest: BackupManifest;
+  /** Where the data that was there was kept: a file (SQLite) or a schema (PostgreSQL). */
+  keptAside: string | undefined;
+  /** Set when the backup's secrets need a key this installation does not have. */
+  secretsWarning: string | undefined;
+}
+
+/**
+ * `sitewright restore FILE`: puts the backup in place of the database (DATA_DIR's or
+ * DATABASE_URL's), refusing one that holds data unless `force`, and one made by a newer
+ * Sitewright. The caller then opens the database, which migrates it forward.
+ */
+export async function restoreBackup(file: string, target: BackupTarget, force: boolean): Promise<Restored> {
+  const engine = target.databaseUrl ? 'postgres' : 'sqlite';
+  // SQLite's copy is unpacked on DATA_DIR's disk so that it is moved into place, not copied.
+  const base = engine === 'sqlite' ? target.dataDir : tmpdir();
+  await mkdir(base, { recursive: true });
+  const staging = await mkdtemp(join(base, '.sitewright-restore-'));
+  try {
+    const manifest = await unpackBackup(file, staging);
+    if (manifest.engine !== engine)
+      throw new BackupFileError(
+        `${file} is a ${manifest.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} backup; this installation uses ${engine === 'sqlite' ? 'SQLite (no DATABASE_URL)' : 'PostgreSQL (DATABASE_URL)'}`,
+      );
+    if (!knownMigrations().includes(manifest.migration))
+      throw new BackupFileError(
+        `${file} was made by a newer Sitewright (${manifest.version}, migration ${manifest.migration}); upgrade this one first`,
+      );
+    const data = join(staging, DATA_FILES[engine]);
+    const keptAside =
+      engine === 'sqlite'
+        ? await installSqlite(target.dataDir, data, force)
+        : await restorePostgres(target.databaseUrl!, data, force);
+    const secretsWarning =
+      manifest.secrets_key && manifest.secrets_key !== target.secretsKey
+        ? `the organizations' secrets in this backup (AI model and Stripe keys) were sealed with the secrets key ${manifest.secrets_key}, and this installation has ${target.secretsKey ? `another (${target.secretsKey})` : 'none'}: set SECRETS_KEY to that key (or put its secrets.key back in DATA_DIR), or those organizations reconnect their keys`
+        : undefined;
+    return { manifest, keptAside, secretsWarning };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
