@@ -4,6 +4,9 @@
 // client.updated) and sees only its project in the portal; a key is revoked; the overview chart
 // renders. axe-core checks every page, under the pages' own CSP, which refuses nothing of theirs;
 // script payloads typed into forms never run. UPDATE_SCREENSHOTS=1 writes the main pages to docs/.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -252,6 +255,8 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
         await fetch(`${base}/api/v1/projects?limit=1`, { headers: { authorization: `Bearer ${key2}` } })
       ).json()) as any
     ).projects[0].id;
+    // One backup made, so that the Backups page lists it.
+    await ctx.services.backups.backupNow([mkdtempSync(join(tmpdir(), 'sitewright-shot-backups-'))], false);
     for (const [path, shot] of [
       ['/projects', 'dashboard-projects'],
       [`/projects/${projectId}`, 'dashboard-project'],
@@ -262,6 +267,7 @@ describe.runIf(hasChromium)('the dashboard and the portal in Chromium', () => {
       ['/settings/webhooks', undefined],
       ['/settings/members', 'dashboard-members'],
       ['/settings/organization', undefined],
+      ['/settings/backups', 'dashboard-backups'],
       ['/docs/api', undefined],
       ['/account', undefined],
     ] as const) {

@@ -1,6 +1,9 @@
 // Pages of the dashboard: webhooks (with the delivery log), members, organization settings and the
 // API reference, driven through app.inject as signed-in people of different roles. Mail goes to a
 // real SMTP server on loopback and test events to a real receiver.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContainer } from '../../src/container.ts';
 import { buildServer } from '../../src/main.ts';
@@ -401,5 +404,27 @@ describe('API reference page', () => {
     const res = await api.app.inject({ url: '/docs/api' });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/sign-in?next=%2Fdocs%2Fapi');
+  });
+});
+
+describe('the backups page', () => {
+  it("lists the installation's backups with their sizes to owners, and tells others who sees them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sitewright-page-backups-'));
+    const made = await api.ctx.services.backups.backupNow([dir], false);
+    const owner = await as('owner');
+    const page = await owner.get('/settings/backups');
+    expect(page.status).toBe(200);
+    const text = visibleText(page.body);
+    expect(text).toContain('BACKUP_DIR is not set');
+    expect(text).toContain(made.paths[0]!.split('/').pop()!);
+    expect(text).toContain(dir);
+    expect(text).toMatch(/succeeded/);
+    expect(text).toMatch(/Last success: \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    for (const role of ['admin', 'member'] as const) {
+      const other = await (await as(role)).get('/settings/backups');
+      expect(other.status).toBe(200);
+      expect(visibleText(other.body)).toContain('only owners see them');
+      expect(other.body).not.toContain(dir);
+    }
   });
 });
