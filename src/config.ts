@@ -5,6 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { isIP } from 'node:net';
 import { Value } from '@sinclair/typebox/value';
 import { parseCidrList } from './lib/cidr.ts';
+import type { MetricsAccess } from './lib/metrics-access.ts';
 import { parseTrustProxy, type TrustProxy } from './lib/client-address.ts';
 import { parseDuration, parseDurationList } from './lib/duration.ts';
 import { parseSecretsKey } from './lib/secrets.ts';
@@ -87,6 +88,23 @@ export const EnvSchema = Type.Object({
         '`sitewright worker` only: a port of its own answering `/healthz` (the process answers) and `/readyz` (the database, its migrations and Redis answer), on `HOST`. Unset: the worker listens on no port.',
     }),
   ),
+  METRICS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'off',
+    description:
+      '`on`: serve Prometheus metrics at `/metrics` (and on `WORKER_HEALTH_PORT` for `sitewright worker`) to callers with `METRICS_TOKEN` or from `METRICS_ALLOW`; never on a site host (docs/operations.md, Metrics).',
+  }),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      description:
+        'A secret (16 characters or more) a scraper sends as `Authorization: Bearer ...` to read `/metrics` from anywhere, through a front proxy too.',
+    }),
+  ),
+  METRICS_ALLOW: Type.String({
+    default: '127.0.0.0/8,::1',
+    description:
+      'Comma-separated CIDRs (or addresses) that may read `/metrics` without the token, by their own address and only when the request came through no proxy (it carries no `X-Forwarded-For`).',
+  }),
   BACKUP_DIR: Type.Optional(
     Type.String({
       description:
@@ -376,6 +394,8 @@ export interface Config extends CoreSettings {
   shutdownGraceMs: number;
   /** WORKER_HEALTH_PORT: the worker's /healthz and /readyz; undefined: none. */
   workerHealthPort: number | undefined;
+  /** METRICS=on: /metrics, to METRICS_TOKEN or METRICS_ALLOW; undefined: off. */
+  metrics: MetricsAccess | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -427,6 +447,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deprecation: { deprecation: e.API_DEPRECATION, sunset: e.API_SUNSET },
     shutdownGraceMs: Number(e.SHUTDOWN_GRACE_MS),
     workerHealthPort: e.WORKER_HEALTH_PORT === undefined ? undefined : Number(e.WORKER_HEALTH_PORT),
+    metrics:
+      e.METRICS === 'on'
+        ? { token: e.METRICS_TOKEN, allow: parseCidrList(cidrs('METRICS_ALLOW', e.METRICS_ALLOW).join(',')) }
+        : undefined,
     webhooks: webhookSettings(e),
     generation: generationSettings(e),
     ai: aiSettings(e),

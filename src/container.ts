@@ -13,6 +13,9 @@ import { RateLimiter } from './lib/rate-limiter.ts';
 import { parseSecretsKey, SecretBox } from './lib/secrets.ts';
 import { Throttle } from './lib/throttle.ts';
 import { VERSION } from './lib/version.ts';
+import { noTelemetry, type Telemetry } from './lib/telemetry.ts';
+import { operationalStats } from './modules/operations/repo.ts';
+import { createPrometheus, type Prometheus } from './providers/prometheus/metrics.ts';
 import { createServices, type Services } from './modules/index.ts';
 import { createMailer } from './providers/mail.ts';
 import { createProviders } from './providers/registry.ts';
@@ -28,6 +31,10 @@ export interface Container {
   accountThrottle: Throttle;
   providers: ProviderRegistry;
   services: Services;
+  /** Where the workers and the front door report what they do: Prometheus with METRICS=on, else nothing. */
+  telemetry: Telemetry;
+  /** METRICS=on: the registry /metrics renders. */
+  metrics: Prometheus | undefined;
   /** What /readyz answers: the database reachable, its migrations the code's, Redis answering. */
   readiness(): Promise<Readiness>;
   /** Flushes captured page views, then closes the limiters and the database. */
@@ -50,6 +57,16 @@ export async function readinessOf(database: Database, rateLimiter: RateLimiter):
   ]);
   const checks = { database: reachable, migrations: reachable === 'ok' ? migrations : 'not checked', redis };
   return { ready: fine(checks.database) && fine(checks.migrations) && fine(checks.redis), checks };
+}
+
+function prometheusOf(database: Database): Prometheus {
+  const pool = database.pgPool;
+  return createPrometheus({
+    stats: () => operationalStats(database.db),
+    ...(pool
+      ? { pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) }
+      : {}),
+  });
 }
 
 export interface ContainerOptions {
@@ -115,6 +132,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     logger: opts.logger,
     version: VERSION,
   });
+  const metrics = config.metrics ? prometheusOf(database) : undefined;
   return {
     config,
     database,
@@ -122,6 +140,8 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     accountThrottle,
     providers,
     services,
+    telemetry: metrics?.telemetry ?? noTelemetry,
+    metrics,
     readiness: () => readinessOf(database, rateLimiter),
     close: async () => {
       // Page views still queued are written before the database closes.

@@ -18,6 +18,8 @@ import { mcpPlugin } from './mcp/plugin.ts';
 import { oauthPlugin } from './oauth/plugin.ts';
 import { embedPlugin } from './embed/plugin.ts';
 import { assetUrl } from './ui/routes/assets.ts';
+import { registerMetricsRoute } from './web/metrics-route.ts';
+import { methodLabel, type Telemetry } from './lib/telemetry.ts';
 import { DomainChecker } from './modules/domains/checker.ts';
 import { BillingSweeper } from './modules/billing/sweeper.ts';
 import { BackupScheduler } from './modules/backups/scheduler.ts';
@@ -50,12 +52,14 @@ export async function buildServer(container: Container, logger?: Logger): Promis
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
     ...(logger ? { logger } : {}),
-    serverFactory: (handler) => createServer(edgeFirst(edge, handler)),
+    serverFactory: (handler) => createServer(edgeFirst(edge, handler, container.telemetry)),
+    telemetry: container.telemetry,
     frameworkErrors: api.routerErrors,
     clientErrorHandler: parserErrorHandler(rateLimiter, pageForLongRequest),
     onClose: () => edge.close(),
   });
   await app.register(api.plugin);
+  if (container.metrics && config.metrics) registerMetricsRoute(app, container.metrics, config.metrics);
   // The API reference page reads the document of the API it serves beside.
   await app.register(pagesPlugin({ config, services, openApiDocument: () => app.swagger() }));
   await app.register(mcpPlugin({ config, services, rateLimiter, allowedOrigins: config.mcpAllowedOrigins }));
@@ -72,11 +76,26 @@ export async function buildServer(container: Container, logger?: Logger): Promis
   return app;
 }
 
-function edgeFirst(edge: SiteHandler, api: Handler): Handler {
+function edgeFirst(edge: SiteHandler, api: Handler, telemetry: Telemetry): Handler {
   return (req, res) => {
+    const started = performance.now();
+    // What the edge answered is counted here; the front door counts its own.
+    const counted = () => {
+      const record = () =>
+        telemetry.httpRequest(
+          'edge',
+          req.url?.startsWith('/preview/') ? 'preview' : 'site',
+          methodLabel(req.method),
+          res.statusCode,
+          (performance.now() - started) / 1000,
+        );
+      if (res.writableFinished) record();
+      else res.once('finish', record);
+    };
     const served = edge.handle(req, res);
     if (served === false) api(req, res);
-    else if (served !== true) void served.then((done) => done || api(req, res));
+    else if (served === true) counted();
+    else void served.then((done) => (done ? counted() : api(req, res)));
   };
 }
 
@@ -124,11 +143,12 @@ export function stopOnSignals(
 export function startWorkers(container: Container, log: Logger, opts: { all: boolean }): Stoppable[] {
   const { config, database } = container;
   const parts: (Stoppable & { start(): void })[] = [];
-  if (opts.all || config.webhooks.dispatcher) parts.push(createDispatcher(database, config, log));
+  const { telemetry } = container;
+  if (opts.all || config.webhooks.dispatcher) parts.push(createDispatcher(database, config, log, telemetry));
   if (opts.all || config.generation.worker)
-    parts.push(new GenerationWorker(database, container.services.aiModels, config, log));
+    parts.push(new GenerationWorker(database, container.services.aiModels, config, log, telemetry));
   // Cheap, and leased: every instance may run it.
-  parts.push(new DomainChecker(container.services.domains, database, config, log));
+  parts.push(new DomainChecker(container.services.domains, database, config, log, telemetry));
   parts.push(new BillingSweeper(container.services.billing.automations, log));
   // Leased by slot: every instance may run it, and exactly one makes each backup.
   if (config.backup.dirs.length > 0)

@@ -14,8 +14,19 @@ export async function workerCommand(config: Config): Promise<void> {
   const workers = startWorkers(container, log, { all: true });
   if (config.workerHealthPort !== undefined) {
     const port = config.workerHealthPort;
-    workers.push(await startWorkerHealth(config.host, port, () => container.readiness()));
-    log.info({ port }, 'worker health: /healthz and /readyz');
+    const { metrics } = container;
+    const access = config.metrics;
+    workers.push(
+      await startWorkerHealth(
+        config.host,
+        port,
+        () => container.readiness(),
+        metrics && access
+          ? { access, contentType: metrics.contentType, render: () => metrics.render() }
+          : undefined,
+      ),
+    );
+    log.info({ port, metrics: Boolean(metrics) }, 'worker health: /healthz and /readyz');
   }
   stopOnSignals(config, log, workers, container);
   log.info(

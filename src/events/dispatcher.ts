@@ -9,6 +9,7 @@ import { expireHeldDeliveries } from './held-deliveries.ts';
 import { recordResults, type Finished } from './results.ts';
 import { WebhookSender } from './sender.ts';
 import { onWork } from '../jobs/signal.ts';
+import type { Telemetry } from '../lib/telemetry.ts';
 
 export interface DispatcherLogger {
   info(obj: object, msg?: string): void;
@@ -18,6 +19,7 @@ export interface DispatcherLogger {
 export interface DispatcherOptions extends WebhookSettings {
   allowPrivate: boolean;
   logger?: DispatcherLogger;
+  telemetry?: Telemetry;
 }
 
 /** How often held deliveries past their schedule are marked failed. */
@@ -87,7 +89,12 @@ export class Dispatcher {
   }
 
   private async attempt(job: DeliveryJob): Promise<void> {
+    const started = performance.now();
     const result = await this.sender.send(job);
+    this.opts.telemetry?.webhookAttempt(
+      result.ok ? 'succeeded' : 'failed',
+      (performance.now() - started) / 1000,
+    );
     this.stats.attempts++;
     if (result.ok) this.stats.succeeded++;
     else this.stats.failed++;
@@ -143,10 +150,16 @@ export class Dispatcher {
 }
 
 /** The dispatcher as configured by the environment. */
-export function createDispatcher(database: Database, config: Config, logger?: DispatcherLogger): Dispatcher {
+export function createDispatcher(
+  database: Database,
+  config: Config,
+  logger?: DispatcherLogger,
+  telemetry?: Telemetry,
+): Dispatcher {
   return new Dispatcher(database, {
     ...config.webhooks,
     allowPrivate: config.webhooksAllowPrivate,
     ...(logger ? { logger } : {}),
+    ...(telemetry ? { telemetry } : {}),
   });
 }

@@ -10,6 +10,7 @@ import { trustFunction, type TrustProxy } from '../lib/client-address.ts';
 import { requestForLog } from './log-redaction.ts';
 import { requestIdOf } from './request-id.ts';
 import { transportHeaders } from './security-headers.ts';
+import { methodLabel, surfaceOf, type Telemetry } from '../lib/telemetry.ts';
 
 export interface FrontDoorOptions {
   publicUrl: string;
@@ -23,6 +24,8 @@ export interface FrontDoorOptions {
   clientErrorHandler?: FastifyServerOptions['clientErrorHandler'];
   /** Run when the server closes (what stands in front of it lets go of its resources). */
   onClose?: () => void;
+  /** Told of every request answered, by way in, route pattern, method and status. */
+  telemetry?: Telemetry;
 }
 
 export function createFrontDoor(options: FrontDoorOptions): FastifyInstance {
@@ -51,5 +54,20 @@ export function createFrontDoor(options: FrontDoorOptions): FastifyInstance {
     reply.headers(transport);
     done();
   });
+  const { telemetry } = options;
+  if (telemetry)
+    app.addHook('onResponse', (request, reply, done) => {
+      // The pattern, never the path: ids and emails in paths would make a series each.
+      const route = request.routeOptions.url;
+      const surface = surfaceOf(route ?? request.url);
+      telemetry.httpRequest(
+        surface,
+        route ?? 'unmatched',
+        methodLabel(request.method),
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
+      done();
+    });
   return app;
 }

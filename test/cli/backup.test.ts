@@ -88,7 +88,7 @@ describe('sitewright restore', () => {
     writeFileSync(bogus, 'not a backup');
     const damaged = join(root, 'damaged.tar.gz');
     const bytes = readFileSync(file);
-    bytes[bytes.length - 40] ^= 0xff;
+    bytes[bytes.length - 40] = bytes[bytes.length - 40]! ^ 0xff;
     writeFileSync(damaged, bytes);
     for (const [path, message] of [
       [join(root, 'missing.tar.gz'), 'no file at'],

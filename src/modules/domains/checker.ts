@@ -5,6 +5,7 @@ import type { Database } from '../../db/index.ts';
 import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
 import { findLeasedDomain, leaseDueChecks } from './repo.ts';
 import type { DomainsService } from './service.ts';
+import { noTelemetry, type Telemetry } from '../../lib/telemetry.ts';
 
 const LEASE_MS = 60_000;
 
@@ -16,6 +17,7 @@ export class DomainChecker {
     private readonly database: Database,
     settings: { sites: Pick<SitesSettings, 'domainCheckIntervalMs'> },
     logger?: ClaimLoopLogger,
+    telemetry: Telemetry = noTelemetry,
   ) {
     this.loop = new ClaimLoop({
       name: 'domain checker',
@@ -28,7 +30,7 @@ export class DomainChecker {
       },
       run: async ({ id, token }) => {
         const row = await findLeasedDomain(this.database.db, id, token);
-        if (row) await this.domains.check(row, token);
+        if (row) telemetry.domainCheck((await this.domains.check(row, token)).status);
       },
       logger,
     });

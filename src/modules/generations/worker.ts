@@ -3,6 +3,7 @@
 // job whose process died is taken over when its lease runs out, and a retryable failure (a model
 // timeout, 429 or 5xx) is tried again on GENERATION_RETRY_SCHEDULE. On success the new files
 // replace the project's files in the same transaction that marks the generation succeeded.
+import { noTelemetry, type Telemetry } from '../../lib/telemetry.ts';
 import { systemPrincipal } from '../access/principal.ts';
 import type { FileLimits, GenerationSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
@@ -55,6 +56,7 @@ export class GenerationWorker {
     private readonly models: ModelSource,
     private readonly config: { generation: GenerationSettings; files: FileLimits },
     private readonly logger?: ClaimLoopLogger,
+    private readonly telemetry: Telemetry = noTelemetry,
   ) {
     this.writer = new ContentWriter(database, config.files);
     this.loop = new ClaimLoop<Job>({
@@ -62,7 +64,7 @@ export class GenerationWorker {
       concurrency: this.settings.concurrency,
       pollIntervalMs: this.settings.pollIntervalMs,
       claim: (limit) => this.claim(limit),
-      run: (job) => this.run(job),
+      run: (job) => this.timed(job),
       subscribe: (wake) => onWork('generations', wake),
       logger,
     });
@@ -100,6 +102,17 @@ export class GenerationWorker {
       author: { userId: r.author_user_id, keyId: r.author_key_id },
       counted: r.org_client_id ? { clientId: r.org_client_id, day: toIso(r.created_at).slice(0, 10) } : null,
     }));
+  }
+
+  /** Runs the job and reports how long it took and the state it left the generation in. */
+  private async timed(job: Job): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.run(job);
+    } finally {
+      const status = await repo.generationStatus(this.database.db, job.id).catch(() => undefined);
+      this.telemetry.generationRun(status ?? 'unknown', (performance.now() - started) / 1000);
+    }
   }
 
   private async run(job: Job): Promise<void> {

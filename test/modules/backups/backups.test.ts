@@ -81,7 +81,7 @@ describe('a backup', () => {
     const made = await service().make(dirs);
     const out = mkdtempSync(join(root, 'bad-'));
     const bytes = readFileSync(made.paths[0]!);
-    bytes[bytes.length - 40] ^= 0xff;
+    bytes[bytes.length - 40] = bytes[bytes.length - 40]! ^ 0xff;
     const damaged = join(root, `damaged-${n}.tar.gz`);
     writeFileSync(damaged, bytes);
     await expect(unpackBackup(damaged, out)).rejects.toThrow(/not a Sitewright backup|damaged/);
