@@ -21,8 +21,17 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/modules/' },
       to: {
-        path: 'node_modules/(fastify|@fastify/|fastify-plugin|@modelcontextprotocol/|eta/|nodemailer/|openai/|html-validate/|undici/|stripe/)',
+        path: 'node_modules/(fastify|@fastify/|fastify-plugin|@modelcontextprotocol/|eta/|nodemailer/|openai/|html-validate/|undici/|stripe/|prom-client/|@opentelemetry/)',
       },
+    },
+    {
+      name: 'opentelemetry-only-when-asked',
+      comment:
+        'OpenTelemetry is loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set, by bin/sitewright.js: ' +
+        'its libraries are imported in src/providers/otel/ alone, and nothing in src/ imports that.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/providers/otel/' },
+      to: { path: ['node_modules/@opentelemetry/', '^src/providers/otel/'] },
     },
     {
       name: 'ways-in-stay-apart',

@@ -8,4 +8,6 @@ if (!existsSync(new URL('../dist/cli/main.js', import.meta.url))) {
   process.stderr.write('sitewright: not built; run npm run build\n');
   process.exit(1);
 }
+// Traces only when asked for: otherwise no OpenTelemetry code is loaded at all.
+if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) await import('../dist/providers/otel/start.js');
 await import('../dist/cli/main.js');

@@ -20,6 +20,7 @@ import { embedPlugin } from './embed/plugin.ts';
 import { assetUrl } from './ui/routes/assets.ts';
 import { registerMetricsRoute } from './web/metrics-route.ts';
 import { methodLabel, type Telemetry } from './lib/telemetry.ts';
+import { tracing, tracingOn } from './lib/tracing.ts';
 import { DomainChecker } from './modules/domains/checker.ts';
 import { BillingSweeper } from './modules/billing/sweeper.ts';
 import { BackupScheduler } from './modules/backups/scheduler.ts';
@@ -92,6 +93,12 @@ function edgeFirst(edge: SiteHandler, api: Handler, telemetry: Telemetry): Handl
       if (res.writableFinished) record();
       else res.once('finish', record);
     };
+    if (tracingOn())
+      tracing().nameRequest(
+        'edge',
+        req.method ?? 'GET',
+        req.url?.startsWith('/preview/') ? 'preview' : 'site',
+      );
     const served = edge.handle(req, res);
     if (served === false) api(req, res);
     else if (served === true) counted();
@@ -128,6 +135,8 @@ export function stopOnSignals(
       const grace = Math.max(0, config.shutdownGraceMs - 1_000);
       await Promise.all(parts.map((part) => part.stop(grace)));
       await container.close();
+      // Spans still buffered are sent before the process goes (traces only).
+      await tracing().flush();
       log.info('stopped');
       process.exit(0);
     } catch (error) {

@@ -11,11 +11,13 @@ import {
   SqliteDialect,
   type DatabaseConnection,
   type Driver,
+  type LogEvent,
   type SqliteDatabase,
   type SqliteStatement,
   type Transaction,
 } from 'kysely';
 import type { DB } from './schema.ts';
+import { tracing, tracingOn } from '../lib/tracing.ts';
 import { tagEngine, type Engine } from './engine.ts';
 
 export type { Engine } from './engine.ts';
@@ -91,7 +93,13 @@ function openSqlite(opts: DatabaseOptions): Database {
   writer.pragma('busy_timeout = 5000');
   const reader = new SQLite(file, { readonly: true });
   reader.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withBooleanParams(writer) }) });
+  const db = new Kysely<DB>({
+    dialect: new ImmediateSqliteDialect({ database: withBooleanParams(writer) }),
+    // Traces only: SQLite has no instrumentation of its own, so each query is reported as it ends.
+    ...(tracingOn()
+      ? { log: (event: LogEvent) => tracing().query(event.query.sql, event.queryDurationMillis) }
+      : {}),
+  });
   return {
     db,
     engine: 'sqlite',

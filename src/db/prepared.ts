@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Compilable } from 'kysely';
 import type { Database } from './index.ts';
 import { sqliteParams } from './index.ts';
+import { tracing, tracingOn } from '../lib/tracing.ts';
 
 const MARK = '\u0000param:';
 
@@ -38,7 +39,16 @@ export function prepareQuery<Args extends Record<string, unknown>, Row>(
   let all: (args: Args) => Promise<Row[]>;
   if (database.sqliteReader) {
     const stmt = database.sqliteReader.prepare(compiled.sql);
-    all = async (args) => stmt.all(sqliteParams(bind(args))) as Row[];
+    const run = (args: Args) => stmt.all(sqliteParams(bind(args))) as Row[];
+    // Traces only (PostgreSQL's queries are traced by pg's instrumentation).
+    all = tracingOn()
+      ? async (args) => {
+          const started = performance.now();
+          const rows = run(args);
+          tracing().query(compiled.sql, performance.now() - started);
+          return rows;
+        }
+      : async (args) => run(args);
   } else if (database.pgPool) {
     const pool = database.pgPool;
     const text = compiled.sql;

@@ -10,6 +10,7 @@ import { recordResults, type Finished } from './results.ts';
 import { WebhookSender } from './sender.ts';
 import { onWork } from '../jobs/signal.ts';
 import type { Telemetry } from '../lib/telemetry.ts';
+import { tracing } from '../lib/tracing.ts';
 
 export interface DispatcherLogger {
   info(obj: object, msg?: string): void;
@@ -90,7 +91,11 @@ export class Dispatcher {
 
   private async attempt(job: DeliveryJob): Promise<void> {
     const started = performance.now();
-    const result = await this.sender.send(job);
+    const result = await tracing().span(
+      'webhook attempt',
+      { 'sitewright.attempt': job.attemptCount + 1 },
+      () => this.sender.send(job),
+    );
     this.opts.telemetry?.webhookAttempt(
       result.ok ? 'succeeded' : 'failed',
       (performance.now() - started) / 1000,

@@ -3,6 +3,7 @@
 // authInfo): nothing is kept between requests, so any instance of Sitewright answers any request.
 // Every tool is listed to anyone (the handshake and tools/list need no token); the HTTP gate
 // (plugin.ts) lets a tool call through only with a token allowed to make it.
+import { tracing } from '../lib/tracing.ts';
 import { fromJsonSchema, McpServer, type AuthInfo, type CallToolResult } from '@modelcontextprotocol/server';
 import { DomainError } from '../modules/common/errors.ts';
 import type { Services } from '../modules/index.ts';
@@ -61,7 +62,9 @@ export function createMcpServer(services: Services, only?: readonly string[]): M
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: Record<string, unknown>, ctx) =>
-        toolResult(tool, services, callerOf(ctx.http?.authInfo), args ?? {}, logOf(ctx.http?.authInfo)),
+        tracing().span(`mcp tool ${tool.name}`, { 'mcp.tool.name': tool.name }, () =>
+          toolResult(tool, services, callerOf(ctx.http?.authInfo), args ?? {}, logOf(ctx.http?.authInfo)),
+        ),
     );
   }
   return server;

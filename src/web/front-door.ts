@@ -11,6 +11,7 @@ import { requestForLog } from './log-redaction.ts';
 import { requestIdOf } from './request-id.ts';
 import { transportHeaders } from './security-headers.ts';
 import { methodLabel, surfaceOf, type Telemetry } from '../lib/telemetry.ts';
+import { tracing, tracingOn } from '../lib/tracing.ts';
 
 export interface FrontDoorOptions {
   publicUrl: string;
@@ -54,6 +55,12 @@ export function createFrontDoor(options: FrontDoorOptions): FastifyInstance {
     reply.headers(transport);
     done();
   });
+  if (tracingOn())
+    app.addHook('onRequest', (request, _reply, done) => {
+      const route = request.routeOptions.url;
+      if (route) tracing().nameRequest(surfaceOf(route), request.method, route);
+      done();
+    });
   const { telemetry } = options;
   if (telemetry)
     app.addHook('onResponse', (request, reply, done) => {

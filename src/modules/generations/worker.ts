@@ -4,6 +4,7 @@
 // timeout, 429 or 5xx) is tried again on GENERATION_RETRY_SCHEDULE. On success the new files
 // replace the project's files in the same transaction that marks the generation succeeded.
 import { noTelemetry, type Telemetry } from '../../lib/telemetry.ts';
+import { tracing } from '../../lib/tracing.ts';
 import { systemPrincipal } from '../access/principal.ts';
 import type { FileLimits, GenerationSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
@@ -108,7 +109,11 @@ export class GenerationWorker {
   private async timed(job: Job): Promise<void> {
     const started = performance.now();
     try {
-      await this.run(job);
+      await tracing().span(
+        'generation job',
+        { 'sitewright.model': job.model, 'sitewright.attempt': job.attempts },
+        () => this.run(job),
+      );
     } finally {
       const status = await repo.generationStatus(this.database.db, job.id).catch(() => undefined);
       this.telemetry.generationRun(status ?? 'unknown', (performance.now() - started) / 1000);
