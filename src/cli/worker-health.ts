@@ -5,7 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { readinessBody, type Readiness } from '../lib/readiness.ts';
-import { isForwarded, metricsAllowed, type MetricsAccess } from '../lib/metrics-access.ts';
+import { metricsAllowed, type MetricsAccess } from '../lib/metrics-access.ts';
+import { isForwarded } from '../lib/client-address.ts';
 
 export interface WorkerMetrics {
   access: MetricsAccess;

@@ -66,3 +66,8 @@ export function addressKey(address: string): string {
   const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
   return `${parts.join(':')}::/64`;
 }
+
+/** Whether a proxy forwarded the request (X-Forwarded-For, Forwarded or X-Real-IP): its socket is then the proxy's, not the caller's. */
+export function isForwarded(headers: Record<string, string | string[] | undefined>): boolean {
+  return Boolean(headers['x-forwarded-for'] ?? headers.forwarded ?? headers['x-real-ip']);
+}

@@ -25,7 +25,3 @@ export function metricsAllowed(caller: MetricsCaller, access: MetricsAccess): bo
   if (access.token && bearer) return timingSafeEqual(digest(bearer), digest(access.token));
   return !caller.forwarded && addressInList(caller.remoteAddress, access.allow);
 }
-
-export function isForwarded(headers: Record<string, string | string[] | undefined>): boolean {
-  return Boolean(headers['x-forwarded-for'] ?? headers.forwarded ?? headers['x-real-ip']);
-}

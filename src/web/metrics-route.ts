@@ -2,7 +2,8 @@
 // lib/metrics-access.ts lets in; a 404 like any unknown path to everyone else, so the public port
 // does not even say metrics exist. Site hosts never get here: the edge answers them first.
 import type { FastifyInstance } from 'fastify';
-import { isForwarded, metricsAllowed, type MetricsAccess } from '../lib/metrics-access.ts';
+import { metricsAllowed, type MetricsAccess } from '../lib/metrics-access.ts';
+import { isForwarded } from '../lib/client-address.ts';
 
 export interface MetricsSource {
   contentType: string;

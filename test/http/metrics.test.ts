@@ -2,7 +2,9 @@
 // that came through no proxy, never on a site host, never with a label carrying an id, an email
 // or a host (the series stay as many after a thousand clients and sites as after ten), and off
 // by default.
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { createClient } from '../helpers/fixtures.ts';
@@ -180,4 +182,27 @@ describe('what /metrics says', () => {
     for (const value of seen) expect(text).not.toContain(value);
     expect(text).toMatch(/surface="edge",route="site",method="GET",status="200"/);
   }, 240_000);
+});
+
+describe('the Grafana dashboard (docs/operations/grafana-dashboard.json)', () => {
+  it('queries only metrics that /metrics serves', async () => {
+    const file = fileURLToPath(new URL('../../docs/operations/grafana-dashboard.json', import.meta.url));
+    const dashboard = JSON.parse(readFileSync(file, 'utf8'));
+    const text = (await scrape()).body;
+    const ids = dashboard.panels.map((p: any) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const names = new Set<string>();
+    for (const panel of dashboard.panels)
+      for (const target of panel.targets) {
+        expect(target.datasource.uid).toBe('${DS_PROMETHEUS}');
+        for (const [name] of target.expr.matchAll(/\b(?:sitewright|nodejs|process)_[a-z0-9_]+/g))
+          names.add(name.replace(/_(bucket|count|sum)$/, ''));
+      }
+    expect(names.size).toBeGreaterThan(10);
+    for (const name of names) {
+      // The pool's panel is PostgreSQL's; SQLite has none.
+      if (name === 'sitewright_db_pool_connections' && !onPostgres) continue;
+      expect(text, name).toContain(`# HELP ${name} `);
+    }
+  });
 });

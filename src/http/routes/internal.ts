@@ -2,10 +2,11 @@
 // database, its migrations and Redis answer), and the front proxy's question before it gets an
 // on-demand TLS certificate (Caddy's `ask`: 200 means "yes"). The proxy sits on the private
 // network and needs no credential, so the question is answered only to callers whose own address
-// (the socket's, never a forwarded header) is in TLS_ASK_ALLOW (default: loopback); anyone else on
-// the public port gets the 404 of a route that does not exist. Neither route is in the API document.
+// (the socket's, never a forwarded header) is in TLS_ASK_ALLOW (default: loopback) and whose
+// request was not forwarded by a proxy; anyone else gets the 404 of a route that does not exist. Neither route is in the API document.
 import type { FastifyInstance } from 'fastify';
 import { addressInList, parseCidrList } from '../../lib/cidr.ts';
+import { isForwarded } from '../../lib/client-address.ts';
 import type { SitesService } from '../../modules/publishing/sites.ts';
 import { readinessBody, type Readiness } from '../../lib/readiness.ts';
 
@@ -27,7 +28,9 @@ export function registerInternalRoutes(
     '/internal/tls/ask',
     { schema: { hide: true } },
     async (request, reply) => {
-      if (!addressInList(request.socket.remoteAddress, askers)) return reply.callNotFound();
+      // A front proxy on loopback forwards visitors from loopback too; its own ask is not forwarded.
+      if (!addressInList(request.socket.remoteAddress, askers) || isForwarded(request.headers))
+        return reply.callNotFound();
       const allowed = await sites.allowsCertificate(String(request.query.domain ?? ''));
       return reply
         .code(allowed ? 200 : 404)

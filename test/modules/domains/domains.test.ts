@@ -167,6 +167,15 @@ describe('custom domains', () => {
       (await api.app.inject({ url: `/internal/tls/ask?domain=${d.domain}`, remoteAddress: '203.0.113.7' }))
         .statusCode,
     ).toBe(404);
+    // A visitor whose request a front proxy on loopback forwarded is not the proxy asking.
+    expect(
+      (
+        await api.app.inject({
+          url: `/internal/tls/ask?domain=${d.domain}`,
+          headers: { 'x-forwarded-for': '203.0.113.7' },
+        })
+      ).statusCode,
+    ).toBe(404);
 
     // Removing it takes the domain off at once and the site back to its subdomain.
     const removed = await api.delete(`/api/v1/projects/${p.id}/domains/${d.id}`);
