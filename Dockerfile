@@ -28,8 +28,8 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends tini postgresql-client \
   && rm -rf /var/lib/apt/lists/* \
   && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin sitewright \
-  && mkdir -p /data \
-  && chown sitewright:sitewright /data
+  && mkdir -p /data/backups \
+  && chown -R sitewright:sitewright /data
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

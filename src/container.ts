@@ -15,7 +15,7 @@ import { Throttle } from './lib/throttle.ts';
 import { VERSION } from './lib/version.ts';
 import { noTelemetry, type Telemetry } from './lib/telemetry.ts';
 import { operationalStats } from './modules/operations/repo.ts';
-import { createPrometheus, type Prometheus } from './providers/prometheus/metrics.ts';
+import type { Prometheus } from './providers/prometheus/metrics.ts';
 import { createServices, type Services } from './modules/index.ts';
 import { createMailer } from './providers/mail.ts';
 import { createProviders } from './providers/registry.ts';
@@ -59,7 +59,9 @@ export async function readinessOf(database: Database, rateLimiter: RateLimiter):
   return { ready: fine(checks.database) && fine(checks.migrations) && fine(checks.redis), checks };
 }
 
-function prometheusOf(database: Database): Prometheus {
+/** METRICS=on only: prom-client is not even loaded otherwise. */
+async function prometheusOf(database: Database): Promise<Prometheus> {
+  const { createPrometheus } = await import('./providers/prometheus/metrics.ts');
   const pool = database.pgPool;
   return createPrometheus({
     stats: () => operationalStats(database.db),
@@ -132,7 +134,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     logger: opts.logger,
     version: VERSION,
   });
-  const metrics = config.metrics ? prometheusOf(database) : undefined;
+  const metrics = config.metrics ? await prometheusOf(database) : undefined;
   return {
     config,
     database,

@@ -4,45 +4,28 @@
 // older than the server's). The archive, its manifest and the schedule are modules/backups/.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { sqliteFile } from './index.ts';
+import { startThread } from '../lib/threads.ts';
 
 export class RestoreRefusedError extends Error {}
 
 /**
  * Copies the SQLite database `file` into `out` while the server goes on writing, checks the copy
- * (`integrity_check`) and answers the last migration it holds.
+ * (`integrity_check`) and answers the last migration it holds. The work runs in a thread of its
+ * own (db/backup-thread.ts), so the event loop keeps serving meanwhile.
  */
-export async function snapshotSqlite(file: string, out: string): Promise<string> {
-  const source = new SQLite(file, { fileMustExist: true });
-  try {
-    source.pragma('busy_timeout = 5000');
-    // All remaining pages in one step, under one read transaction: in WAL mode writers go on
-    // meanwhile, and no write by another connection can restart the copy, as it can between small
-    // steps (a busy server could keep a stepwise copy from ever finishing). bench/README.md has
-    // how long a step holds the event loop.
-    await source.backup(out, { progress: () => 0x7fffffff });
-  } finally {
-    source.close();
-  }
-  const copy = new SQLite(out, { fileMustExist: true });
-  try {
-    const integrity = copy.pragma('integrity_check', { simple: true });
-    if (integrity !== 'ok') throw new Error(`the copy failed its integrity check: ${String(integrity)}`);
-    // The copy is one self-contained file, not a WAL database expecting a -wal beside it.
-    copy.pragma('journal_mode = DELETE');
-    return lastMigrationSqlite(copy);
-  } finally {
-    copy.close();
-  }
-}
-
-function lastMigrationSqlite(db: SQLite.Database): string {
-  const row = db.prepare('select max(name) as name from kysely_migration').get() as { name: string | null };
-  if (!row.name) throw new Error('the database has run no migration');
-  return row.name;
+export function snapshotSqlite(file: string, out: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const thread = startThread(import.meta.url, 'backup-thread', { workerData: { file, out } });
+    thread.once('message', (answer: { migration?: string; error?: string }) =>
+      answer.migration ? resolve(answer.migration) : reject(new Error(answer.error ?? 'the copy failed')),
+    );
+    thread.once('error', reject);
+    thread.once('exit', (code) => reject(new Error(`the copy's thread stopped (${code})`)));
+  });
 }
 
 /** The connection for pg's command-line tools: the URL without its password, which goes in PGPASSWORD (never on a command line others can read). */
@@ -50,6 +33,13 @@ function pgTool(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
   const parsed = new URL(url);
   const password = decodeURIComponent(parsed.password);
   parsed.password = '';
+  // node-pg's own spellings, which libpq refuses: `ssl=true` and `sslmode=no-verify`.
+  if (parsed.searchParams.has('ssl')) {
+    if (!parsed.searchParams.has('sslmode') && parsed.searchParams.get('ssl') !== 'false')
+      parsed.searchParams.set('sslmode', 'require');
+    parsed.searchParams.delete('ssl');
+  }
+  if (parsed.searchParams.get('sslmode') === 'no-verify') parsed.searchParams.set('sslmode', 'require');
   return {
     dbname: parsed.toString(),
     env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) },
@@ -102,7 +92,15 @@ export async function dumpPostgres(url: string, out: string): Promise<string> {
   const before = await withPg(url, lastMigrationPg);
   await runTool(
     'pg_dump',
-    ['--format=custom', '--no-owner', '--no-privileges', `--file=${out}`, `--dbname=${tool.dbname}`],
+    // Sitewright's schema only, not the schemas a forced restore kept aside.
+    [
+      '--format=custom',
+      '--schema=public',
+      '--no-owner',
+      '--no-privileges',
+      `--file=${out}`,
+      `--dbname=${tool.dbname}`,
+    ],
     tool.env,
   );
   const after = await withPg(url, lastMigrationPg);
@@ -121,12 +119,9 @@ async function lastMigrationPg(client: pg.Client): Promise<string> {
   return rows[0].name;
 }
 
-/** `20261129T021500Z`, for the names of what a restore keeps aside. */
+/** `20261129T021500123Z`, for the names of what a restore keeps aside (never one already there). */
 function stamp(at: Date): string {
-  return at
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
+  return at.toISOString().replace(/[-:.]/g, '');
 }
 
 const DATA_CHECK = 'select exists (select 1 from organizations) or exists (select 1 from users) as has';
@@ -164,6 +159,7 @@ export async function installSqlite(
       current.close();
     }
     aside = `${target}.before-restore-${stamp(new Date())}`;
+    if (existsSync(aside)) throw new RestoreRefusedError(`${aside} exists already; try again`);
     await rename(target, aside);
   }
   await rm(`${target}-wal`, { force: true });
@@ -203,6 +199,15 @@ export async function restorePostgres(
   });
   const tool = pgTool(url);
   try {
+    // Everything but the schema `public` itself, which the database has (a fresh one, or the one
+    // just made): the dump names it because it was taken with --schema=public.
+    const listing = await runTool('pg_restore', ['--list', file], tool.env);
+    const wanted = listing
+      .split('\n')
+      .filter((line) => !/ SCHEMA - public | COMMENT - SCHEMA public /.test(line))
+      .join('\n');
+    const list = `${file}.list`;
+    await writeFile(list, wanted);
     await runTool(
       'pg_restore',
       [
@@ -210,6 +215,7 @@ export async function restorePostgres(
         '--no-privileges',
         '--exit-on-error',
         '--single-transaction',
+        `--use-list=${list}`,
         `--dbname=${tool.dbname}`,
         file,
       ],

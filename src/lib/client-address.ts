@@ -69,5 +69,6 @@ export function addressKey(address: string): string {
 
 /** Whether a proxy forwarded the request (X-Forwarded-For, Forwarded or X-Real-IP): its socket is then the proxy's, not the caller's. */
 export function isForwarded(headers: Record<string, string | string[] | undefined>): boolean {
-  return Boolean(headers['x-forwarded-for'] ?? headers.forwarded ?? headers['x-real-ip']);
+  // Present at all, even empty: an empty X-Forwarded-For must not hide an X-Real-IP behind it.
+  return ['x-forwarded-for', 'forwarded', 'x-real-ip'].some((name) => headers[name] !== undefined);
 }

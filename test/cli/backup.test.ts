@@ -77,9 +77,18 @@ describe('sitewright restore', () => {
     const forced = JSON.parse(await ok(['restore', file, '--force', '--json'], target.env));
     expect(forced.kept_aside).toBeTruthy();
     if (!onPostgres) expect(existsSync(forced.kept_aside)).toBe(true);
-    expect(JSON.parse(await ok(['org', 'list', '--json'], target.env)).map((o: any) => o.name)).toEqual([
-      'Kept',
-    ]);
+    const names = async () =>
+      JSON.parse(await ok(['org', 'list', '--json'], target.env)).map((o: any) => o.name);
+    expect(await names()).toEqual(['Kept']);
+    // Again, over a database that now holds a kept-aside copy: a backup carries Sitewright's own
+    // tables only, and a second forced restore keeps the current ones aside too.
+    const later = JSON.parse(await ok(['backup', '--to', join(root, 'second'), '--json'], target.env))
+      .paths[0];
+    await ok(['org', 'create', '--name', 'Later again'], target.env);
+    const second = JSON.parse(await ok(['restore', later, '--force', '--json'], target.env));
+    expect(second.kept_aside).toBeTruthy();
+    expect(second.kept_aside).not.toBe(forced.kept_aside);
+    expect(await names()).toEqual(['Kept']);
   });
 
   it('refuses what is not a backup, a damaged one, and one made by a newer Sitewright', async () => {

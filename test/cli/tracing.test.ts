@@ -118,6 +118,21 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     const post = otlp.spans.find((s) => s.spanId === tool.parentSpanId);
     expect(post?.name).toBe('POST /api/mcp');
   });
+
+  it('writes URLs without their secrets, and exports traces only', async () => {
+    const secret = 'Zq8sEcReT0kEn9xYzq8SeCrEt';
+    await fetch(`${server.url}/reset-password/${secret}`);
+    await fetch(`${server.url}/build?prompt=${secret}&org=x`);
+    await waitUntil(
+      () =>
+        otlp.spans.filter((s) => s.kind === 2 && /reset-password|build/.test(JSON.stringify(s))).length >= 2,
+      10_000,
+      'the two request spans',
+    );
+    expect(JSON.stringify(otlp.spans)).not.toContain(secret);
+    expect(JSON.stringify(otlp.spans)).toContain('/reset-password/[redacted]');
+    expect(new Set(otlp.paths)).toEqual(new Set(['/v1/traces']));
+  });
 });
 
 describe('without OTEL_EXPORTER_OTLP_ENDPOINT', () => {

@@ -159,7 +159,12 @@ KEY=$(podman exec "sw-web-$P2-$RUN_ID" sitewright keys create --org "Scaled Agen
 for port in "$P1" "$P2"; do
   ID=$(curl -fsS -o /dev/null -D - -H "authorization: Bearer $KEY" "http://127.0.0.1:$port/api/v1/clients" |
     tr -d '\r' | awk 'tolower($1)=="x-request-id:"{print $2}')
-  podman logs "sw-web-$port-$RUN_ID" 2>&1 | grep -q "$ID" || fail "instance $port did not log the request $ID"
+  # pino writes asynchronously: give the line a moment to reach the log.
+  for _ in $(seq 1 40); do
+    podman logs "sw-web-$port-$RUN_ID" 2>&1 | grep -q "$ID" && continue 2
+    sleep 0.25
+  done
+  fail "instance $port did not log the request $ID"
 done
 log "a request answered by each web instance"
 api -X POST "http://127.0.0.1:$P1/api/v1/webhooks" \

@@ -14,6 +14,8 @@ export interface ReceivedSpan {
 
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
+  /** The path of every export received (`/v1/traces`, `/v1/metrics`, `/v1/logs`). */
+  readonly paths: string[] = [];
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<OtlpReceiver> {
@@ -23,6 +25,7 @@ export class OtlpReceiver {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
+        receiver.paths.push(req.url ?? '');
         if (req.url === '/v1/traces') receiver.take(JSON.parse(body));
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });

@@ -7,7 +7,7 @@ import { useTestApi } from '../helpers/app.ts';
 import { deliver, useFakeStripe } from '../helpers/billing.ts';
 import { PageSession } from '../helpers/page-session.ts';
 import { createClient } from '../helpers/fixtures.ts';
-import { redactUrl } from '../../src/web/log-redaction.ts';
+import { redactUrl } from '../../src/lib/url-redaction.ts';
 
 const PLATFORM_KEY = 'sk_test_platformkey2026';
 const { fake, env } = useFakeStripe({

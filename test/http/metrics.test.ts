@@ -66,6 +66,8 @@ describe('who reads /metrics', () => {
       [{ authorization: 'Bearer wrong-token-wrong-token' }, '203.0.113.9'],
       [{ 'x-forwarded-for': '203.0.113.9' }, '127.0.0.1'],
       [{ forwarded: 'for=203.0.113.9' }, '127.0.0.1'],
+      // An empty X-Forwarded-For does not hide the X-Real-IP a proxy set.
+      [{ 'x-forwarded-for': '', 'x-real-ip': '203.0.113.9' }, '127.0.0.1'],
     ] as const) {
       const res = await scrape(headers, from);
       expect(res.statusCode).toBe(404);

@@ -13,6 +13,7 @@ import { PageSession, visibleText } from '../helpers/page-session.ts';
 import { Receiver, verify } from '../helpers/receiver.ts';
 import { SmtpSink } from '../helpers/smtp.ts';
 import { systemPrincipal } from '../../src/modules/access/principal.ts';
+import { firstOrgId } from '../../src/modules/backups/repo.ts';
 
 const smtp = await SmtpSink.start();
 const api = useTestApi({ SMTP_URL: smtp.url, WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT: '2s' });
@@ -408,11 +409,11 @@ describe('API reference page', () => {
 });
 
 describe('the backups page', () => {
-  it("lists the installation's backups with their sizes to owners, and tells others who sees them", async () => {
+  it("lists the installation's backups with their sizes to the owners of its first organization, and tells others who sees them", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sitewright-page-backups-'));
     const made = await api.ctx.services.backups.backupNow([dir], false);
-    const owner = await as('owner');
-    const page = await owner.get('/settings/backups');
+    const first = (await firstOrgId(api.ctx.database.db))!;
+    const page = await (await as('owner', first)).get('/settings/backups');
     expect(page.status).toBe(200);
     const text = visibleText(page.body);
     expect(text).toContain('BACKUP_DIR is not set');
@@ -420,10 +421,12 @@ describe('the backups page', () => {
     expect(text).toContain(dir);
     expect(text).toMatch(/succeeded/);
     expect(text).toMatch(/Last success: \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
-    for (const role of ['admin', 'member'] as const) {
-      const other = await (await as(role)).get('/settings/backups');
+    // An admin of the first organization, and the owner of another (an agency that signed up).
+    const signedUp = await api.ctx.services.orgs.createOrg(`Signed-up agency ${Date.now()}`);
+    for (const session of [await as('admin', first), await as('owner', signedUp.id)]) {
+      const other = await session.get('/settings/backups');
       expect(other.status).toBe(200);
-      expect(visibleText(other.body)).toContain('only owners see them');
+      expect(visibleText(other.body)).toContain('only the owners of its first organization');
       expect(other.body).not.toContain(dir);
     }
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createContainer, type Container } from '../../src/container.ts';
 import { buildServer } from '../../src/main.ts';
-import { redactUrl } from '../../src/web/log-redaction.ts';
+import { redactUrl } from '../../src/lib/url-redaction.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { testConfig } from '../helpers/app.ts';
 import { logCollector } from '../helpers/log-lines.ts';

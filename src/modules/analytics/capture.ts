@@ -4,9 +4,8 @@
 // records it (writer-thread.ts, recorder.ts), so parsing, hashing and SQL stay off the event loop
 // that serves the sites. The queue is flushed on shutdown. A failure to write is logged and the
 // batch dropped: analytics must never cost a page.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../lib/threads.ts';
 import type { DatabaseOptions } from '../../db/index.ts';
 import { PAGE_FIELDS, type QueuedPages, type ServedPage } from './recorder.ts';
 
@@ -152,9 +151,7 @@ export class PageViewCapture {
     const workerData = { database, rawRetentionDays };
     // The server runs the compiled writer-thread.js beside this file in dist/. The tests run the
     // TypeScript sources (this file is then capture.ts): there the thread runs writer-thread.ts.
-    const worker = import.meta.url.endsWith('.ts')
-      ? new Worker(new URL('./writer-thread.ts', import.meta.url), { workerData, execArgv: tsxInThread() })
-      : new Worker(new URL('./writer-thread.js', import.meta.url), { workerData });
+    const worker = startThread(import.meta.url, 'writer-thread', { workerData });
     worker.unref();
     worker.on('message', ({ id, result, error }: { id: number; result?: unknown; error?: string }) => {
       const call = this.waiting.get(id);
@@ -172,19 +169,4 @@ export class PageViewCapture {
     this.worker = worker;
     return worker;
   }
-}
-
-/**
- * For the tests only: the execArgv that has a worker thread compile TypeScript on load with tsx (a
- * development dependency). `--import tsx` would not do: on Node 20, tsx registers itself in the
- * main thread only, so the thread preloads tsx's API (its ES module build) and registers it.
- */
-function tsxInThread(): string[] {
-  const api = createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/\.cjs$/, '.mjs');
-  return [
-    '--import',
-    `data:text/javascript,import{register}from${JSON.stringify(pathToFileURL(api).href)};register()`,
-  ];
 }

@@ -6,7 +6,8 @@ import { toIso } from '../../lib/clock.ts';
 export interface BackupRun {
   id: string;
   trigger: 'schedule' | 'command';
-  status: 'running' | 'succeeded' | 'failed';
+  /** `interrupted`: it was running when its process died (or when the backup it is in was taken). */
+  status: 'running' | 'succeeded' | 'failed' | 'interrupted';
   started_at: string;
   finished_at: string | null;
   file_name: string | null;
@@ -19,10 +20,13 @@ export interface BackupRun {
 type Row = Selectable<DB['backup_runs']>;
 
 function toRun(row: Row): BackupRun {
+  const died =
+    row.status === 'running' &&
+    (row.lease_until === null || toIso(row.lease_until) < new Date().toISOString());
   return {
     id: row.id,
     trigger: row.trigger as BackupRun['trigger'],
-    status: row.status as BackupRun['status'],
+    status: died ? 'interrupted' : (row.status as BackupRun['status']),
     started_at: toIso(row.started_at),
     finished_at: row.finished_at === null ? null : toIso(row.finished_at),
     file_name: row.file_name,
@@ -67,11 +71,19 @@ export interface Lease {
   until: string;
 }
 
-/** Records a backup the command makes (it holds no slot and needs no lease). */
-export async function startCommandRun(db: Kysely<DB>, id: string, now: string): Promise<void> {
+/** Records a backup the command makes: no slot, and a lease only to tell when it died. */
+export async function startCommandRun(db: Kysely<DB>, lease: Lease): Promise<void> {
   await db
     .insertInto('backup_runs')
-    .values({ id, slot: null, trigger: 'command', status: 'running', started_at: now })
+    .values({
+      id: lease.id,
+      slot: null,
+      trigger: 'command',
+      status: 'running',
+      started_at: lease.now,
+      lease_until: lease.until,
+      lease_token: lease.token,
+    })
     .execute();
 }
 
@@ -137,14 +149,9 @@ export interface Outcome {
   command_error?: string | null;
 }
 
-/** Writes how a run ended (under its lease token when it has one). */
-export async function finishRun(
-  db: Kysely<DB>,
-  id: string,
-  token: string | null,
-  outcome: Outcome,
-): Promise<void> {
-  let query = db
+/** Writes how a run ended, under its lease token. */
+export async function finishRun(db: Kysely<DB>, id: string, token: string, outcome: Outcome): Promise<void> {
+  await db
     .updateTable('backup_runs')
     .set({
       status: outcome.status,
@@ -157,7 +164,19 @@ export async function finishRun(
       ...(outcome.error !== undefined ? { error: outcome.error } : {}),
       ...(outcome.command_error !== undefined ? { command_error: outcome.command_error } : {}),
     })
-    .where('id', '=', id);
-  if (token) query = query.where('lease_token', '=', token);
-  await query.execute();
+    .where('id', '=', id)
+    .where('lease_token', '=', token)
+    .execute();
+}
+
+/** The installation's first organization (the one its set-up page or first `org create` made): its owners are the operator's. */
+export async function firstOrgId(db: Kysely<DB>): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('id')
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
 }

@@ -4,11 +4,10 @@
 // lets another take over when that instance dies, and a failed backup is tried again after
 // RETRY_MS. A server started between two slots makes the current one at once if nobody has.
 import { newId } from '../../lib/ids.ts';
-import { claimSlot, renewLease } from './repo.ts';
-import type { BackupsLogger, BackupsService } from './service.ts';
+import { claimSlot } from './repo.ts';
+import { LEASE_MS, type BackupsLogger, type BackupsService } from './service.ts';
 import type { Database } from '../../db/index.ts';
 
-const LEASE_MS = 60_000;
 const RETRY_MS = 15 * 60_000;
 
 export class BackupScheduler {
@@ -58,19 +57,11 @@ export class BackupScheduler {
       return false;
     }
     if (!id) return false;
-    const renew = setInterval(() => {
-      const until = new Date(Date.now() + LEASE_MS).toISOString();
-      renewLease(this.database.db, id, lease.token, until).catch((error: unknown) =>
-        this.logger?.warn({ err: error }, 'backup schedule: could not renew the lease'),
-      );
-    }, LEASE_MS / 3);
     try {
       await this.backups.runRecorded(id, lease.token, dirs, true);
       return true;
     } catch {
       return false; // recorded and logged by runRecorded
-    } finally {
-      clearInterval(renew);
     }
   }
 

@@ -3,14 +3,14 @@
 // from them. How one is packed is archive.ts; the engine's copy and restore are db/backup.ts.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Database } from '../../db/index.ts';
 import { sqliteFile } from '../../db/index.ts';
 import { dumpPostgres, installSqlite, restorePostgres, snapshotSqlite } from '../../db/backup.ts';
 import { knownMigrations } from '../../db/migrate.ts';
 import { newId } from '../../lib/ids.ts';
-import { ownerOrg } from '../access/access.ts';
+import { roleOf } from '../access/access.ts';
+import { NotAllowedError } from '../common/errors.ts';
 import type { Principal } from '../access/principal.ts';
 import type { BackupSettings } from '../settings.ts';
 import {
@@ -25,7 +25,20 @@ import {
   unpackBackup,
   type BackupManifest,
 } from './archive.ts';
-import { finishRun, lastRun, listRuns, startCommandRun, type BackupRun } from './repo.ts';
+import {
+  finishRun,
+  firstOrgId,
+  lastRun,
+  listRuns,
+  renewLease,
+  startCommandRun,
+  type BackupRun,
+} from './repo.ts';
+
+/** A run's lease, renewed every third of it while the backup is made. */
+export const LEASE_MS = 60_000;
+/** How long BACKUP_COMMAND may run. */
+const COMMAND_TIMEOUT_MS = 3_600_000;
 
 export type { BackupRun } from './repo.ts';
 export { BackupFileError } from './archive.ts';
@@ -74,9 +87,19 @@ export class BackupsService {
     return this.target.databaseUrl ? 'postgres' : 'sqlite';
   }
 
-  /** Owners of any organization see the installation's backups (they are the operator's). */
+  /**
+   * Whether `principal` may see the installation's backups: an owner of its first organization
+   * (the operator's, made at set-up). Owners of other organizations (agencies that signed up on a
+   * shared installation) see nothing of the others' data, its paths or its errors.
+   */
+  async mayOverview(principal: Principal): Promise<boolean> {
+    if (principal.clientId !== undefined || roleOf(principal) !== 'owner') return false;
+    return (await firstOrgId(this.database.db)) === principal.orgId;
+  }
+
   async overview(principal: Principal): Promise<BackupsOverview> {
-    ownerOrg(principal);
+    if (!(await this.mayOverview(principal)))
+      throw new NotAllowedError("only the owners of the installation's first organization see its backups");
     const db = this.database.db;
     const [lastSuccess, lastFailure, runs] = await Promise.all([
       lastRun(db, 'succeeded'),
@@ -91,13 +114,37 @@ export class BackupsService {
    * with BACKUP_COMMAND, when `scheduled` is true), recorded like the schedule's.
    */
   async backupNow(dirs: string[], asScheduled: boolean): Promise<MadeBackup> {
-    const id = newId();
-    await startCommandRun(this.database.db, id, new Date().toISOString());
-    return this.runRecorded(id, null, dirs, asScheduled);
+    const now = Date.now();
+    const lease = {
+      id: newId(),
+      token: newId(),
+      now: new Date(now).toISOString(),
+      until: new Date(now + LEASE_MS).toISOString(),
+    };
+    await startCommandRun(this.database.db, lease);
+    return this.runRecorded(lease.id, lease.token, dirs, asScheduled);
   }
 
-  /** Makes a backup for the run `id` (held under `token`) and records how it ended. */
-  async runRecorded(id: string, token: string | null, dirs: string[], ship: boolean): Promise<MadeBackup> {
+  /**
+   * Makes a backup for the run `id`, held under `token` (its lease renewed meanwhile), and records
+   * how it ended.
+   */
+  async runRecorded(id: string, token: string, dirs: string[], ship: boolean): Promise<MadeBackup> {
+    const renew = setInterval(() => {
+      const until = new Date(Date.now() + LEASE_MS).toISOString();
+      renewLease(this.database.db, id, token, until).then(
+        (held) => held || this.logger?.error({ id }, 'backup: another instance took this backup over'),
+        (error: unknown) => this.logger?.warn({ err: error }, 'backup: could not renew the lease'),
+      );
+    }, LEASE_MS / 3);
+    try {
+      return await this.runHeld(id, token, dirs, ship);
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  private async runHeld(id: string, token: string, dirs: string[], ship: boolean): Promise<MadeBackup> {
     let made: MadeBackup;
     try {
       made = await this.make(dirs);
@@ -113,7 +160,14 @@ export class BackupsService {
     }
     let commandError: string | null = null;
     if (ship) {
-      await Promise.all(dirs.map((dir) => this.prune(dir)));
+      // The backup is made: neither pruning nor shipping it may keep that from being recorded.
+      await Promise.all(
+        dirs.map((dir) =>
+          this.prune(dir).catch((error: unknown) =>
+            this.logger?.error({ err: error, dir }, 'backup: could not remove older backups'),
+          ),
+        ),
+      );
       if (this.settings.command) commandError = await this.ship(made.paths[0]!);
     }
     await finishRun(this.database.db, id, token, {
@@ -155,8 +209,14 @@ export class BackupsService {
       await writeFile(join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
       const name = backupFileName(new Date());
       const paths = dirs.map((dir) => join(dir, name));
-      await packBackup(staging, engine, paths[0]!);
-      for (const path of paths.slice(1)) await copyBackup(paths[0]!, path);
+      try {
+        await packBackup(staging, engine, paths[0]!);
+        for (const path of paths.slice(1)) await copyBackup(paths[0]!, path);
+      } catch (error) {
+        // A backup not in every directory is not made: none is left to fill a disk unpruned.
+        await Promise.all(paths.map((path) => rm(path, { force: true })));
+        throw error;
+      }
       return { paths, manifest, size: (await stat(paths[0]!)).size };
     } finally {
       await rm(staging, { recursive: true, force: true });
@@ -181,7 +241,11 @@ export class BackupsService {
     }
   }
 
-  /** Runs BACKUP_COMMAND with the backup's path; answers its failure, or null. */
+  /**
+   * Runs BACKUP_COMMAND with the backup's path; answers its failure, or null. It runs in a process
+   * group of its own: at COMMAND_TIMEOUT_MS the whole group is killed (a pipeline's children too),
+   * and its end is the shell's exit, not the closing of pipes that a stray child could hold.
+   */
   private ship(path: string): Promise<string | null> {
     return new Promise((done) => {
       const command = this.settings.command!;
@@ -190,19 +254,44 @@ export class BackupsService {
       const child = spawn('/bin/sh', ['-c', script, 'sitewright-backup', path], {
         env: { ...process.env, SITEWRIGHT_BACKUP_FILE: path },
         stdio: ['ignore', 'ignore', 'pipe'],
-        timeout: 3_600_000,
+        detached: true,
       });
       let stderr = '';
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup(child.pid);
+      }, COMMAND_TIMEOUT_MS);
       child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-1_000)));
-      child.on('error', (error) => done(`BACKUP_COMMAND could not run: ${error.message}`));
-      child.on('close', (code, signal) => {
+      child.on('error', (error) => {
+        clearTimeout(timer);
+        done(`BACKUP_COMMAND could not run: ${error.message}`);
+      });
+      child.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        // Whatever it left running is stopped with it.
+        killGroup(child.pid);
+        child.stderr.destroy();
         if (code === 0) return done(null);
-        const why = signal ? `was stopped (${signal})` : `exited with ${code}`;
+        const why = timedOut
+          ? `took longer than ${COMMAND_TIMEOUT_MS / 60_000} minutes and was stopped`
+          : signal
+            ? `was stopped (${signal})`
+            : `exited with ${code}`;
         const message = `BACKUP_COMMAND ${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`;
         this.logger?.error({ path }, message);
         done(message);
       });
     });
+  }
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // the group is gone already
   }
 }
 
@@ -221,10 +310,10 @@ export interface Restored {
  */
 export async function restoreBackup(file: string, target: BackupTarget, force: boolean): Promise<Restored> {
   const engine = target.databaseUrl ? 'postgres' : 'sqlite';
-  // SQLite's copy is unpacked on DATA_DIR's disk so that it is moved into place, not copied.
-  const base = engine === 'sqlite' ? target.dataDir : tmpdir();
-  await mkdir(base, { recursive: true });
-  const staging = await mkdtemp(join(base, '.sitewright-restore-'));
+  // Unpacked under DATA_DIR: on SQLite's disk, so the copy is moved into place rather than copied;
+  // and writable in the image, whose root (and /tmp) may be read-only.
+  await mkdir(target.dataDir, { recursive: true });
+  const staging = await mkdtemp(join(target.dataDir, '.sitewright-restore-'));
   try {
     const manifest = await unpackBackup(file, staging);
     if (manifest.engine !== engine)

@@ -1,6 +1,6 @@
 // Settings → Backups: the installation's backups (BACKUP_DIR, every BACKUP_INTERVAL), the last
 // success and failure, and the recent runs with their sizes. They are the operator's, shown to
-// owners; an admin or member is told who sees them.
+// the owners of the installation's first organization; anyone else is told who sees them.
 import type { FastifyPluginAsync } from 'fastify';
 import { formatDuration } from '../../lib/duration.ts';
 import type { RouteDeps } from '../deps.ts';
@@ -12,8 +12,9 @@ export function backupRoutes(deps: RouteDeps): FastifyPluginAsync {
   return async (app) => {
     app.get('/settings/backups', async (request, reply) => {
       const seat = requireSeat(request);
-      const owner = seat.role === 'owner';
-      const overview = owner ? await backups.overview(seatPrincipal(seat)) : undefined;
+      const principal = seatPrincipal(seat);
+      const owner = await backups.mayOverview(principal);
+      const overview = owner ? await backups.overview(principal) : undefined;
       return render(request, reply, 'backups', {
         title: 'Backups',
         owner,

@@ -13,7 +13,7 @@ import { BackupScheduler } from '../../../src/modules/backups/scheduler.ts';
 import { unpackBackup, BACKUP_NAME } from '../../../src/modules/backups/archive.ts';
 import { systemPrincipal } from '../../../src/modules/access/principal.ts';
 import type { BackupSettings } from '../../../src/modules/settings.ts';
-import { claimSlot } from '../../../src/modules/backups/repo.ts';
+import { claimSlot, firstOrgId, startCommandRun } from '../../../src/modules/backups/repo.ts';
 import { newId } from '../../../src/lib/ids.ts';
 
 const api = useTestApi();
@@ -38,6 +38,9 @@ function service(settings: Partial<BackupSettings> = {}, secretsKey: string | nu
     { dirs, intervalMs: 3_600_000, keep: 7, command: undefined, ...settings },
   );
 }
+
+/** The operator: acting for the installation's first organization. */
+const operator = async () => systemPrincipal((await firstOrgId(api.ctx.database.db))!);
 
 const backupsIn = (dir: string) => readdirSync(dir).filter((name) => BACKUP_NAME.test(name));
 
@@ -109,7 +112,7 @@ describe('a backup', () => {
       );
     const lines = readFileSync(shipped, 'utf8').trim().split('\n');
     expect(lines).toEqual(made.map((m) => `${m.paths[0]}|${m.paths[0]}`));
-    const { runs, lastSuccess } = await backups.overview(systemPrincipal(api.org.id));
+    const { runs, lastSuccess } = await backups.overview(await operator());
     expect(lastSuccess).toMatchObject({ status: 'succeeded', trigger: 'command', size: made[2]!.size });
     expect(runs[0]).toMatchObject({
       file_name: made[2]!.paths[0]!.split('/').pop(),
@@ -122,7 +125,7 @@ describe('a backup', () => {
     const backups = service({ command: 'echo no route to the bucket >&2; exit 3' });
     const made = await backups.backupNow(dirs, true);
     expect(existsSync(made.paths[0]!)).toBe(true);
-    const { runs } = await backups.overview(systemPrincipal(api.org.id));
+    const { runs } = await backups.overview(await operator());
     expect(runs[0]).toMatchObject({
       status: 'succeeded',
       command_error: 'BACKUP_COMMAND exited with 3: no route to the bucket',
@@ -134,16 +137,58 @@ describe('a backup', () => {
     writeFileSync(file, '');
     const backups = service();
     await expect(backups.backupNow([join(file, 'sub')], true)).rejects.toThrow();
-    const { lastFailure } = await backups.overview(systemPrincipal(api.org.id));
+    const { lastFailure } = await backups.overview(await operator());
     expect(lastFailure?.error).toMatch(/ENOTDIR|not a directory/);
   });
 
-  it('is shown to owners only', async () => {
-    const member = {
-      ...systemPrincipal(api.org.id),
-      actor: { kind: 'member' as const, userId: 'u', role: 'admin' as const },
+  it("is shown to the owners of the installation's first organization only", async () => {
+    const first = (await firstOrgId(api.ctx.database.db))!;
+    const as = (orgId: string, role: 'owner' | 'admin') => ({
+      orgId,
+      permissions: ['read', 'write'] as const,
+      actor: { kind: 'member' as const, userId: 'u', role },
+    });
+    expect(await service().mayOverview(as(first, 'owner') as never)).toBe(true);
+    expect(await service().mayOverview(as(first, 'admin') as never)).toBe(false);
+    // An agency that signed up on the same installation later.
+    const later = await api.ctx.services.orgs.createOrg(`Signed-up agency ${n}`);
+    expect(await service().mayOverview(as(later.id, 'owner') as never)).toBe(false);
+    await expect(service().overview(as(later.id, 'owner') as never)).rejects.toThrow(
+      "only the owners of the installation's first organization",
+    );
+  });
+
+  it('is not kept in any directory when it cannot be written to every one', async () => {
+    const file = join(root, `full-disk-${n}`);
+    writeFileSync(file, '');
+    // The second directory exists as a file: the copy there fails after the first is written.
+    const broken = [dirs[0]!, file];
+    await expect(service().backupNow(broken, true)).rejects.toThrow();
+    expect(backupsIn(dirs[0]!)).toEqual([]);
+    expect(readdirSync(dirs[0]!).filter((name) => !name.startsWith('.'))).toEqual([]);
+  });
+
+  it('shows a run whose process died as interrupted', async () => {
+    const now = Date.now();
+    const lease = {
+      id: newId(),
+      token: newId(),
+      now: new Date(now - 120_000).toISOString(),
+      until: new Date(now - 60_000).toISOString(),
     };
-    await expect(service().overview(member as never)).rejects.toThrow();
+    await startCommandRun(api.ctx.database.db, lease);
+    const { runs } = await service().overview(await operator());
+    expect(runs.find((r) => r.id === lease.id)?.status).toBe('interrupted');
+  });
+
+  it('ends BACKUP_COMMAND when its shell does, and stops what it left running', async () => {
+    const marker = join(root, `stray-${n}`);
+    const backups = service({ command: `(sleep 3; touch ${marker}) >&2 & echo shipped` });
+    const started = Date.now();
+    await backups.backupNow(dirs, true);
+    expect(Date.now() - started).toBeLessThan(2_500);
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(existsSync(marker)).toBe(false);
   });
 });
 
@@ -190,7 +235,7 @@ describe('the schedule', () => {
     const scheduler = new BackupScheduler(service({ intervalMs }), api.ctx.database);
     expect(await scheduler.tick(now + 30_000)).toBe(false); // its lease still runs
     expect(await scheduler.tick(now + 61_000)).toBe(true);
-    const { runs } = await service().overview(systemPrincipal(api.org.id));
+    const { runs } = await service().overview(await operator());
     expect(runs.find((r) => r.id === dead.id)).toMatchObject({ status: 'succeeded', trigger: 'schedule' });
   });
 });
