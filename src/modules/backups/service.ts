@@ -110,8 +110,8 @@ export class BackupsService {
   }
 
   /**
-   * `sitewright backup`: one backup into `dirs` (BACKUP_DIR's, pruned to BACKUP_KEEP and shipped
-   * with BACKUP_COMMAND, when `scheduled` is true), recorded like the schedule's.
+   * `sitewright backup`: one backup into `dirs`, recorded like the schedule's; `asScheduled`: as
+   * the schedule makes it (into BACKUP_DIR's, pruned to BACKUP_KEEP, shipped with BACKUP_COMMAND).
    */
   async backupNow(dirs: string[], asScheduled: boolean): Promise<MadeBackup> {
     const now = Date.now();
