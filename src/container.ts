@@ -154,11 +154,14 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   };
 }
 
+/** The embedded default's key file. */
+const keyFile = (config: Config) => join(config.dataDir, 'secrets.key');
+
 /** The fingerprint of the secrets key this installation has, without making one (a restore asks). */
 export function secretsKeyFingerprint(config: Config): string | null {
   if (config.secretsKey) return new SecretBox(config.secretsKey).fingerprint();
   if (config.databaseUrl) return null;
-  const file = join(config.dataDir, 'secrets.key');
+  const file = keyFile(config);
   const key = existsSync(file) ? parseSecretsKey(readFileSync(file, 'utf8')) : undefined;
   return key ? new SecretBox(key).fingerprint() : null;
 }
@@ -172,7 +175,7 @@ export function secretsKeyFingerprint(config: Config): string | null {
 export function secretBox(config: Config): SecretBox | undefined {
   if (config.secretsKey) return new SecretBox(config.secretsKey);
   if (config.databaseUrl) return undefined;
-  const file = join(config.dataDir, 'secrets.key');
+  const file = keyFile(config);
   if (!existsSync(file)) {
     mkdirSync(config.dataDir, { recursive: true });
     try {

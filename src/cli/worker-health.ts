@@ -6,7 +6,6 @@ import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { readinessBody, type Readiness } from '../lib/readiness.ts';
 import { metricsAllowed, type MetricsAccess } from '../lib/metrics-access.ts';
-import { isForwarded } from '../lib/client-address.ts';
 
 export interface WorkerMetrics {
   access: MetricsAccess;
@@ -27,12 +26,7 @@ export async function startWorkerHealth(
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, { error: 'only GET' });
     if (path === '/healthz') return send(200, { status: 'ok' });
     if (path === '/metrics' && metrics) {
-      const caller = {
-        authorization: req.headers.authorization,
-        remoteAddress: req.socket.remoteAddress,
-        forwarded: isForwarded(req.headers),
-      };
-      if (!metricsAllowed(caller, metrics.access)) return send(404, { error: 'not found' });
+      if (!metricsAllowed(req, metrics.access)) return send(404, { error: 'not found' });
       metrics.render().then(
         (text) =>
           res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }).end(text),

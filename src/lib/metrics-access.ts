@@ -4,24 +4,25 @@
 // internet; its forwarding headers are what tell such a request apart, so a forwarded request
 // needs the token.
 import { timingSafeEqual, createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { addressInList, type CidrList } from './cidr.ts';
+import { isForwarded } from './client-address.ts';
 
 export interface MetricsAccess {
   token: string | undefined;
   allow: CidrList;
 }
 
-export interface MetricsCaller {
-  authorization: string | undefined;
-  remoteAddress: string | undefined;
-  /** Whether the request carries X-Forwarded-For, Forwarded or X-Real-IP. */
-  forwarded: boolean;
+/** What of a request decides: its headers and its socket (Node's IncomingMessage, Fastify's request). */
+export interface MetricsRequest {
+  headers: IncomingHttpHeaders;
+  socket: { remoteAddress?: string | undefined };
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-export function metricsAllowed(caller: MetricsCaller, access: MetricsAccess): boolean {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(caller.authorization ?? '')?.[1];
+export function metricsAllowed(request: MetricsRequest, access: MetricsAccess): boolean {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
   if (access.token && bearer) return timingSafeEqual(digest(bearer), digest(access.token));
-  return !caller.forwarded && addressInList(caller.remoteAddress, access.allow);
+  return !isForwarded(request.headers) && addressInList(request.socket.remoteAddress, access.allow);
 }

@@ -3,7 +3,6 @@
 // does not even say metrics exist. Site hosts never get here: the edge answers them first.
 import type { FastifyInstance } from 'fastify';
 import { metricsAllowed, type MetricsAccess } from '../lib/metrics-access.ts';
-import { isForwarded } from '../lib/client-address.ts';
 
 export interface MetricsSource {
   contentType: string;
@@ -16,12 +15,7 @@ export function registerMetricsRoute(
   access: MetricsAccess,
 ): void {
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    const caller = {
-      authorization: request.headers.authorization,
-      remoteAddress: request.socket.remoteAddress,
-      forwarded: isForwarded(request.headers),
-    };
-    if (!metricsAllowed(caller, access)) return reply.callNotFound();
+    if (!metricsAllowed(request, access)) return reply.callNotFound();
     return reply
       .header('cache-control', 'no-store')
       .type(source.contentType)

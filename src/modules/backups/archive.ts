@@ -8,7 +8,6 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
-import * as tar from 'tar';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
@@ -66,6 +65,7 @@ export async function packBackup(
 ): Promise<void> {
   const partial = `${target}.partial`;
   try {
+    const tar = await import('tar'); // loaded by backups alone, not at every start
     const pack = tar.c({ cwd: dir, portable: true }, [MANIFEST, DATA_FILES[engine]]);
     await pipeline(pack, createGzip(), createWriteStream(partial, { flags: 'wx' }));
     await fsyncFile(partial);
@@ -98,6 +98,7 @@ export class BackupFileError extends Error {}
  */
 export async function unpackBackup(file: string, dir: string): Promise<BackupManifest> {
   const wanted = new Set<string>([MANIFEST, ...Object.values(DATA_FILES)]);
+  const tar = await import('tar');
   try {
     await pipeline(
       createReadStream(file),

@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { toIso } from '../../lib/clock.ts';
+import type { Lease as JobLease } from '../../jobs/lease.ts';
 
 export interface BackupRun {
   id: string;
@@ -64,12 +65,8 @@ export async function lastRun(
   return row ? toRun(row) : undefined;
 }
 
-export interface Lease {
-  id: string;
-  token: string;
-  now: string;
-  until: string;
-}
+/** A run's lease (jobs/lease.ts `newLease`) and the run's id. */
+export type Lease = JobLease & { id: string };
 
 /** Records a backup the command makes: no slot, and a lease only to tell when it died. */
 export async function startCommandRun(db: Kysely<DB>, lease: Lease): Promise<void> {

@@ -4,6 +4,7 @@
 // lets another take over when that instance dies, and a failed backup is tried again after
 // RETRY_MS. A server started between two slots makes the current one at once if nobody has.
 import { newId } from '../../lib/ids.ts';
+import { newLease } from '../../jobs/lease.ts';
 import { claimSlot } from './repo.ts';
 import { LEASE_MS, type BackupsLogger, type BackupsService } from './service.ts';
 import type { Database } from '../../db/index.ts';
@@ -43,12 +44,7 @@ export class BackupScheduler {
   async tick(now = Date.now()): Promise<boolean> {
     const { intervalMs, dirs } = this.backups.settings;
     const slot = `${intervalMs}:${Math.floor(now / intervalMs)}`;
-    const lease = {
-      id: newId(),
-      token: newId(),
-      now: new Date(now).toISOString(),
-      until: new Date(now + LEASE_MS).toISOString(),
-    };
+    const lease = { id: newId(), ...newLease(LEASE_MS, now) };
     let id: string | undefined;
     try {
       id = await claimSlot(this.database.db, slot, lease, new Date(now - RETRY_MS).toISOString());

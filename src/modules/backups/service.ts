@@ -9,6 +9,7 @@ import { sqliteFile } from '../../db/index.ts';
 import { dumpPostgres, installSqlite, restorePostgres, snapshotSqlite } from '../../db/backup.ts';
 import { knownMigrations } from '../../db/migrate.ts';
 import { newId } from '../../lib/ids.ts';
+import { newLease } from '../../jobs/lease.ts';
 import { roleOf } from '../access/access.ts';
 import { NotAllowedError } from '../common/errors.ts';
 import type { Principal } from '../access/principal.ts';
@@ -114,13 +115,7 @@ export class BackupsService {
    * the schedule makes it (into BACKUP_DIR's, pruned to BACKUP_KEEP, shipped with BACKUP_COMMAND).
    */
   async backupNow(dirs: string[], asScheduled: boolean): Promise<MadeBackup> {
-    const now = Date.now();
-    const lease = {
-      id: newId(),
-      token: newId(),
-      now: new Date(now).toISOString(),
-      until: new Date(now + LEASE_MS).toISOString(),
-    };
+    const lease = { id: newId(), ...newLease(LEASE_MS) };
     await startCommandRun(this.database.db, lease);
     return this.runRecorded(lease.id, lease.token, dirs, asScheduled);
   }
@@ -131,8 +126,7 @@ export class BackupsService {
    */
   async runRecorded(id: string, token: string, dirs: string[], ship: boolean): Promise<MadeBackup> {
     const renew = setInterval(() => {
-      const until = new Date(Date.now() + LEASE_MS).toISOString();
-      renewLease(this.database.db, id, token, until).then(
+      renewLease(this.database.db, id, token, newLease(LEASE_MS).until).then(
         (held) => held || this.logger?.error({ id }, 'backup: another instance took this backup over'),
         (error: unknown) => this.logger?.warn({ err: error }, 'backup: could not renew the lease'),
       );
