@@ -24,6 +24,7 @@ import * as m022 from './migrations/022_upload_files.ts';
 import * as m023 from './migrations/023_embed_sessions.ts';
 import * as m024 from './migrations/024_billing.ts';
 import * as m025 from './migrations/025_backups.ts';
+import * as m026 from './migrations/026_site_settings.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, EngineMigration> = {
   '023_embed_sessions': m023,
   '024_billing': m024,
   '025_backups': m025,
+  '026_site_settings': m026,
 };
 
 /** Every migration this code knows, oldest first. */

@@ -712,7 +712,16 @@ export interface BackupRunsTable {
   command_error: string | null;
 }
 
+/** A project's site settings (migration 026): one JSON document (modules/site-settings). */
+export interface SiteSettingsTable {
+  project_id: string;
+  org_id: string;
+  settings: JsonText;
+  updated_at: Timestamp;
+}
+
 export interface DB {
+  site_settings: SiteSettingsTable;
   backup_runs: BackupRunsTable;
   billing_connections: BillingConnectionsTable;
   billing_platform: BillingPlatformTable;

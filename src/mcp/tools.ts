@@ -18,6 +18,7 @@ import { GenerateBody } from '../modules/generations/schema.ts';
 import { AnalyticsQuery } from '../modules/analytics/schema.ts';
 import { CreateBuildLinkBody } from '../modules/build-links/schema.ts';
 import { Nullable, StringEnum, Uuid } from '../modules/common/schema.ts';
+import { SiteSettings, SiteSettingsPatch } from '../modules/site-settings/schema.ts';
 import { checked, withinAnswerSize } from './check.ts';
 import type { Principal } from '../modules/access/principal.ts';
 
@@ -354,6 +355,34 @@ export const TOOLS: ToolDefinition[] = [
       await s.domains.remove(p, { projectId: uuid(args, 'project_id'), domainId });
       return { deleted: true, id: domainId };
     },
+  },
+  {
+    name: 'get_site_settings',
+    title: 'Get site settings',
+    description:
+      'The site’s name, language, description, shared-link picture, icon, the business’s public facts (address, phone, email, opening hours) and who is emailed about form messages. Null: not given.',
+    input: Type.Object({ project_id: id('project') }),
+    output: Type.Object({ site_settings: SiteSettings }),
+    needs: 'read',
+    annotations: read,
+    run: async (s, p, args) => ({ site_settings: await s.siteSettings.get(p, uuid(args, 'project_id')) }),
+  },
+  {
+    name: 'update_site_settings',
+    title: 'Change site settings',
+    description:
+      'Changes only the settings given (in facts, only the facts given); null clears one. Give only facts the owner stated: nothing is invented. Applies to the next publish and to previews at once.',
+    input: Type.Object({ project_id: id('project'), ...SiteSettingsPatch.properties }),
+    output: Type.Object({ site_settings: SiteSettings }),
+    needs: 'write',
+    annotations: write(false, true),
+    run: async (s, p, args) => ({
+      site_settings: await s.siteSettings.update(
+        p,
+        uuid(args, 'project_id'),
+        checked(SiteSettingsPatch, without(args, 'project_id')),
+      ),
+    }),
   },
   {
     name: 'get_analytics',

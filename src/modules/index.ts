@@ -38,6 +38,7 @@ import { EmbedService } from './embed/service.ts';
 import { BillingService } from './billing/service.ts';
 import type { PaymentProcessor } from './billing/processor.ts';
 import { BackupsService } from './backups/service.ts';
+import { SiteSettingsService } from './site-settings/service.ts';
 
 /** Why a key cannot be kept: only with a shared database and no SECRETS_KEY (container.ts). */
 export const SECRETS_MISSING =
@@ -56,6 +57,8 @@ export interface Services {
   /** What published sites and preview links serve: read by the site edge. */
   sites: SitesService;
   domains: DomainsService;
+  /** A site's name, language, description, shared-link picture, icon, facts and form mail. */
+  siteSettings: SiteSettingsService;
   forms: FormsService;
   analytics: AnalyticsService;
   /** Page views of served sites, written by a thread of their own. */
@@ -167,6 +170,7 @@ export function createServices({
     versions: new VersionsService(database, previewLinks, content),
     sites: new SitesService(database, config.sites, preview),
     domains: new DomainsService(database, config),
+    siteSettings: new SiteSettingsService(database),
     forms: new FormsService(database, formLimiter),
     analytics: new AnalyticsService(database),
     capture: new PageViewCapture(

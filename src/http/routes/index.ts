@@ -17,6 +17,7 @@ import { webhookDeliveriesRoutes } from './webhook-deliveries.ts';
 import { versionsRoutes } from './versions.ts';
 import { buildLinksRoutes } from './build-links.ts';
 import { billingRoutes } from './billing.ts';
+import { siteSettingsRoutes } from './site-settings.ts';
 
 export const apiRoutes: ((deps: RouteDeps) => FastifyPluginAsyncTypebox)[] = [
   clientsRoutes,
@@ -31,6 +32,7 @@ export const apiRoutes: ((deps: RouteDeps) => FastifyPluginAsyncTypebox)[] = [
   publishingRoutes,
   versionsRoutes,
   domainsRoutes,
+  siteSettingsRoutes,
   formsRoutes,
   buildLinksRoutes,
   billingRoutes,

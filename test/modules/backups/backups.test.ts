@@ -15,6 +15,7 @@ import { systemPrincipal } from '../../../src/modules/access/principal.ts';
 import type { BackupSettings } from '../../../src/modules/settings.ts';
 import { claimSlot, firstOrgId, startCommandRun } from '../../../src/modules/backups/repo.ts';
 import { newId } from '../../../src/lib/ids.ts';
+import { knownMigrations } from '../../../src/db/migrate.ts';
 
 const api = useTestApi();
 const root = mkdtempSync(join(tmpdir(), 'sitewright-backups-'));
@@ -59,7 +60,7 @@ describe('a backup', () => {
       format: 1,
       version: '9.9.9',
       engine: onPostgres ? 'postgres' : 'sqlite',
-      migration: '025_backups',
+      migration: knownMigrations().at(-1),
       secrets_key: 'abcd1234abcd1234',
     });
     expect(made.manifest.sha256).toMatch(/^[0-9a-f]{64}$/);
