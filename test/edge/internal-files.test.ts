@@ -64,7 +64,13 @@ describe('the builtin generator notes', () => {
       .select('path')
       .where('deployment_id', '=', published.deployId)
       .execute();
-    expect(stored.map((f) => f.path).sort()).toEqual(['404.html', 'index.html', 'styles.css']);
+    expect(stored.map((f) => f.path).sort()).toEqual([
+      '404.html',
+      'index.html',
+      'robots.txt',
+      'sitemap.xml',
+      'styles.css',
+    ]);
 
     for (const path of ['/.sitewright/builtin-brief.json', '/site.json', '/.sitewright/', '/.sitewright']) {
       const res = await fetchSite(port, p.host, path);
@@ -111,7 +117,7 @@ describe('the builtin generator notes', () => {
       .select('path')
       .where('deployment_id', '=', again.deployId)
       .execute();
-    expect(stored.map((f) => f.path)).toEqual(['index.html']);
+    expect(stored.map((f) => f.path).sort()).toEqual(['index.html', 'robots.txt', 'sitemap.xml']);
     // The next follow-up moves them under .sitewright/.
     await generated(p.id, 'Make it green');
     const paths = (await api.get(`/api/v1/projects/${p.id}/files`)).body.files.map(

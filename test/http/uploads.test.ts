@@ -118,7 +118,8 @@ describe('POST /projects/{id}/publish with an archive', () => {
     expect(logo.status).toBe(200);
     expect(logo.headers['content-type']).toBe('image/png');
     const deployments = await api.get(`/api/v1/projects/${p.id}/deployments`);
-    expect(deployments.body.deployments[0]).toMatchObject({ file_count: 3, version_id: null, live: true });
+    // The three files, and the sitemap.xml and robots.txt publishing adds.
+    expect(deployments.body.deployments[0]).toMatchObject({ file_count: 5, version_id: null, live: true });
     expect(await staged()).toBe(0);
   });
 

@@ -14,6 +14,9 @@ const SEGMENT = /^[A-Za-z0-9\-_.~@+]+$/;
  */
 export const INTERNAL_DIR = '.sitewright';
 
+/** Where the builtin generator keeps its brief (a JSON object with the site's `name` and `kind`). */
+export const GENERATOR_NOTES_FILE = `${INTERNAL_DIR}/builtin-brief.json`;
+
 export function isInternalPath(path: string): boolean {
   return path === INTERNAL_DIR || path.startsWith(`${INTERNAL_DIR}/`);
 }

@@ -17,6 +17,8 @@ import * as repo from './repo.ts';
 import type { Preview, Published } from './schema.ts';
 import { isPlatformFile } from './platform-files.ts';
 import { goLive } from './go-live.ts';
+import { siteNotes } from './search/site-notes.ts';
+import { searchReadyFiles, searchReadyUpload } from './search/publish-files.ts';
 import { latestVersion } from '../versions/repo.ts';
 import { newId } from '../../lib/ids.ts';
 import { publishedPaths, storeArchive, type ArchiveFile } from './archive-upload.ts';
@@ -63,14 +65,13 @@ export class PublishingService {
           );
         }
         const checked = checkFileSet(files, this.config.files, 'builtFiles path');
+        const notes = siteNotes(files);
         for (const [path, content] of checked) if (isPlatformFile(path, content)) checked.delete(path);
         if (!checked.has('index.html')) throw invalid('Nothing to publish: the files have no index.html');
-        const deployId = await repo.insertDeployment(trx, {
-          orgId,
-          projectId,
-          versionId,
-          files: checked,
+        const deployed = await searchReadyFiles(trx, this.config.sites, current, checked, notes, {
+          pagesFrom: builtFiles ? 'now' : 'project',
         });
+        const deployId = await repo.insertDeployment(trx, { orgId, projectId, versionId, files: deployed });
         return goLive(trx, this.config.sites, current, deployId);
       },
     });
@@ -104,11 +105,12 @@ export class PublishingService {
         finish: async (trx, stored, _version, current): Promise<Published> => {
           if (stored.length === 0) throw invalid('Nothing to publish: the archive holds no files');
           const pathOf = publishedPaths(stored);
-          const deployed = stored.map((file) => ({ ...file, path: pathOf(file.path) }));
-          if (!deployed.some((file) => file.path === 'index.html'))
+          const published = stored.map((file) => ({ ...file, path: pathOf(file.path), stored: file.path }));
+          if (!published.some((file) => file.path === 'index.html'))
             throw invalid(
               'Nothing to publish: the archive has no index.html (at its root or in its one folder)',
             );
+          const deployed = await searchReadyUpload(trx, this.config.sites, current, upload, published);
           const deployId = await repo.insertDeploymentRow(trx, {
             orgId,
             projectId,

@@ -5,7 +5,7 @@ import { insertInBatches } from '../../db/batches.ts';
 import type { Database } from '../../db/index.ts';
 import type { Executor } from '../../db/executor.ts';
 import { holdBlobStore } from '../../db/locks.ts';
-import { contentTypeFor } from '../files/content.ts';
+import { contentTypeFor, sha256 } from '../files/content.ts';
 
 export interface UploadedFile {
   path: string;
@@ -31,6 +31,49 @@ export async function storeUploadFile(
       created_at: new Date().toISOString(),
     })
     .execute();
+}
+
+/** The content of one file of an upload. */
+export async function readUploadFile(
+  trx: Executor,
+  upload: { id: string; orgId: string },
+  path: string,
+): Promise<Buffer> {
+  const row = await trx
+    .selectFrom('upload_files')
+    .select('content')
+    .where('upload_id', '=', upload.id)
+    .where('org_id', '=', upload.orgId)
+    .where('path', '=', path)
+    .executeTakeFirstOrThrow();
+  return Buffer.from(row.content);
+}
+
+/** Writes (or replaces) one file of an upload, inside the publish's transaction. */
+export async function writeUploadFile(
+  trx: Executor,
+  upload: { id: string; orgId: string },
+  path: string,
+  content: Buffer,
+): Promise<UploadedFile> {
+  const file = { path, sha256: sha256(content), size: content.length };
+  await trx
+    .deleteFrom('upload_files')
+    .where('upload_id', '=', upload.id)
+    .where('org_id', '=', upload.orgId)
+    .where('path', '=', path)
+    .execute();
+  await trx
+    .insertInto('upload_files')
+    .values({
+      upload_id: upload.id,
+      org_id: upload.orgId,
+      ...file,
+      content,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+  return file;
 }
 
 /**

@@ -2,11 +2,11 @@
 // is never published nor served (files/paths.ts). Sites made before that kept it as `site.json` at
 // the root, where it was served publicly; such a file is still read (and moved on the next edit),
 // and publishing and serving leave it out (modules/publishing/platform-files.ts).
-import { INTERNAL_DIR } from '../../modules/files/paths.ts';
+import { GENERATOR_NOTES_FILE } from '../../modules/files/paths.ts';
 import type { SiteFile } from '../../modules/generations/provider.ts';
 import { parseBrief, type Brief } from './brief.ts';
 
-export const NOTES_FILE = `${INTERNAL_DIR}/builtin-brief.json`;
+export const NOTES_FILE = GENERATOR_NOTES_FILE;
 export const LEGACY_NOTES_FILE = 'site.json';
 
 const text = (content: string | Buffer): string =>
