@@ -62,8 +62,11 @@ export async function servePreviewHost(
   }
   const lookup = (p: string) => (version ? sites.versionFile(id, p) : sites.currentFile(id, p));
   const found = await findSiteFile(rest, lookup);
+  // A page of the current files shows what publishing will add to it (one version's, as it was).
+  const page =
+    !version && found.file && found.path ? await sites.asPublished(id, found.path, found.file) : found.file;
   const editing = new URLSearchParams(query).get('edit') === '1';
-  const file = editing && found.file && found.path ? withEditScript(found.file, found.path) : found.file;
+  const file = editing && page && found.path ? withEditScript(page, found.path) : page;
   sendFile(req, res, file, found.status, 'private', {
     'x-robots-tag': 'noindex',
     'content-security-policy': PREVIEW_CSP,

@@ -98,6 +98,16 @@ export function createSiteHandler(deps: EdgeDeps, log?: SiteLogger): SiteHandler
         res.writeHead(302, { location: `${previewOrigin(sites)}${legacy[1]}` }).end();
         return true;
       }
+      // The default subdomain of a site that lives on its own domain: not indexed there, or sent
+      // there for good when the owner asks (pages only: a form posted here still arrives).
+      if (target?.movedTo) {
+        if (target.movedTo.redirect && (req.method === 'GET' || req.method === 'HEAD')) {
+          const rest = url.startsWith('/') ? url : '/';
+          res.writeHead(301, { location: `https://${target.movedTo.domain}${rest}` }).end();
+          return true;
+        }
+        res.setHeader('x-robots-tag', 'noindex');
+      }
       const form = FORM_PATH.exec(path);
       if (form && target?.deploymentId) {
         const page = (path: string) => files.pageText(target.deploymentId!, path);

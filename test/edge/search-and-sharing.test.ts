@@ -5,15 +5,18 @@
 import type { AddressInfo } from 'node:net';
 import { HtmlValidate } from 'html-validate';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
 import { fetchSite } from '../helpers/site-client.ts';
 import { schemaOrgProblems } from '../helpers/schema-org.ts';
+import { LoopbackDns } from '../helpers/dns-server.ts';
 
 type Element = DefaultTreeAdapterMap['element'];
+const dns = await new LoopbackDns().start();
+afterAll(() => dns.stop());
 const api = useTestApi(
-  { SITES_DOMAIN: 'sites.test', GENERATION_POLL_INTERVAL: '50ms' },
+  { SITES_DOMAIN: 'sites.test', GENERATION_POLL_INTERVAL: '50ms', DNS_SERVERS: dns.address },
   { generationWorker: true },
 );
 let port: number;
@@ -235,5 +238,80 @@ describe('search and sharing at publish', () => {
     const sitemap = (await fetchSite(port, host, '/sitemap.xml')).body;
     expect(sitemap).toContain(`<loc>http://${host}/</loc>`);
     expect(sitemap).not.toContain('cache.html');
+  });
+});
+
+describe('a site on its own domain', () => {
+  async function onDomain(domain: string) {
+    const client = await createClient(api);
+    const p = await createProject(api, { client_email: client.email, name: 'Moved site' });
+    const page =
+      '<!doctype html><html lang="en"><head><title>Moved</title></head><body><h1>Moved</h1></body></html>';
+    await api.put(`/api/v1/projects/${p.id}/files/index.html`, { content: page });
+    const res = await api.post(`/api/v1/projects/${p.id}/domains`, { domain });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const added = res.body;
+    for (const record of added.dns_records) dns.set(record.name, { type: record.type, value: record.value });
+    const verified = await api.post(`/api/v1/projects/${p.id}/domains/${added.id}/verify`);
+    expect(verified.body.status).toBe('active');
+    expect((await api.post(`/api/v1/projects/${p.id}/publish`, {})).status).toBe(200);
+    return { id: p.id as string, subdomain: `${p.subdomain}.sites.test` };
+  }
+
+  it('is canonical on the domain; its subdomain is not indexed, and answers 301 when the owner asks', async () => {
+    const site = await onDomain('www.moved-bakery.co.uk');
+    const onSubdomain = await fetchSite(port, site.subdomain, '/?a=1');
+    expect(onSubdomain.status).toBe(200);
+    expect(onSubdomain.headers['x-robots-tag']).toBe('noindex');
+    expect(linksOf(onSubdomain.body, 'canonical')).toEqual(['https://www.moved-bakery.co.uk/']);
+    const onDomainItself = await fetchSite(port, 'www.moved-bakery.co.uk', '/');
+    expect(onDomainItself.status).toBe(200);
+    expect(onDomainItself.headers['x-robots-tag']).toBeUndefined();
+    expect((await fetchSite(port, 'www.moved-bakery.co.uk', '/robots.txt')).body).toContain(
+      'Sitemap: https://www.moved-bakery.co.uk/sitemap.xml',
+    );
+
+    await api.patch(`/api/v1/projects/${site.id}/site-settings`, { redirect_subdomain: true });
+    const moved = await fetchSite(port, site.subdomain, '/menu.html?x=1');
+    expect(moved.status).toBe(301);
+    expect(moved.headers.location).toBe('https://www.moved-bakery.co.uk/menu.html?x=1');
+    expect((await fetchSite(port, site.subdomain, '/', {}, 'HEAD')).status).toBe(301);
+    // A form posted to the old address still arrives.
+    const form = await fetchSite(port, site.subdomain, '/_forms/contact', {}, 'POST');
+    expect(form.status).not.toBe(301);
+    await api.patch(`/api/v1/projects/${site.id}/site-settings`, { redirect_subdomain: false });
+    expect((await fetchSite(port, site.subdomain, '/')).status).toBe(200);
+  });
+
+  it('a subdomain without a verified domain is indexed and never redirected', async () => {
+    const client = await createClient(api);
+    const p = await createProject(api, { client_email: client.email, name: 'Plain site' });
+    await api.patch(`/api/v1/projects/${p.id}/site-settings`, { redirect_subdomain: true });
+    await api.post(`/api/v1/projects/${p.id}/publish`, { builtFiles: { 'index.html': '<h1>x</h1>' } });
+    const res = await fetchSite(port, `${p.subdomain}.sites.test`, '/');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-robots-tag']).toBeUndefined();
+  });
+});
+
+describe('the preview', () => {
+  it('shows the settings at once, as the page will go live, and is never indexed', async () => {
+    const client = await createClient(api);
+    const p = await createProject(api, { client_email: client.email, name: 'Preview site' });
+    const page = '<!doctype html><html><head><title>Before</title></head><body><h1>x</h1></body></html>';
+    await api.put(`/api/v1/projects/${p.id}/files/index.html`, { content: page });
+    const link = new URL((await api.get(`/api/v1/projects/${p.id}/preview`)).body.preview_url);
+    const first = await fetchSite(port, link.host, link.pathname);
+    expect(first.headers['x-robots-tag']).toBe('noindex');
+    expect(linksOf(first.body, 'canonical')).toEqual([`http://${p.subdomain}.sites.test/`]);
+    await api.patch(`/api/v1/projects/${p.id}/site-settings`, { language: 'nl', site_name: 'Bakkerij' });
+    const second = await fetchSite(port, link.host, link.pathname, {
+      'if-none-match': String(first.headers.etag),
+    });
+    expect(second.status).toBe(200);
+    expect(second.body).toMatch(/^<!doctype html><html lang="nl"><head>/);
+    expect(metas(second.body)['og:site_name']).toBe('Bakkerij');
+    // The project's files are unchanged: the preview shows what publishing will write.
+    expect((await api.get(`/api/v1/projects/${p.id}/files/index.html`)).body.file.content).toBe(page);
   });
 });

@@ -82,6 +82,13 @@ export interface SiteRow {
   current_deployment_id: string | null;
 }
 
+/** A site found by its subdomain: also its verified custom domain, and its settings document. */
+export interface SubdomainSiteRow extends SiteRow {
+  custom_domain: string | null;
+  custom_domain_status: string | null;
+  settings: string | null;
+}
+
 export interface ServedFileRow {
   content: Buffer;
   content_type: string;
@@ -92,11 +99,19 @@ export interface ServedFileRow {
 export function prepareSiteReads(database: Database) {
   const { db } = database;
   return {
-    bySubdomain: prepareQuery<{ label: string }, SiteRow>(database, (p) =>
+    bySubdomain: prepareQuery<{ label: string }, SubdomainSiteRow>(database, (p) =>
       db
-        .selectFrom('projects')
-        .select(['org_id', 'id', 'current_deployment_id'])
-        .where('subdomain', '=', p('label')),
+        .selectFrom('projects as p')
+        .leftJoin('site_settings as s', 's.project_id', 'p.id')
+        .select([
+          'p.org_id',
+          'p.id',
+          'p.current_deployment_id',
+          'p.custom_domain',
+          'p.custom_domain_status',
+          's.settings',
+        ])
+        .where('p.subdomain', '=', p('label')),
     ),
     byActiveDomain: prepareQuery<{ domain: string }, SiteRow>(database, (p) =>
       db
@@ -130,6 +145,15 @@ export function prepareSiteReads(database: Database) {
         .where('f.path', '=', p('path')),
     ),
   };
+}
+
+/** What a site's address is made of, for a preview of its pages as they will go live. */
+export function siteAddress(db: Executor, projectId: string) {
+  return db
+    .selectFrom('projects')
+    .select(['org_id', 'subdomain', 'custom_domain', 'custom_domain_status'])
+    .where('id', '=', projectId)
+    .executeTakeFirst();
 }
 
 /** Whether a subdomain label belongs to a published site. */

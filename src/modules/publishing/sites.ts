@@ -7,12 +7,23 @@ import type { PreviewSigner } from './preview-signer.ts';
 import { versionSubject } from './preview-links.ts';
 import * as repo from './repo.ts';
 import { isPlatformFile } from './platform-files.ts';
+import { GENERATOR_NOTES_FILE } from '../files/paths.ts';
+import { sha256 } from '../files/content.ts';
+import { readSiteSettings } from '../site-settings/repo.ts';
+import { decorate } from './search/site-files.ts';
+import { siteNotes } from './search/site-notes.ts';
+import { siteUrl } from './urls.ts';
 
 /** The site a host names: its project, and the deployment it serves (null: not published). */
 export interface SiteTarget {
   orgId: string;
   projectId: string;
   deploymentId: string | null;
+  /**
+   * Named by its subdomain while it has a verified custom domain: the site's address is that
+   * domain. `redirect`: the owner wants the subdomain to answer 301 there (site settings).
+   */
+  movedTo?: { domain: string; redirect: boolean };
 }
 
 export interface ServedFile {
@@ -39,7 +50,7 @@ export class SitesService {
 
   constructor(
     private readonly database: Database,
-    sites: SitesSettings,
+    private readonly sites: SitesSettings,
     private readonly preview: PreviewSigner,
   ) {
     this.reads = repo.prepareSiteReads(database);
@@ -47,7 +58,14 @@ export class SitesService {
   }
 
   async bySubdomain(label: string): Promise<SiteTarget | undefined> {
-    return toTarget(await this.reads.bySubdomain.first({ label }));
+    const row = await this.reads.bySubdomain.first({ label });
+    const target = toTarget(row);
+    if (!target || !row?.custom_domain || row.custom_domain_status !== 'active') return target;
+    const settings = row.settings ? (JSON.parse(row.settings) as { redirect_subdomain?: boolean }) : {};
+    return {
+      ...target,
+      movedTo: { domain: row.custom_domain, redirect: settings.redirect_subdomain === true },
+    };
   }
 
   /** The site of an active custom domain. */
@@ -64,6 +82,29 @@ export class SitesService {
   async currentFile(projectId: string, path: string): Promise<ServedFile | null> {
     if (isInternalPath(path)) return null;
     return toFile(path, await this.reads.currentFile.first({ projectId, path }));
+  }
+
+  /**
+   * A page of the project's current files as it will go live: with what publishing writes into
+   * it from the site settings as they are now (search/site-files.ts). Other files as they are.
+   */
+  async asPublished(projectId: string, path: string, file: ServedFile): Promise<ServedFile> {
+    if (!file.contentType.startsWith('text/html')) return file;
+    const project = await repo.siteAddress(this.database.db, projectId);
+    if (!project) return file;
+    const settings = await readSiteSettings(this.database.db, project.org_id, projectId);
+    const notes = await this.reads.currentFile.first({ projectId, path: GENERATOR_NOTES_FILE });
+    const present = new Set<string>();
+    for (const named of [settings.favicon, settings.social_image])
+      if (named && (await this.reads.currentFile.first({ projectId, path: named }))) present.add(named);
+    const site = {
+      baseUrl: siteUrl(this.sites, project),
+      settings,
+      notes: siteNotes(notes ? [{ path: GENERATOR_NOTES_FILE, content: Buffer.from(notes.content) }] : []),
+      hasFile: (named: string) => present.has(named),
+    };
+    const content = Buffer.from(decorate(site, path, file.content.toString('utf8')).html);
+    return { ...file, content, etag: `"${sha256(content).slice(0, 32)}"` };
   }
 
   /** A file of one version of a project, for that version's preview link. */

@@ -2,6 +2,7 @@
 // shared-link picture, icon, public facts, who hears about form messages). Publishing writes them
 // into the deployment (publishing/seo/); previews show them at once.
 import type { Database } from '../../db/index.ts';
+import { signalWork } from '../../jobs/signal.ts';
 import { invalid } from '../common/errors.ts';
 import { makeValidator } from '../common/validator.ts';
 import { lockProject } from '../projects/repo.ts';
@@ -32,7 +33,7 @@ export class SiteSettingsService {
     requirePermission(principal, 'write');
     requireAbility(principal, 'edit');
     const { orgId } = principal;
-    return this.database.transaction(async (trx) => {
+    const settings = await this.database.transaction(async (trx) => {
       // Locked: two changes at once each keep the other's fields.
       requireVisibleProject(principal, await lockProject(trx, orgId, projectId));
       const current = await readSiteSettings(trx, orgId, projectId);
@@ -61,6 +62,9 @@ export class SiteSettingsService {
       await writeSiteSettings(trx, orgId, projectId, next);
       return next;
     });
+    // The site edge forgets what it knew of the site (redirect_subdomain applies at once).
+    signalWork('sites');
+    return settings;
   }
 }
 
