@@ -62,10 +62,15 @@ export async function servePreviewHost(
   }
   const lookup = (p: string) => (version ? sites.versionFile(id, p) : sites.currentFile(id, p));
   const found = await findSiteFile(rest, lookup);
-  // A page of the current files shows what publishing will add to it (one version's, as it was).
+  // A page of the current files shows what publishing will add to it (one version's, as it was);
+  // with ?live=1, also without the placeholders publishing leaves out.
+  const params = new URLSearchParams(query);
+  const live = params.get('live') === '1';
   const page =
-    !version && found.file && found.path ? await sites.asPublished(id, found.path, found.file) : found.file;
-  const editing = new URLSearchParams(query).get('edit') === '1';
+    !version && found.file && found.path
+      ? await sites.asPublished(id, found.path, found.file, live)
+      : found.file;
+  const editing = params.get('edit') === '1';
   const file = editing && page && found.path ? withEditScript(page, found.path) : page;
   sendFile(req, res, file, found.status, 'private', {
     'x-robots-tag': 'noindex',

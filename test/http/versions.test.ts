@@ -225,8 +225,9 @@ describe('versions', () => {
       );
     const before = await count();
     expect((await api.delete(`/api/v1/projects/${p.id}`)).status).toBe(200);
-    // The changed only-mine.html went; the template still holds index.html and the first only-mine.html.
-    expect(before - (await count())).toBe(1);
+    // The changed only-mine.html went, with the sitemap.xml and robots.txt its publish wrote (they
+    // name its address); the template still holds index.html and the first only-mine.html.
+    expect(before - (await count())).toBe(3);
   });
 });
 
@@ -242,7 +243,8 @@ describe('deployments', () => {
     const { deployments, total } = (await api.get(`/api/v1/projects/${p.id}/deployments`)).body;
     expect(total).toBe(2);
     expect(deployments.map((d: { id: string }) => d.id)).toEqual([second.deployId, first.deployId]);
-    expect(deployments[0]).toMatchObject({ live: true, version_number: 2, file_count: 1 });
+    // index.html, and the sitemap.xml and robots.txt publishing writes.
+    expect(deployments[0]).toMatchObject({ live: true, version_number: 2, file_count: 3 });
     expect(deployments[1]).toMatchObject({ live: false, version_number: 1 });
     const v1 = (await versionsOf(p.id)).versions.find((v: { number: number }) => v.number === 1);
     expect(deployments[1].version_id).toBe(v1.id);

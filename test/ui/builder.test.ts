@@ -131,7 +131,8 @@ describe('prompting in the builder', () => {
     expect(publishTab).toMatch(/\d+ placeholders still to fill in/);
     expect(publishTab).toContain('Add your phone number');
     const published = await person.postJson(`/app/projects/${project.id}/publish`);
-    expect(published.json.notice).toMatch(/placeholders are still on the site/);
+    expect(published.json.notice).toMatch(/placeholders were left out of the live site/);
+    expect(publishTab).toContain('Preview as it will go live');
     expect(published.json.placeholders).toBeGreaterThan(0);
   });
 

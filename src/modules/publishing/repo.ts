@@ -147,6 +147,17 @@ export function prepareSiteReads(database: Database) {
   };
 }
 
+/** The HTML pages of a project's current files (a preview of the site as it will go live). */
+export async function currentPages(db: Executor, projectId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('project_files')
+    .select(['path', 'content'])
+    .where('project_id', '=', projectId)
+    .where((w) => w.or([w('path', 'like', '%.html'), w('path', 'like', '%.htm')]))
+    .execute();
+  return new Map(rows.map((row) => [row.path, Buffer.from(row.content).toString('utf8')]));
+}
+
 /** What a site's address is made of, for a preview of its pages as they will go live. */
 export function siteAddress(db: Executor, projectId: string) {
   return db

@@ -19,6 +19,8 @@ import { isPlatformFile } from './platform-files.ts';
 import { goLive } from './go-live.ts';
 import { siteNotes } from './search/site-notes.ts';
 import { searchReadyFiles, searchReadyUpload } from './search/publish-files.ts';
+import { isPage, leavePlaceholdersOut, type LeftOut } from './search/site-files.ts';
+import { readProjectFiles } from '../files/repo.ts';
 import { latestVersion } from '../versions/repo.ts';
 import { newId } from '../../lib/ids.ts';
 import { publishedPaths, storeArchive, type ArchiveFile } from './archive-upload.ts';
@@ -148,6 +150,20 @@ export class PublishingService {
     });
     signalWork('sites');
     return project;
+  }
+
+  /**
+   * What publishing the project's current files would leave out: each placeholder still to fill
+   * in (by page), and the pages that would go whole (nothing real left in them).
+   */
+  async leftOut(principal: Principal, projectId: string): Promise<LeftOut> {
+    await visibleProject(this.database.db, principal, projectId);
+    const pages = new Map<string, string>();
+    for (const file of await readProjectFiles(this.database.db, principal.orgId, projectId))
+      if (isPage(file.path) && !isPlatformFile(file.path, file.content))
+        pages.set(file.path, typeof file.content === 'string' ? file.content : file.content.toString('utf8'));
+    const { placeholders, pages: gone } = leavePlaceholdersOut(pages);
+    return { placeholders, pages: gone };
   }
 
   /** A fresh signed link to the project's current files, valid for PREVIEW_TTL. */

@@ -10,7 +10,7 @@ import { isPlatformFile } from './platform-files.ts';
 import { GENERATOR_NOTES_FILE } from '../files/paths.ts';
 import { sha256 } from '../files/content.ts';
 import { readSiteSettings } from '../site-settings/repo.ts';
-import { decorate } from './search/site-files.ts';
+import { decorate, leavePlaceholdersOut } from './search/site-files.ts';
 import { siteNotes } from './search/site-notes.ts';
 import { siteUrl } from './urls.ts';
 
@@ -85,11 +85,15 @@ export class SitesService {
   }
 
   /**
-   * A page of the project's current files as it will go live: with what publishing writes into
-   * it from the site settings as they are now (search/site-files.ts). Other files as they are.
+   * A page of the project's current files with what publishing writes into it from the site
+   * settings as they are now (search/site-files.ts); `live`: also without the placeholders
+   * publishing leaves out, exactly as it will go live. Other files as they are.
    */
-  async asPublished(projectId: string, path: string, file: ServedFile): Promise<ServedFile> {
+  async asPublished(projectId: string, path: string, file: ServedFile, live = false): Promise<ServedFile> {
     if (!file.contentType.startsWith('text/html')) return file;
+    const html = live
+      ? leavePlaceholdersOut(await repo.currentPages(this.database.db, projectId)).page(path)
+      : file.content.toString('utf8');
     const project = await repo.siteAddress(this.database.db, projectId);
     if (!project) return file;
     const settings = await readSiteSettings(this.database.db, project.org_id, projectId);
@@ -103,7 +107,7 @@ export class SitesService {
       notes: siteNotes(notes ? [{ path: GENERATOR_NOTES_FILE, content: Buffer.from(notes.content) }] : []),
       hasFile: (named: string) => present.has(named),
     };
-    const content = Buffer.from(decorate(site, path, file.content.toString('utf8')).html);
+    const content = Buffer.from(decorate(site, path, html).html);
     return { ...file, content, etag: `"${sha256(content).slice(0, 32)}"` };
   }
 

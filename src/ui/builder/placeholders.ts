@@ -1,17 +1,16 @@
 // Placeholders a generated site still shows (`data-sw-todo`: a phone number, prices, a photo the
-// builtin generator would not invent). The builder lists them before publishing and says how many
-// went live, so nobody publishes "Add your phone number" without knowing.
+// builtin generator would not invent). Publishing leaves them out (modules/publishing/
+// placeholders.ts); the builder lists them before publishing, with the pages that would go whole,
+// so nobody wonders where the team section went.
 import type { Principal } from '../../modules/access/principal.ts';
 import type { Services } from '../../modules/index.ts';
-import { isInternalPath } from '../../modules/files/paths.ts';
-import { unescapeHtml } from '../../lib/html.ts';
-
-const PLACEHOLDER = /<[a-z][a-z0-9]*\b[^>]*\bdata-sw-todo\b[^>]*>([^<]*)</gi;
 
 export interface Placeholders {
   count: number;
-  /** The first few, as the site shows them ("Add your phone number"), with their page. */
+  /** The first few, as the builder shows them ("Add your phone number"), with their page. */
   examples: { page: string; text: string }[];
+  /** Pages left with nothing real in them: they are not published. */
+  pages: string[];
 }
 
 export async function placeholdersOf(
@@ -19,19 +18,10 @@ export async function placeholdersOf(
   principal: Principal,
   projectId: string,
 ): Promise<Placeholders> {
-  const pages = (await services.files.list(principal, projectId)).filter(
-    (f) => /\.html?$/i.test(f.path) && !isInternalPath(f.path) && f.path !== '404.html',
-  );
-  const out: Placeholders = { count: 0, examples: [] };
-  for (const page of pages) {
-    const file = await services.files.get(principal, projectId, page.path);
-    if (file.encoding !== 'utf8') continue;
-    for (const m of file.content.matchAll(PLACEHOLDER)) {
-      out.count++;
-      const text = unescapeHtml(m[1]!).trim();
-      if (out.examples.length < 8 && !out.examples.some((e) => e.text === text))
-        out.examples.push({ page: page.path, text });
-    }
-  }
-  return out;
+  const { placeholders, pages } = await services.publishing.leftOut(principal, projectId);
+  const examples: Placeholders['examples'] = [];
+  for (const found of placeholders)
+    if (examples.length < 8 && !examples.some((e) => e.text === found.text) && found.page !== '404.html')
+      examples.push(found);
+  return { count: placeholders.length, examples, pages };
 }

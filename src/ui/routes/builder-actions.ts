@@ -131,7 +131,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
         const published = await publishing.publish(asking, project.id);
         const { count } = await placeholdersOf(services, asking, project.id);
         const todo = count
-          ? `. ${count} placeholder${count === 1 ? ' is' : 's are'} still on the site: fill them in (Publish tab) and publish again.`
+          ? `. ${count} placeholder${count === 1 ? ' was' : 's were'} left out of the live site: fill them in (Publish tab) and publish again.`
           : '';
         return { notice: `Published at ${published.url}${todo}`, data: { published, placeholders: count } };
       });

@@ -10,7 +10,7 @@ import { readSiteSettings } from '../../site-settings/repo.ts';
 import { readUploadFile, writeUploadFile, type UploadedFile } from '../uploads-repo.ts';
 import { siteUrl } from '../urls.ts';
 import type { SiteNotes } from './site-notes.ts';
-import { isPage, makeSearchReady, type SearchSite } from './site-files.ts';
+import { isPage, makeReadyToGoLive, type SearchSite } from './site-files.ts';
 
 async function searchSite(
   trx: Executor,
@@ -41,12 +41,13 @@ export async function searchReadyFiles(
     for (const file of await listFiles(trx, project.org_id, project.id))
       if (isPage(file.path) && file.updated_at) changed.set(file.path, file.updated_at);
   const out = new Map(files);
-  await makeSearchReady(
+  await makeReadyToGoLive(
     await searchSite(trx, sites, project, notes),
     {
       paths: [...files.keys()],
       read: async (path) => out.get(path)!,
       write: async (path, content) => void out.set(path, content),
+      remove: async (path) => void out.delete(path),
     },
     (path) => changed.get(path) ?? now,
   );
@@ -67,7 +68,7 @@ export async function searchReadyUpload(
 ): Promise<UploadedFile[]> {
   const now = new Date().toISOString();
   const byPath = new Map(files.map((file) => [file.path, file]));
-  await makeSearchReady(
+  await makeReadyToGoLive(
     await searchSite(trx, sites, project, { name: null, kind: null }),
     {
       paths: files.map((file) => file.path),
@@ -76,6 +77,7 @@ export async function searchReadyUpload(
         const stored = byPath.get(path)?.stored ?? path;
         byPath.set(path, { ...(await writeUploadFile(trx, upload, stored, content)), path, stored });
       },
+      remove: async (path) => void byPath.delete(path),
     },
     () => now,
   );

@@ -1,9 +1,11 @@
-// Search and sharing at publish time: every HTML page gets what its head lacks (page-head.ts),
-// and the deployment gets `sitemap.xml` (every indexable page, with when it last changed) and
-// `robots.txt` (pointing at the sitemap), unless the site's own files provide them.
+// A site made ready to go live at publish time: placeholders left out (../placeholders.ts), every
+// HTML page given what its head lacks for search and sharing (page-head.ts), and the deployment
+// given `sitemap.xml` (every indexable page, with when it last changed) and `robots.txt`
+// (pointing at the sitemap), unless the site's own files provide them.
 import type { SiteSettings } from '../../site-settings/schema.ts';
 import { decoratePage, type PageFacts } from './page-head.ts';
 import { structuredData } from './structured-data.ts';
+import { linksTo, withoutPlaceholders, type PagePlaceholders } from '../placeholders.ts';
 
 export const SITEMAP = 'sitemap.xml';
 export const ROBOTS = 'robots.txt';
@@ -81,31 +83,79 @@ export interface DeploymentFilesIo {
   paths: readonly string[];
   read(path: string): Promise<Buffer>;
   write(path: string, content: Buffer): Promise<void>;
+  remove(path: string): Promise<void>;
+}
+
+/** What publishing leaves out of a site: each placeholder's text by page, and pages that go whole. */
+export interface LeftOut {
+  placeholders: { page: string; text: string }[];
+  pages: string[];
 }
 
 /**
- * Makes the deployment's files ready for search and sharing through `io`: each page decorated,
- * sitemap.xml and robots.txt added unless the site has its own. `lastModified`: when a page
- * last changed (ISO time).
+ * Makes the deployment's files ready to go live through `io`: placeholders left out
+ * (placeholders.ts), each page decorated, sitemap.xml and robots.txt added unless the site has
+ * its own. `lastModified`: when a page last changed (ISO time). Answers what was left out.
  */
-export async function makeSearchReady(
+export async function makeReadyToGoLive(
   site: Omit<SearchSite, 'hasFile'>,
   io: DeploymentFilesIo,
   lastModified: (path: string) => string,
-): Promise<void> {
+): Promise<LeftOut> {
   const present = new Set(io.paths);
+  const pagePaths = io.paths.filter(isPage);
+  const sources = new Map<string, string>();
+  for (const path of pagePaths) sources.set(path, (await io.read(path)).toString('utf8'));
+  const out = leavePlaceholdersOut(sources);
+  for (const path of out.pages) {
+    present.delete(path);
+    await io.remove(path);
+  }
   const full: SearchSite = { ...site, hasFile: (path) => present.has(path) };
   const pages: { path: string; lastModified: string }[] = [];
-  for (const path of io.paths) {
-    if (!isPage(path)) continue;
-    const before = await io.read(path);
-    const page = decorate(full, path, before.toString('utf8'));
-    const after = Buffer.from(page.html);
-    if (!after.equals(before)) await io.write(path, after);
+  for (const path of pagePaths) {
+    if (!present.has(path)) continue;
+    const page = decorate(full, path, out.page(path));
+    if (page.html !== sources.get(path)) await io.write(path, Buffer.from(page.html));
     if (page.indexable) pages.push({ path, lastModified: lastModified(path) });
   }
   if (!present.has(SITEMAP)) await io.write(SITEMAP, Buffer.from(sitemapXml(full, pages)));
   if (!present.has(ROBOTS)) await io.write(ROBOTS, Buffer.from(robotsTxt(full)));
+  return { placeholders: out.placeholders, pages: out.pages };
+}
+
+/** Pass one over a site's pages: what each leaves out, and the pages that go whole. */
+export function leavePlaceholdersOut(sources: ReadonlyMap<string, string>): LeftOut & {
+  /** A page as it goes live: without its placeholders and without links to what went. */
+  page(path: string): string;
+} {
+  const cleaned = new Map<string, PagePlaceholders>();
+  for (const [path, html] of sources) {
+    const page = withoutPlaceholders(html);
+    if (page.leftOut.length > 0) cleaned.set(path, page);
+  }
+  const dropped = [...cleaned]
+    .filter(([path, page]) => page.empty && path !== 'index.html' && path !== NOT_FOUND_PAGE)
+    .map(([path]) => path);
+  const homeIds = cleaned.get('index.html')?.removedIds ?? [];
+  return {
+    placeholders: [...cleaned].flatMap(([page, found]) => found.leftOut.map((text) => ({ page, text }))),
+    pages: dropped,
+    page: (path) => {
+      const html = cleaned.get(path)?.html ?? sources.get(path) ?? '';
+      const dead = deadLinks(path, dropped, cleaned.get(path)?.removedIds ?? [], homeIds);
+      return dead.size > 0 ? withoutPlaceholders(html, dead).html : html;
+    },
+  };
+}
+
+/** The hrefs on `path` that lead to what went: pages dropped, and sections removed here or from the home page. */
+function deadLinks(path: string, dropped: string[], ownIds: string[], homeIds: string[]): Set<string> {
+  const dead = new Set(dropped.flatMap((gone) => linksTo(gone, path)));
+  for (const id of ownIds) dead.add(`#${id}`);
+  if (path !== 'index.html')
+    for (const id of homeIds) for (const home of linksTo('index.html', path)) dead.add(`${home}#${id}`);
+  return dead;
 }
 
 function escapeXml(value: string): string {
