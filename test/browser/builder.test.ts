@@ -17,7 +17,7 @@ import { testConfig } from '../helpers/app.ts';
 import { FakeOpenAi } from '../helpers/fake-openai.ts';
 import { LoopbackDns } from '../helpers/dns-server.ts';
 import { freePort } from '../helpers/server-process.ts';
-import { checkPage as check, cspViolations, hasChromium, launchChromium } from '../helpers/browser.ts';
+import { checkPage as check, cspViolations, hasChromium, launchChromium, SHOTS } from '../helpers/browser.ts';
 import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 const PASSWORD = 'a long enough password';
@@ -341,6 +341,91 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
     const saved = (await ctx.services.files.get(systemPrincipal(org.id), project.id, 'style.css')).content;
     expect(saved).toBe(`${css}a b\n.hero  h2 { }  `);
     expect(saved).not.toContain('\u00a0');
+    expect(csp).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('site settings: filled in under the CSP, shown by the preview at once and in the shared-link card', async () => {
+    const { org, page, context, csp } = await signedInAgency(1280, 1000);
+    const asOwner = systemPrincipal(org.id);
+    const project = await ctx.services.projects.create(asOwner, {
+      client_email: 'luna-1280@bakery.test',
+      name: 'Luna Bakery',
+    });
+    const generation = await ctx.services.generations.create(asOwner, project.id, {
+      prompt: 'A website for Luna Bakery in Bristol: sourdough, cakes and coffee',
+    });
+    for (let i = 0; i < 200; i++) {
+      const g = await ctx.services.generations.get(asOwner, {
+        projectId: project.id,
+        generationId: generation.id,
+      });
+      if (g.status === 'succeeded') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // A picture for shared links, drawn by the browser itself.
+    const art = await context.newPage();
+    const dataUrl = await art.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 1200;
+      canvas.height = 630;
+      const g = canvas.getContext('2d')!;
+      const fill = g.createLinearGradient(0, 0, 1200, 630);
+      fill.addColorStop(0, '#7c2d12');
+      fill.addColorStop(1, '#f59e0b');
+      g.fillStyle = fill;
+      g.fillRect(0, 0, 1200, 630);
+      g.fillStyle = '#fff7ed';
+      g.font = 'bold 96px sans-serif';
+      g.fillText('Luna Bakery', 90, 330);
+      g.font = '44px sans-serif';
+      g.fillText('Sourdough · cakes · coffee', 94, 410);
+      return canvas.toDataURL('image/png');
+    });
+    await art.close();
+    const png = Buffer.from(dataUrl.split(',')[1]!, 'base64');
+    await ctx.services.files.putBytes(asOwner, project.id, 'images/share.png', png);
+
+    await page.goto(`${base}/app/projects/${project.id}`);
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByLabel('Site name').fill('Luna Bakery');
+    await page.getByLabel('Language').fill('en-GB');
+    await page
+      .getByLabel('Description')
+      .fill('Sourdough, cakes and coffee on Gloucester Road, baked every morning.');
+    await page.getByLabel('Picture for shared links').selectOption('images/share.png');
+    await page.getByLabel('Address', { exact: true }).fill('112 Gloucester Road, Bristol BS7 8BA');
+    await page.getByLabel('Phone').fill('+44 117 496 0321');
+    await page.getByLabel('Opening hours').fill('Tu-Sa 08:00-16:00\nSundays 9 to 1');
+    await page.getByLabel('The agency’s members').check();
+    await page.getByRole('button', { name: 'Save settings' }).press('Enter');
+    await page
+      .locator('#notice')
+      .getByText(/^Saved\./)
+      .waitFor();
+    expect(page.url()).toMatch(/\?tab=settings/);
+    const saved = await ctx.services.siteSettings.get(asOwner, project.id);
+    expect(saved).toMatchObject({
+      site_name: 'Luna Bakery',
+      language: 'en-GB',
+      social_image: 'images/share.png',
+      facts: { phone: '+44 117 496 0321', email: null, opening_hours: 'Tu-Sa 08:00-16:00\nSundays 9 to 1' },
+      form_notify: ['client', 'members'],
+      redirect_subdomain: false,
+    });
+    // The preview shows the page as it will go live: in the language set just now.
+    await expect.poll(() => preview(page).locator('html').getAttribute('lang')).toBe('en-GB');
+    // The shared-link card: the picture from the builder's own origin, the page's title and text.
+    const card = page.locator('.share-card');
+    await expect
+      .poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .toBe(1200);
+    expect(await card.locator('.share-text').textContent()).toBe(
+      'Sourdough, cakes and coffee on Gloucester Road, baked every morning.',
+    );
+    await check(page, 'builder-site-settings');
+    expect((await card.boundingBox())!.height).toBeGreaterThan(200);
+    if (SHOTS) await card.screenshot({ path: 'docs/shared-link-card.png' });
     expect(csp).toEqual([]);
     await context.close();
   }, 60_000);

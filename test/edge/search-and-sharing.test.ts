@@ -149,7 +149,7 @@ describe('search and sharing at publish', () => {
   });
 
   it('writes the owner’s settings and facts: language, icon, picture, LocalBusiness of the kind', async () => {
-    const site = await generatedSite("A website for Rosie's Bakery in Bristol");
+    const site = await generatedSite("A website for Rosie's Bakery in Bristol with a menu page");
     for (const path of ['img/share.png', 'icon.png'])
       await api.put(`/api/v1/projects/${site.id}/files/${path}`, { content: PNG_1x1, encoding: 'base64' });
     const settings = await api.patch(`/api/v1/projects/${site.id}/site-settings`, {
@@ -176,8 +176,10 @@ describe('search and sharing at publish', () => {
       'twitter:card': 'summary_large_image',
       'twitter:image': `${site.base}img/share.png`,
     });
-    // The generator's own description is kept on its pages; the settings' fills none in here.
+    // The generator's own description is kept on its pages; a shared link to the site says the owner's.
     expect(tags.description).not.toBe('Sourdough & cakes baked every morning on Mill Lane.');
+    expect(tags['og:description']).toBe('Sourdough & cakes baked every morning on Mill Lane.');
+    expect(metas(pages[1]!.html)['og:description']).toBe(metas(pages[1]!.html).description);
     expect(linksOf(home!.html, 'icon')).toEqual(['/icon.png']);
     const [data] = jsonLdOf(home!.html);
     expect(data).toEqual({

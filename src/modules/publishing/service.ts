@@ -19,12 +19,25 @@ import { isPlatformFile } from './platform-files.ts';
 import { goLive } from './go-live.ts';
 import { siteNotes } from './search/site-notes.ts';
 import { searchReadyFiles, searchReadyUpload } from './search/publish-files.ts';
-import { isPage, leavePlaceholdersOut, type LeftOut } from './search/site-files.ts';
+import { decorate, isPage, leavePlaceholdersOut, type LeftOut } from './search/site-files.ts';
+import { sharingTags } from './search/page-head.ts';
+import { readSiteSettings } from '../site-settings/repo.ts';
+import { siteUrl } from './urls.ts';
 import { readProjectFiles } from '../files/repo.ts';
 import { latestVersion } from '../versions/repo.ts';
 import { newId } from '../../lib/ids.ts';
 import { publishedPaths, storeArchive, type ArchiveFile } from './archive-upload.ts';
 import { deployUpload, discardUpload, discardUploadsBefore } from './uploads-repo.ts';
+
+/** A shared link as an app shows it: the page's address, names and the project's picture path. */
+export interface SharedLink {
+  url: string;
+  site_name: string | null;
+  title: string | null;
+  description: string | null;
+  /** Path of the project's file shown with the link. */
+  image: string | null;
+}
 
 /** Files an interrupted upload left behind are removed by the next upload after this long. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -164,6 +177,34 @@ export class PublishingService {
         pages.set(file.path, typeof file.content === 'string' ? file.content : file.content.toString('utf8'));
     const { placeholders, pages: gone } = leavePlaceholdersOut(pages);
     return { placeholders, pages: gone };
+  }
+
+  /**
+   * How a link to the site looks when shared, from its home page as the next publish writes it:
+   * what an app reads from its Open Graph tags. Null when the project has no home page yet.
+   */
+  async sharedLink(principal: Principal, projectId: string): Promise<SharedLink | null> {
+    const project = await visibleProject(this.database.db, principal, projectId);
+    const files = await readProjectFiles(this.database.db, principal.orgId, projectId);
+    const home = files.find((file) => file.path === 'index.html');
+    if (!home) return null;
+    const settings = await readSiteSettings(this.database.db, principal.orgId, projectId);
+    const paths = new Set(files.map((file) => file.path));
+    const site = {
+      baseUrl: siteUrl(this.config.sites, project),
+      settings,
+      notes: siteNotes(files),
+      hasFile: (path: string) => paths.has(path),
+    };
+    const html = decorate(site, 'index.html', String(home.content)).html;
+    const tags = sharingTags(html);
+    return {
+      url: site.baseUrl,
+      site_name: tags['og:site_name'] ?? null,
+      title: tags['og:title'] ?? null,
+      description: tags['og:description'] ?? null,
+      image: settings.social_image && paths.has(settings.social_image) ? settings.social_image : null,
+    };
   }
 
   /** A fresh signed link to the project's current files, valid for PREVIEW_TTL. */

@@ -70,8 +70,9 @@ export class SiteSettingsService {
 
 const NO_FACTS: SiteSettings['facts'] = { address: null, phone: null, email: null, opening_hours: null };
 
-/** Blank text is no text: a fact made of spaces is a fact not given. */
-const trimmed = (value: string | null): string | null => (value?.trim() ? value.trim() : null);
+/** Blank text is no text: a fact made of spaces is a fact not given. Line breaks are \n (forms send \r\n). */
+const trimmed = (value: string | null): string | null =>
+  value?.trim() ? value.trim().replace(/\r\n?/g, '\n') : null;
 
 function checkLanguage(tag: string): string {
   if (!LANGUAGE_TAG.test(tag))

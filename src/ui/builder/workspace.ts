@@ -9,7 +9,7 @@ import { isInternalPath } from '../../modules/files/paths.ts';
 import { placeholdersOf } from './placeholders.ts';
 import type { Principal } from '../../modules/access/principal.ts';
 
-export const TABS = ['chat', 'code', 'versions', 'publish'] as const;
+export const TABS = ['chat', 'code', 'versions', 'publish', 'settings'] as const;
 export type Tab = (typeof TABS)[number];
 
 const TEXT_TYPES = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
@@ -25,18 +25,31 @@ export interface WorkspaceQuery {
 export async function loadWorkspace(services: Services, scope: BuilderScope, query: WorkspaceQuery) {
   const { orgId, principal: asking, project } = scope;
   const id = project.id;
-  const [generations, allowance, preview, files, versions, deployments, domains, plan, placeholders] =
-    await Promise.all([
-      services.generations.list(asking, id, 30, 0),
-      services.generations.dailyAllowance(asking, id),
-      services.publishing.previewLink(asking, id),
-      services.files.list(asking, id).then((all) => all.filter((f) => !isInternalPath(f.path))),
-      services.versions.list(asking, id, 50, 0),
-      services.deployments.list(asking, id, 20, 0),
-      services.domains.list(asking, id),
-      clientPlan(services, asking, project.org_client_id),
-      placeholdersOf(services, asking, id),
-    ]);
+  const [
+    generations,
+    allowance,
+    preview,
+    files,
+    versions,
+    deployments,
+    domains,
+    plan,
+    placeholders,
+    site,
+    shared,
+  ] = await Promise.all([
+    services.generations.list(asking, id, 30, 0),
+    services.generations.dailyAllowance(asking, id),
+    services.publishing.previewLink(asking, id),
+    services.files.list(asking, id).then((all) => all.filter((f) => !isInternalPath(f.path))),
+    services.versions.list(asking, id, 50, 0),
+    services.deployments.list(asking, id, 20, 0),
+    services.domains.list(asking, id),
+    clientPlan(services, asking, project.org_client_id),
+    placeholdersOf(services, asking, id),
+    services.siteSettings.get(asking, id),
+    services.publishing.sharedLink(asking, id),
+  ]);
   const running =
     generations.generations.find((g) => g.status === 'queued' || g.status === 'running') ?? null;
   const tab: Tab = (TABS as readonly string[]).includes(query.tab ?? '') ? (query.tab as Tab) : 'chat';
@@ -76,6 +89,12 @@ export async function loadWorkspace(services: Services, scope: BuilderScope, que
     canUseDomains: plan?.can_use_custom_domain ?? true,
     planName: plan?.name ?? null,
     placeholders,
+    site,
+    shared,
+    /** The project's files a setting may name: pictures for shared links, icons. */
+    images: files.filter((f) => /\.(?:png|jpe?g|webp|gif)$/i.test(f.path)).map((f) => f.path),
+    icons: files.filter((f) => /\.(?:svg|png|ico)$/i.test(f.path)).map((f) => f.path),
+    activeDomain: domains.find((d) => d.status === 'active')?.domain ?? null,
   };
 }
 

@@ -6,7 +6,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { GenerateBody } from '../../modules/generations/schema.ts';
 import type { RouteDeps } from '../deps.ts';
-import { validForm, optional, text, type Form } from '../forms.ts';
+import { checkbox, nullable, validForm, optional, text, type Form } from '../forms.ts';
+import { SiteSettingsPatch } from '../../modules/site-settings/schema.ts';
 import { answer } from '../builder/action-answer.ts';
 import type { BuilderMount, BuilderParams } from '../builder/mount.ts';
 import type { BuilderScope } from '../builder/scope.ts';
@@ -19,7 +20,7 @@ const PANE = true;
 
 export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPluginAsync {
   const { services, config } = deps;
-  const { generations, files, versions, publishing, deployments, domains } = services;
+  const { generations, files, versions, publishing, deployments, domains, siteSettings } = services;
   // A file as base64 JSON is 4/3 of its bytes; the service checks the limits themselves.
   const fileBodyLimit = Math.ceil((config.files.maxFileBytes * 4) / 3) + 65_536;
   const back = (scope: BuilderScope, tab: string) => `${scope.base}?tab=${tab}`;
@@ -149,6 +150,42 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
         });
       },
     );
+
+    app.post<{ Params: P; Body: Form }>(`${mount.route}/site-settings`, async (request, reply) => {
+      const scope = await mount.scope(request, reply, request.params);
+      const { principal: asking, project } = scope;
+      const form = request.body ?? {};
+      return answer(request, reply, back(scope, 'settings'), async () => {
+        const addresses = text(form, 'notify_addresses')
+          .split(/[\n,;]/)
+          .map((a) => a.trim())
+          .filter(Boolean);
+        const patch = validForm(SiteSettingsPatch, {
+          site_name: nullable(form, 'site_name'),
+          language: nullable(form, 'language'),
+          description: nullable(form, 'description'),
+          social_image: nullable(form, 'social_image'),
+          favicon: nullable(form, 'favicon'),
+          facts: {
+            address: nullable(form, 'address'),
+            phone: nullable(form, 'phone'),
+            email: nullable(form, 'email'),
+            opening_hours: nullable(form, 'opening_hours'),
+          },
+          form_notify: [
+            ...(checkbox(form, 'notify_client') ? ['client'] : []),
+            ...(checkbox(form, 'notify_members') ? ['members'] : []),
+            ...addresses,
+          ],
+          redirect_subdomain: checkbox(form, 'redirect_subdomain'),
+        });
+        const settings = await siteSettings.update(asking, project.id, patch);
+        return {
+          notice: 'Saved. The preview shows them now; the next publish puts them on the live site.',
+          data: { site_settings: settings },
+        };
+      });
+    });
 
     app.post<{ Params: P; Body: Form }>(`${mount.route}/domains`, async (request, reply) => {
       const scope = await mount.scope(request, reply, request.params);

@@ -109,5 +109,25 @@ export function builderRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPlug
         return reply.header('cache-control', 'no-store').send({ file });
       },
     );
+
+    // A picture of the project's files on the builder's own origin (its CSP takes images from
+    // itself only): the shared-link card and image choices show it. Raster images only: an SVG
+    // opened from here would run as a page of this origin.
+    app.get<{ Params: ProjectParams; Querystring: { path?: string } }>(
+      `${mount.route}/image`,
+      async (request, reply) => {
+        const { principal: asking, project } = await mount.scope(request, reply, request.params, true);
+        const file = await files.get(asking, project.id, request.query.path ?? '');
+        if (!RASTER.test(file.content_type) || file.encoding !== 'base64')
+          return reply.status(404).type('text/plain; charset=utf-8').send('Not an image');
+        return reply
+          .header('cache-control', 'private, no-cache')
+          .header('content-security-policy', "default-src 'none'")
+          .type(file.content_type)
+          .send(Buffer.from(file.content, 'base64'));
+      },
+    );
   };
 }
+
+const RASTER = /^image\/(?:png|jpeg|webp|gif|avif)$/;

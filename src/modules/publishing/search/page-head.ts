@@ -16,6 +16,8 @@ export interface PageFacts {
   siteName: string | null;
   /** The settings' description: for a page without a meta description of its own. */
   description: string | null;
+  /** What a shared link to this page says, over the page's own description (the home page's: the owner's). */
+  shareDescription?: string | null;
   /** BCP 47: the page's `<html lang>` when the owner set one. */
   language: string | null;
   /** Absolute URL of the shared-link picture. */
@@ -95,7 +97,9 @@ function searchTags(inHead: Element[], facts: PageFacts): string[] {
   const has = (key: 'name' | 'property', value: string) =>
     metas.some((el) => (attr(el, key) ?? '').toLowerCase() === value);
   const ownDescription = metas.find((el) => (attr(el, 'name') ?? '').toLowerCase() === 'description');
-  const description = ownDescription ? (attr(ownDescription, 'content') ?? '').trim() : facts.description;
+  const description =
+    facts.shareDescription ??
+    (ownDescription ? (attr(ownDescription, 'content') ?? '').trim() : facts.description);
   const titleEl = inHead.find((el) => el.tagName === 'title');
   const title = titleEl ? textOf(titleEl).trim() : '';
   const tags: string[] = [];
@@ -130,6 +134,20 @@ function searchTags(inHead: Element[], facts: PageFacts): string[] {
 function ogLocale(language: string): string {
   const [lang, region] = language.split('-');
   return region && /^[A-Z]{2}$/.test(region) ? `${lang}_${region}` : lang!;
+}
+
+/** What a page's sharing tags say (`og:title` -> its content), as an app showing its link reads them. */
+export function sharingTags(html: string): Record<string, string> {
+  const head = parse(html)
+    .childNodes.find(isElement)
+    ?.childNodes.find((n): n is Element => isElement(n) && n.tagName === 'head');
+  const tags: Record<string, string> = {};
+  for (const el of head?.childNodes.filter(isElement) ?? []) {
+    const key = el.tagName === 'meta' ? (attr(el, 'property') ?? attr(el, 'name')) : undefined;
+    const content = attr(el, 'content');
+    if (key && content !== undefined && !(key in tags)) tags[key] = content;
+  }
+  return tags;
 }
 
 function textOf(el: Element): string {

@@ -40,6 +40,8 @@ export function decorate(site: SearchSite, path: string, html: string): { html: 
     url,
     siteName: name,
     description: settings.description,
+    // A link to the site shared says what the owner says the site is.
+    shareDescription: path === 'index.html' ? settings.description : null,
     language: settings.language,
     image: image && site.baseUrl + image,
     favicon,
