@@ -17,6 +17,7 @@ import { noTelemetry, type Telemetry } from './lib/telemetry.ts';
 import { operationalStats } from './modules/operations/repo.ts';
 import type { Prometheus } from './providers/prometheus/metrics.ts';
 import { createServices, type Services } from './modules/index.ts';
+import type { Mailer } from './modules/mail/mailer.ts';
 import { createMailer } from './providers/mail.ts';
 import { createProviders } from './providers/registry.ts';
 import { endpointConnector } from './providers/openai/connect.ts';
@@ -31,6 +32,8 @@ export interface Container {
   accountThrottle: Throttle;
   providers: ProviderRegistry;
   services: Services;
+  /** Outgoing mail (SMTP_URL, else the log): the mail sender sends the outbox through it. */
+  mailer: Mailer;
   /** Where the workers and the front door report what they do: Prometheus with METRICS=on, else nothing. */
   telemetry: Telemetry;
   /** METRICS=on: the registry /metrics renders. */
@@ -142,6 +145,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     accountThrottle,
     providers,
     services,
+    mailer,
     telemetry: metrics?.telemetry ?? noTelemetry,
     metrics,
     readiness: () => readinessOf(database, rateLimiter),

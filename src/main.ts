@@ -22,6 +22,7 @@ import { registerMetricsRoute } from './web/metrics-route.ts';
 import { methodLabel, type Telemetry } from './lib/telemetry.ts';
 import { tracing, tracingOn } from './lib/tracing.ts';
 import { DomainChecker } from './modules/domains/checker.ts';
+import { MailSender } from './modules/mail/sender.ts';
 import { BillingSweeper } from './modules/billing/sweeper.ts';
 import { BackupScheduler } from './modules/backups/scheduler.ts';
 import { GenerationWorker } from './modules/generations/worker.ts';
@@ -159,6 +160,8 @@ export function startWorkers(container: Container, log: Logger, opts: { all: boo
   // Cheap, and leased: every instance may run it.
   parts.push(new DomainChecker(container.services.domains, database, config, log, telemetry));
   parts.push(new BillingSweeper(container.services.billing.automations, log));
+  // Leased: every instance may send; none sends one message twice at once.
+  parts.push(new MailSender(database, container.mailer, {}, log, telemetry));
   // Leased by slot: every instance may run it, and exactly one makes each backup.
   if (config.backup.dirs.length > 0)
     parts.push(new BackupScheduler(container.services.backups, database, log));

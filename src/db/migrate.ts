@@ -25,6 +25,7 @@ import * as m023 from './migrations/023_embed_sessions.ts';
 import * as m024 from './migrations/024_billing.ts';
 import * as m025 from './migrations/025_backups.ts';
 import * as m026 from './migrations/026_site_settings.ts';
+import * as m027 from './migrations/027_mail_outbox.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, EngineMigration> = {
   '024_billing': m024,
   '025_backups': m025,
   '026_site_settings': m026,
+  '027_mail_outbox': m027,
 };
 
 /** Every migration this code knows, oldest first. */

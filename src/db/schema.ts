@@ -720,7 +720,31 @@ export interface SiteSettingsTable {
   updated_at: Timestamp;
 }
 
+/** Mail waiting to be sent, sent or given up on (migration 027; modules/mail/outbox.ts). */
+export interface MailOutboxTable {
+  id: string;
+  org_id: string;
+  project_id: string | null;
+  /** What it is about: `form_notify`. */
+  kind: string;
+  to_address: string;
+  reply_to: string | null;
+  subject: string;
+  body: string;
+  /** `pending`, `sending` (leased), `sent` or `failed` (given up). */
+  status: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  lease_until: NullableTimestamp;
+  lease_token: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  sent_at: NullableTimestamp;
+}
+
 export interface DB {
+  mail_outbox: MailOutboxTable;
   site_settings: SiteSettingsTable;
   backup_runs: BackupRunsTable;
   billing_connections: BillingConnectionsTable;

@@ -9,10 +9,10 @@ import type { Database } from '../db/index.ts';
 import { newId } from '../lib/ids.ts';
 
 /** Tables with the lease columns: id, next_attempt_at, lease_until, lease_token. */
-export type LeaseTable = 'generations' | 'project_domains' | 'webhook_deliveries';
+export type LeaseTable = 'generations' | 'project_domains' | 'webhook_deliveries' | 'mail_outbox';
 
 /** Tables with the job columns as well: status, attempts, updated_at. */
-export type JobTable = 'generations' | 'project_domains';
+export type JobTable = 'generations' | 'project_domains' | 'mail_outbox';
 
 /** A lease about to be taken: its token, the time it is taken, the time it runs out (ISO 8601). */
 export interface Lease {

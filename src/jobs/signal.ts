@@ -2,7 +2,7 @@
 // has changed (what a site host serves), so a worker or cache in this process acts at once instead
 // of at its next poll or expiry. Only a hint: the database is the truth, and other processes find
 // the same by polling (or when their cached answers expire).
-export type WorkKind = 'outbox' | 'generations' | 'sites' | 'progress';
+export type WorkKind = 'outbox' | 'generations' | 'sites' | 'progress' | 'mail';
 type Listener = () => void;
 
 const listeners: Record<WorkKind, Set<Listener>> = {
@@ -10,12 +10,14 @@ const listeners: Record<WorkKind, Set<Listener>> = {
   generations: new Set(),
   sites: new Set(),
   progress: new Set(),
+  mail: new Set(),
 };
 const scheduled: Record<WorkKind, boolean> = {
   outbox: false,
   generations: false,
   sites: false,
   progress: false,
+  mail: false,
 };
 
 /**

@@ -14,6 +14,8 @@ export interface Telemetry {
   generationRun(status: string, seconds: number): void;
   /** `status`: the domain's state after the check (active, pending, failed). */
   domainCheck(status: string): void;
+  /** One try to send a queued mail: `sent`, `retry` (the server refused or was down), `failed` (given up). */
+  mailAttempt(outcome: 'sent' | 'retry' | 'failed'): void;
 }
 
 export const noTelemetry: Telemetry = {
@@ -21,6 +23,7 @@ export const noTelemetry: Telemetry = {
   webhookAttempt() {},
   generationRun() {},
   domainCheck() {},
+  mailAttempt() {},
 };
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

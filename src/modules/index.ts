@@ -171,7 +171,7 @@ export function createServices({
     sites: new SitesService(database, config.sites, preview),
     domains: new DomainsService(database, config),
     siteSettings: new SiteSettingsService(database),
-    forms: new FormsService(database, formLimiter),
+    forms: new FormsService(database, formLimiter, publicUrl),
     analytics: new AnalyticsService(database),
     capture: new PageViewCapture(
       {

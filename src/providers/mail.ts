@@ -29,6 +29,7 @@ export function createMailer(
         to: message.to,
         subject: message.subject,
         text: message.text,
+        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
       });
     },
   };

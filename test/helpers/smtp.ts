@@ -8,6 +8,8 @@ export interface ReceivedMail {
   from: string;
   to: string[];
   subject: string;
+  /** The Reply-To header ('' when none). */
+  replyTo: string;
   /** The decoded text body. */
   text: string;
   raw: string;
@@ -18,9 +20,10 @@ export class SmtpSink {
   private server!: SMTPServer;
   private port = 0;
 
-  static async start(): Promise<SmtpSink> {
+  /** `port`: a fixed one (a server that was down coming back where the app expects it); else any. */
+  static async start(port = 0): Promise<SmtpSink> {
     const sink = new SmtpSink();
-    await sink.listen();
+    await sink.listen(port);
     return sink;
   }
 
@@ -51,7 +54,7 @@ export class SmtpSink {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private listen(): Promise<void> {
+  private listen(port: number): Promise<void> {
     this.server = new SMTPServer({
       secure: false,
       disabledCommands: ['STARTTLS', 'AUTH'],
@@ -75,7 +78,7 @@ export class SmtpSink {
     });
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(0, '127.0.0.1', () => {
+      this.server.listen(port, '127.0.0.1', () => {
         this.port = (this.server.server.address() as AddressInfo).port;
         resolve();
       });
@@ -100,7 +103,14 @@ function parse(raw: string, from: string, to: string[]): ReceivedMail {
   } else if (encoding === 'base64') {
     text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   }
-  return { from, to, subject: decodeSubject(header('Subject')), text: text.replace(/\r\n/g, '\n'), raw };
+  return {
+    from,
+    to,
+    subject: decodeSubject(header('Subject')),
+    replyTo: header('Reply-To'),
+    text: text.replace(/\r\n/g, '\n'),
+    raw,
+  };
 }
 
 /** Undoes RFC 2047 encoded words (nodemailer encodes a subject with non-ASCII characters). */

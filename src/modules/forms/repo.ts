@@ -60,3 +60,26 @@ export async function deleteSubmission(
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** What a form message's mail needs of its site: the project's name and its client's address. */
+export async function formSite(db: Executor, orgId: string, projectId: string) {
+  return db
+    .selectFrom('projects as p')
+    .leftJoin('clients as c', (join) => join.onRef('c.id', '=', 'p.org_client_id').on('c.org_id', '=', orgId))
+    .select(['p.name', 'c.email as client_email'])
+    .where('p.org_id', '=', orgId)
+    .where('p.id', '=', projectId)
+    .executeTakeFirst();
+}
+
+/** The email addresses of the organization's members. */
+export async function memberEmails(db: Executor, orgId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select('u.email')
+    .where('m.org_id', '=', orgId)
+    .orderBy('m.created_at')
+    .execute();
+  return rows.map((row) => row.email);
+}

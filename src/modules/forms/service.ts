@@ -5,6 +5,9 @@
 // `_gotcha` field (a honeypot) and a per-address limit stop simple spam.
 import type { Database } from '../../db/index.ts';
 import { recordEvent } from '../../events/outbox.ts';
+import { signalWork } from '../../jobs/signal.ts';
+import { queueMails } from '../mail/outbox-repo.ts';
+import { formMails } from './mail.ts';
 import { newId } from '../../lib/ids.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { RateLimitedError, invalid, notFound } from '../common/errors.ts';
@@ -34,6 +37,8 @@ export class FormsService {
   constructor(
     private readonly database: Database,
     private readonly limiter: RateLimiter,
+    /** The dashboard's address, for the links in form mail. */
+    private readonly publicUrl: string,
   ) {}
 
   async list(
@@ -98,6 +103,9 @@ export class FormsService {
     await this.database.transaction(async (trx) => {
       await repo.insertSubmission(trx, site.orgId, submission);
       await recordEvent(trx, { orgId: site.orgId, type: 'form.submitted', data: { submission } });
+      // Mailed only once stored: spam (the honeypot above, the limit in admit) never is.
+      await queueMails(trx, await formMails(trx, site, submission, this.publicUrl));
     });
+    signalWork('mail');
   }
 }

@@ -4,6 +4,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Where a reply goes (a form message: the visitor who sent it). */
+  replyTo?: string;
 }
 
 export interface Mailer {

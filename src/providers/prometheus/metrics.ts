@@ -53,6 +53,12 @@ export function createPrometheus(deps: PrometheusDeps): Prometheus {
     labelNames: ['status'],
     registers,
   });
+  const mails = new Counter({
+    name: 'sitewright_mail_attempts_total',
+    help: 'Tries to send queued mail (form messages), by outcome: sent, retry, failed (given up)',
+    labelNames: ['outcome'],
+    registers,
+  });
   const backlog = new Gauge({
     name: 'sitewright_webhook_backlog',
     help: 'Webhook deliveries pending (due now or waiting to be retried)',
@@ -96,6 +102,7 @@ export function createPrometheus(deps: PrometheusDeps): Prometheus {
     webhookAttempt: (outcome, seconds) => webhook.observe({ outcome }, seconds),
     generationRun: (status, seconds) => generation.observe({ status }, seconds),
     domainCheck: (status) => domainChecks.inc({ status }),
+    mailAttempt: (outcome) => mails.inc({ outcome }),
   };
 
   return {
