@@ -23,6 +23,7 @@ import { methodLabel, type Telemetry } from './lib/telemetry.ts';
 import { tracing, tracingOn } from './lib/tracing.ts';
 import { DomainChecker } from './modules/domains/checker.ts';
 import { MailSender } from './modules/mail/sender.ts';
+import { FormDigestSweeper } from './modules/forms/digest.ts';
 import { BillingSweeper } from './modules/billing/sweeper.ts';
 import { BackupScheduler } from './modules/backups/scheduler.ts';
 import { GenerationWorker } from './modules/generations/worker.ts';
@@ -162,6 +163,7 @@ export function startWorkers(container: Container, log: Logger, opts: { all: boo
   parts.push(new BillingSweeper(container.services.billing.automations, log));
   // Leased: every instance may send; none sends one message twice at once.
   parts.push(new MailSender(database, container.mailer, {}, log, telemetry));
+  parts.push(new FormDigestSweeper(database, config.publicUrl, log));
   // Leased by slot: every instance may run it, and exactly one makes each backup.
   if (config.backup.dirs.length > 0)
     parts.push(new BackupScheduler(container.services.backups, database, log));

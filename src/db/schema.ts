@@ -396,6 +396,8 @@ export interface DeploymentsTable {
   /** The version it published; null when published from builtFiles or before versions existed. */
   version_id: string | null;
   created_at: Timestamp;
+  /** The site's address its pages were written for (canonical links); null before migration 026. */
+  site_url: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** An embed session (migration 023): a host product's user in the builder, for a while. */
@@ -741,6 +743,8 @@ export interface MailOutboxTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   sent_at: NullableTimestamp;
+  /** Unique when set: a mail several instances may queue (a day's digest) is queued once. */
+  dedupe_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DB {

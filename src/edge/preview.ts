@@ -13,6 +13,9 @@ import { sendFile } from './serve.ts';
 const NOT_FOUND_PAGE = Buffer.from(
   htmlPage('Not found', '<p>This preview link is not valid, or it has expired.</p>'),
 );
+const LEFT_OUT_PAGE = Buffer.from(
+  htmlPage('Not published', '<p>Publishing leaves this page out: nothing in it is filled in yet.</p>'),
+);
 const PREVIEW_CSP = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
 const LINK = '(\\d{1,12})\\/([A-Za-z0-9_-]{32})(\\/.*)?$';
 const CURRENT = new RegExp(`^\\/([0-9a-f-]{36})\\/${LINK}`);
@@ -70,6 +73,7 @@ export async function servePreviewHost(
     !version && found.file && found.path
       ? await sites.asPublished(id, found.path, found.file, live)
       : found.file;
+  if (page === null) return sendHtml(res, 404, LEFT_OUT_PAGE);
   const editing = params.get('edit') === '1';
   const file = editing && page && found.path ? withEditScript(page, found.path) : page;
   sendFile(req, res, file, found.status, 'private', {

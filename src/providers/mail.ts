@@ -21,7 +21,14 @@ export function createMailer(
       },
     };
   }
-  const transport = nodemailer.createTransport(opts.smtpUrl);
+  // Bounded well inside the mail sender's lease (modules/mail/sender.ts): a server that stalls
+  // fails the try, rather than outliving the lease and letting another worker send it twice.
+  const transport = nodemailer.createTransport(opts.smtpUrl, {
+    connectionTimeout: 20_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 60_000,
+    dnsTimeout: 10_000,
+  });
   return {
     send: async (message) => {
       await transport.sendMail({

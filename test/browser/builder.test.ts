@@ -346,10 +346,10 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
   }, 60_000);
 
   it('site settings: filled in under the CSP, shown by the preview at once and in the shared-link card', async () => {
-    const { org, page, context, csp } = await signedInAgency(1280, 1000);
+    const { org, page, context, csp } = await signedInAgency(1270, 1000);
     const asOwner = systemPrincipal(org.id);
     const project = await ctx.services.projects.create(asOwner, {
-      client_email: 'luna-1280@bakery.test',
+      client_email: 'luna-1270@bakery.test',
       name: 'Luna Bakery',
     });
     const generation = await ctx.services.generations.create(asOwner, project.id, {

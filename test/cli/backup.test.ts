@@ -89,7 +89,8 @@ describe('sitewright restore', () => {
     expect(second.kept_aside).toBeTruthy();
     expect(second.kept_aside).not.toBe(forced.kept_aside);
     expect(await names()).toEqual(['Kept']);
-  });
+    // Ten runs of the command, each a process of its own.
+  }, 60_000);
 
   it('refuses what is not a backup, a damaged one, and one made by a newer Sitewright', async () => {
     const target = await database();

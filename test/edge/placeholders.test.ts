@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
 import { fetchSite } from '../helpers/site-client.ts';
-import { withoutPlaceholders } from '../../src/modules/publishing/placeholders.ts';
+import { planPlaceholders, withoutPlaceholders } from '../../src/modules/publishing/placeholders.ts';
 import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
 type Element = DefaultTreeAdapterMap['element'];
@@ -141,11 +141,44 @@ describe('withoutPlaceholders', () => {
 </main>`);
     const links = withoutPlaceholders(
       '<nav><ul><li><a href="#team">Team</a></li><li><a href="a.html">A</a></li></ul></nav>',
-      new Set(['#team']),
+      (href) => href === '#team',
     );
     expect(links.html).toBe('<nav><ul><li><a href="a.html">A</a></li></ul></nav>');
     expect(withoutPlaceholders('<main><section><h2>x</h2><p data-sw-todo>y</p></section></main>').empty).toBe(
       true,
     );
+  });
+});
+
+describe('planPlaceholders', () => {
+  it('finds every link to a page or section that went, however it is written, and keeps words in sentences', async () => {
+    const pages = new Map<string, string>([
+      [
+        'index.html',
+        '<main><section id="team"><h2>Team</h2><p data-sw-todo>Add names</p></section><p>Hello</p></main>',
+      ],
+      ['services/empty.html', '<main><section><h2>Empty</h2><p data-sw-todo>Add text</p></section></main>'],
+      [
+        'services/index.html',
+        `<nav><ul><li><a href="empty.html">Empty</a></li><li><a href="./empty.html#x">Again</a></li><li><a href="/#team">Team</a></li><li><a href="../">Home</a></li></ul></nav>
+<main><p>Read <a href="../index.html#team">about the team</a> or <a href="/services/">this</a>.</p><p class="actions"><a class="button" href="/services/empty.html">Go</a></p></main>`,
+      ],
+      [
+        'legacy.htm',
+        '<main><table><tr><td data-sw-todo><span data-sw-todo>Add</span></td><td data-sw-todo>x<td>y</table></main>',
+      ],
+    ]);
+    const plan = await planPlaceholders(
+      [...pages.keys()],
+      async (path) => pages.get(path) ?? null,
+      '404.html',
+    );
+    expect(plan.pages).toEqual(['services/empty.html']);
+    const services = plan.page('services/index.html', pages.get('services/index.html')!);
+    expect(services).toBe(`<nav><ul><li><a href="../">Home</a></li></ul></nav>
+<main><p>Read about the team or <a href="/services/">this</a>.</p></main>`);
+    // A cell inside a cell's placeholder, and a cell without its end tag, are emptied without harm.
+    const legacy = plan.page('legacy.htm', pages.get('legacy.htm')!);
+    expect(legacy).toBe('<main><table><tr><td></td><td><td>y</table></main>');
   });
 });

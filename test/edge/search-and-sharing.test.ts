@@ -285,6 +285,35 @@ describe('a site on its own domain', () => {
     expect((await fetchSite(port, site.subdomain, '/')).status).toBe(200);
   });
 
+  it('until published again after the domain is verified, the subdomain stays the site’s address', async () => {
+    const client = await createClient(api);
+    const p = await createProject(api, { client_email: client.email, name: 'Early site' });
+    const page =
+      '<!doctype html><html lang="en"><head><title>Early</title></head><body><h1>Early</h1></body></html>';
+    await api.put(`/api/v1/projects/${p.id}/files/index.html`, { content: page });
+    await api.post(`/api/v1/projects/${p.id}/publish`, {});
+    await api.patch(`/api/v1/projects/${p.id}/site-settings`, { redirect_subdomain: true });
+    const res = await api.post(`/api/v1/projects/${p.id}/domains`, { domain: 'www.early-bakery.co.uk' });
+    for (const record of res.body.dns_records)
+      dns.set(record.name, { type: record.type, value: record.value });
+    expect((await api.post(`/api/v1/projects/${p.id}/domains/${res.body.id}/verify`)).body.status).toBe(
+      'active',
+    );
+    const host = `${p.subdomain}.sites.test`;
+    // Its pages still name the subdomain: sending crawlers away from it now would lose the site.
+    const before = await fetchSite(port, host, '/');
+    expect(before.status).toBe(200);
+    expect(before.headers['x-robots-tag']).toBeUndefined();
+    expect(linksOf(before.body, 'canonical')).toEqual([`http://${host}/`]);
+    await api.post(`/api/v1/projects/${p.id}/publish`, {});
+    const after = await fetchSite(port, host, '/');
+    expect(after.status).toBe(301);
+    expect(after.headers.location).toBe('https://www.early-bakery.co.uk/');
+    expect(linksOf((await fetchSite(port, 'www.early-bakery.co.uk', '/')).body, 'canonical')).toEqual([
+      'https://www.early-bakery.co.uk/',
+    ]);
+  });
+
   it('a subdomain without a verified domain is indexed and never redirected', async () => {
     const client = await createClient(api);
     const p = await createProject(api, { client_email: client.email, name: 'Plain site' });

@@ -28,6 +28,8 @@ describe('site settings', () => {
         favicon: null,
         facts: { address: null, phone: null, email: null, opening_hours: null },
         form_notify: null,
+        form_digest: false,
+        forms: {},
         redirect_subdomain: false,
       },
     });
@@ -135,6 +137,43 @@ describe('site settings', () => {
     expect((await api.get(url(OTHER_UUID))).status).toBe(404);
     expect((await api.get(url('not-a-uuid'))).status).toBe(400);
     expect((await api.get(url(p.id))).body.site_settings.site_name).toBeNull();
+  });
+
+  it('takes rules of single forms, changing only the forms and fields named', async () => {
+    const p = await project();
+    const first = await api.patch(url(p.id), {
+      form_digest: true,
+      forms: {
+        contact: { notify: ['members', 'Shop@Example.test'], visitor_copy: true },
+        order: { visitor_copy: true },
+      },
+    });
+    expect(first.status).toBe(200);
+    expect(first.body.site_settings).toMatchObject({
+      form_digest: true,
+      forms: {
+        contact: { notify: ['members', 'Shop@Example.test'], visitor_copy: true },
+        order: { notify: null, visitor_copy: true },
+      },
+    });
+    const second = await api.patch(url(p.id), { forms: { contact: { visitor_copy: false }, order: null } });
+    expect(second.body.site_settings.forms).toEqual({
+      contact: { notify: ['members', 'Shop@Example.test'], visitor_copy: false },
+    });
+    for (const [body, message] of [
+      [{ forms: { 'no spaces': { visitor_copy: true } } }, /forms/],
+      [
+        { forms: { contact: { notify: ['nobody'] } } },
+        /field 'forms.contact.notify\[0\]': 'nobody' is not an email address/,
+      ],
+      [{ forms: { contact: { cc: 'x' } } }, /cc/],
+      [{ form_digest: 'yes' }, /form_digest/],
+    ] as const) {
+      const res = await api.patch(url(p.id), body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error).toMatch(message);
+    }
+    expect((await api.get(url(p.id))).body.site_settings.forms).toEqual(second.body.site_settings.forms);
   });
 
   it('keeps both of two PATCHes sent at once', async () => {

@@ -13,4 +13,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('settings', 'text', (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
+  // The address a deployment's canonical links name (its custom domain or its subdomain, at
+  // publish): the edge sends the subdomain's visitors and crawlers on only when they agree.
+  await db.schema.alterTable('deployments').addColumn('site_url', 'text').execute();
 }

@@ -1,6 +1,7 @@
 // Mail that must not be lost (form messages): written in the same transaction as what causes it,
 // sent by a worker that leases due rows like the other workers, retried with backoff while the
 // SMTP server is down, and kept as sent or failed for a while so an operator can see what went.
+// `dedupe_key` makes a mail that several instances may queue (a day's digest) queued once.
 import type { Kysely } from 'kysely';
 import type { Engine } from '../engine.ts';
 
@@ -25,6 +26,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .addColumn('sent_at', ts)
+    // Mail that must be queued once however many instances try (a day's digest).
+    .addColumn('dedupe_key', 'text', (c) => c.unique())
     .execute();
   await db.schema
     .createIndex('mail_outbox_due')

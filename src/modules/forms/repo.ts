@@ -83,3 +83,40 @@ export async function memberEmails(db: Executor, orgId: string): Promise<string[
     .execute();
   return rows.map((row) => row.email);
 }
+
+/** A project's form messages stored in [from, to), oldest first, at most `limit`. */
+export async function submissionsBetween(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  range: { from: string; to: string; limit: number },
+): Promise<Submission[]> {
+  const rows = await db
+    .selectFrom('form_submissions')
+    .select(['id', 'project_id', 'form', 'fields', 'page', 'created_at'])
+    .where('org_id', '=', orgId)
+    .where('project_id', '=', projectId)
+    .where('created_at', '>=', range.from)
+    .where('created_at', '<', range.to)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(range.limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    project_id: r.project_id,
+    form: r.form,
+    fields: JSON.parse(r.fields) as Record<string, string>,
+    page: r.page,
+    created_at: toIso(r.created_at)!,
+  }));
+}
+
+/** Projects whose site settings may ask for a daily digest (confirmed by the caller on the parsed settings). */
+export async function digestCandidates(db: Executor): Promise<{ org_id: string; project_id: string }[]> {
+  return db
+    .selectFrom('site_settings')
+    .select(['org_id', 'project_id'])
+    .where('settings', 'like', '%"form_digest":true%')
+    .execute();
+}

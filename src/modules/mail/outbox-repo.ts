@@ -14,30 +14,65 @@ export interface QueuedMail {
   replyTo: string | null;
   subject: string;
   text: string;
+  /** Queued at most once under this key (a day's digest); ignored when queued before. */
+  dedupeKey?: string;
 }
 
 export async function queueMails(trx: Executor, mails: QueuedMail[]): Promise<void> {
   if (mails.length === 0) return;
+  await insertInBatches(trx, 'mail_outbox', mails.map(outboxRow));
+}
+
+/** Queues a mail under its dedupe key; false when one was queued under it before. */
+export async function queueMailOnce(
+  db: Executor,
+  mail: QueuedMail & { dedupeKey: string },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('mail_outbox')
+    .values(outboxRow(mail))
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Whether mail of `kind` went to `address` (any case) about the project since `since`. */
+export async function mailedSince(
+  db: Executor,
+  mail: { orgId: string; projectId: string; kind: string; address: string },
+  since: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select('id')
+    .where('org_id', '=', mail.orgId)
+    .where('project_id', '=', mail.projectId)
+    .where('kind', '=', mail.kind)
+    .where((eb) => eb(eb.fn('lower', ['to_address']), '=', mail.address.toLowerCase()))
+    .where('created_at', '>=', since)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+function outboxRow(mail: QueuedMail) {
   const now = new Date().toISOString();
-  await insertInBatches(
-    trx,
-    'mail_outbox',
-    mails.map((mail) => ({
-      id: newId(),
-      org_id: mail.orgId,
-      project_id: mail.projectId,
-      kind: mail.kind,
-      to_address: mail.to,
-      reply_to: mail.replyTo,
-      subject: mail.subject,
-      body: mail.text,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      created_at: now,
-      updated_at: now,
-    })),
-  );
+  return {
+    id: newId(),
+    org_id: mail.orgId,
+    project_id: mail.projectId,
+    kind: mail.kind,
+    to_address: mail.to,
+    reply_to: mail.replyTo,
+    subject: mail.subject,
+    body: mail.text,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    updated_at: now,
+    dedupe_key: mail.dedupeKey ?? null,
+  };
 }
 
 export function leaseDueMails(database: Database, limit: number, leaseMs: number): Promise<Leased> {

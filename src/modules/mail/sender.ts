@@ -1,7 +1,7 @@
 // Sends the mail outbox: leases due mail like every other worker, so several instances never
 // send one message twice at once, and a process that dies leaves its lease to run out. An SMTP
-// server that is down or refuses delays a message (retried with backoff, each try logged and
-// counted), never loses it; after the last try it is marked failed and kept for a week.
+// server that is down or refuses delays a message (retried with backoff for a week, each try
+// logged and counted); after the last try it is marked failed and kept for 30 days.
 import type { Database } from '../../db/index.ts';
 import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
 import { onWork } from '../../jobs/signal.ts';
@@ -9,13 +9,22 @@ import { noTelemetry, type Telemetry } from '../../lib/telemetry.ts';
 import type { Mailer } from './mailer.ts';
 import { findLeasedMail, leaseDueMails, pruneMails, settleMail } from './outbox-repo.ts';
 
-const LEASE_MS = 120_000;
-/** Waits after each failed try: about two days in all before a message is given up. */
+/** Longer than a try can take (providers/mail.ts bounds each step of one). */
+const LEASE_MS = 300_000;
+/** Waits after each failed try: a week in all before a message is given up (the form message itself is kept). */
 export const MAIL_RETRY_DELAYS_MS = [
-  30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 43_200_000, 43_200_000,
-  43_200_000,
+  30_000,
+  120_000,
+  600_000,
+  1_800_000,
+  3_600_000,
+  7_200_000,
+  14_400_000,
+  28_800_000,
+  ...Array<number>(13).fill(43_200_000),
 ];
-const KEEP_SETTLED_MS = 7 * 86_400_000;
+/** Sent and given-up mail is kept this long, for an operator to see what went. */
+const KEEP_SETTLED_MS = 30 * 86_400_000;
 
 export interface MailSenderLogger extends ClaimLoopLogger {
   warn(obj: object, msg?: string): void;
@@ -63,6 +72,7 @@ export class MailSender {
   private async send(lease: { id: string; token: string }): Promise<void> {
     const mail = await findLeasedMail(this.database.db, lease.id, lease.token);
     if (!mail) return;
+    let failure: string | undefined;
     try {
       await this.mailer.send({
         to: mail.to_address,
@@ -70,26 +80,30 @@ export class MailSender {
         text: mail.body,
         ...(mail.reply_to ? { replyTo: mail.reply_to } : {}),
       });
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+    }
+    // Settled outside the try: a mail the server took is never tried again because a write failed.
+    if (failure === undefined) {
       await settleMail(this.database.db, lease, { status: 'sent' });
       this.telemetry.mailAttempt('sent');
-    } catch (error) {
-      const delays = this.opts.retryDelaysMs ?? MAIL_RETRY_DELAYS_MS;
-      const tries = Number(mail.attempts);
-      const message = error instanceof Error ? error.message : String(error);
-      if (tries > delays.length) {
-        await settleMail(this.database.db, lease, { status: 'failed', error: message });
-        this.telemetry.mailAttempt('failed');
-        this.logger?.error({ mailId: mail.id, tries, err: message }, 'mail given up after its last try');
-        return;
-      }
-      const retryAt = new Date(Date.now() + delays[tries - 1]!).toISOString();
-      await settleMail(this.database.db, lease, { status: 'pending', retryAt, error: message });
-      this.telemetry.mailAttempt('retry');
-      this.logger?.warn(
-        { mailId: mail.id, tries, retryAt, err: message },
-        'mail not sent; it will be tried again',
-      );
+      return;
     }
+    const delays = this.opts.retryDelaysMs ?? MAIL_RETRY_DELAYS_MS;
+    const tries = Number(mail.attempts);
+    if (tries > delays.length) {
+      await settleMail(this.database.db, lease, { status: 'failed', error: failure });
+      this.telemetry.mailAttempt('failed');
+      this.logger?.error({ mailId: mail.id, tries, err: failure }, 'mail given up after its last try');
+      return;
+    }
+    const retryAt = new Date(Date.now() + delays[tries - 1]!).toISOString();
+    await settleMail(this.database.db, lease, { status: 'pending', retryAt, error: failure });
+    this.telemetry.mailAttempt('retry');
+    this.logger?.warn(
+      { mailId: mail.id, tries, retryAt, err: failure },
+      'mail not sent; it will be tried again',
+    );
   }
 
   private async prune(): Promise<void> {

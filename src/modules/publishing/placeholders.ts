@@ -56,14 +56,12 @@ interface Edit {
 }
 
 /**
- * The page without its placeholders (see the file's comment). `deadLinks`: hrefs that lead
- * nowhere any more (pages that went, sections of this page that went), removed like placeholders.
+ * The page without its placeholders (see the file's comment). `isDead`: whether a link leads
+ * nowhere any more (a page that went, a section that went); such a link in running text keeps
+ * its words, any other goes like a placeholder.
  */
-export function withoutPlaceholders(
-  html: string,
-  deadLinks: ReadonlySet<string> = new Set(),
-): PagePlaceholders {
-  if (!html.includes(PLACEHOLDER_ATTRIBUTE) && deadLinks.size === 0)
+export function withoutPlaceholders(html: string, isDead?: (href: string) => boolean): PagePlaceholders {
+  if (!html.includes(PLACEHOLDER_ATTRIBUTE) && !isDead)
     return { html, leftOut: [], removedIds: [], empty: false };
   const document = parse(html, { sourceCodeLocationInfo: true });
   const all: Element[] = [];
@@ -77,14 +75,17 @@ export function withoutPlaceholders(
   walk(document);
   const gone = new Set<Element>();
   const emptied = new Set<Element>();
+  const unwrapped = new Set<Element>();
   const leftOut: string[] = [];
   const starts: Element[] = [];
   for (const el of all) {
     const placeholder = el.attrs.some((a) => a.name === PLACEHOLDER_ATTRIBUTE);
-    const dead = el.tagName === 'a' && deadLinks.has(attr(el, 'href') ?? '');
+    const href = el.tagName === 'a' ? attr(el, 'href') : undefined;
+    const dead = !placeholder && href !== undefined && isDead !== undefined && isDead(href);
     if (!placeholder && !dead) continue;
     if (placeholder) leftOut.push(textOf(el).trim());
-    if (CELLS.has(el.tagName)) emptied.add(el);
+    if (dead && inRunningText(el)) unwrapped.add(el);
+    else if (CELLS.has(el.tagName)) emptied.add(el);
     else gone.add(el);
     starts.push(el);
   }
@@ -100,20 +101,26 @@ export function withoutPlaceholders(
   const removedIds: string[] = [];
   for (const el of all) {
     const location = el.sourceCodeLocation;
-    if (!location || hasGoneAncestor(el, gone)) continue;
+    if (!location || hasGoneAncestor(el, gone, emptied)) continue;
     if (gone.has(el)) {
       edits.push(lineOf(html, location.startOffset, location.endOffset));
       for (const inner of [el, ...descendants(el)]) {
         const id = attr(inner, 'id');
         if (id) removedIds.push(id);
       }
-    } else if (emptied.has(el) && location.startTag && location.endTag) {
+    } else if (unwrapped.has(el) && location.startTag && location.endTag) {
+      // The words stay, the link goes.
+      edits.push({ start: location.endTag.startOffset, end: location.endTag.endOffset });
+      edits.push({ start: location.startTag.startOffset, end: location.startTag.endOffset });
+    } else if (emptied.has(el) && location.startTag) {
       // An emptied cell loses its marker and highlight too (as text-edit.ts does once it is filled).
       const tag = html
         .slice(location.startTag.startOffset, location.startTag.endOffset)
         .replace(/\s+data-sw-todo(?:="[^"]*")?/, '')
         .replace(/\sclass="todo(?: ([^"]*))?"/, (_m, rest?: string) => (rest ? ` class="${rest}"` : ''));
-      edits.push({ start: location.startTag.startOffset, end: location.endTag.startOffset, text: tag });
+      // A cell whose end tag is left out ends where its content does.
+      const end = location.endTag?.startOffset ?? location.endOffset;
+      edits.push({ start: location.startTag.startOffset, end, text: tag });
     }
   }
   let out = html;
@@ -146,9 +153,20 @@ function hasReal(el: Element, gone: Set<Element>, emptied: Set<Element>): boolea
   return false;
 }
 
-function hasGoneAncestor(el: Element, gone: Set<Element>): boolean {
-  for (let up = el.parentNode; up && isElement(up); up = up.parentNode) if (gone.has(up)) return true;
+/** Inside something removed or emptied: its own edit would overlap that one's. */
+function hasGoneAncestor(el: Element, gone: Set<Element>, emptied: Set<Element>): boolean {
+  for (let up = el.parentNode; up && isElement(up); up = up.parentNode)
+    if (gone.has(up) || emptied.has(up)) return true;
   return false;
+}
+
+/** A link among words of its parent (a sentence), not an item of a list or a button row. */
+function inRunningText(el: Element): boolean {
+  const parent = el.parentNode;
+  if (!parent || !isElement(parent) || ['li', 'nav'].includes(parent.tagName)) return false;
+  return parent.childNodes.some(
+    (n) => !isElement(n) && 'value' in n && n.nodeName === '#text' && n.value.trim() !== '',
+  );
 }
 
 function descendants(el: Element): Element[] {
@@ -164,9 +182,66 @@ function textOf(el: Element): string {
     .replace(/\s+/g, ' ');
 }
 
-/** The hrefs that led to `path` from a page of the same site (flat or nested, relative or rooted). */
-export function linksTo(path: string, fromPage: string): string[] {
-  const depth = fromPage.split('/').length - 1;
-  const relative = '../'.repeat(depth) + path;
-  return [...new Set([relative, `/${path}`, ...(depth === 0 ? [`./${path}`] : [])])];
+/** What publishing a site's pages leaves out, and each page as it goes live. */
+export interface PlaceholderPlan {
+  /** Each placeholder's text, by page. */
+  placeholders: { page: string; text: string }[];
+  /** Pages left with nothing real in their main content: not published. */
+  pages: string[];
+  /** The page as it goes live: without its placeholders and the links to what went. */
+  page(path: string, html: string): string;
+}
+
+const ORIGIN = 'https://site.invalid';
+
+/**
+ * Pass one over a site's pages (read one at a time; null: not text, left alone): what each
+ * leaves out, and which pages go whole (never `index.html` nor `keep`).
+ */
+export async function planPlaceholders(
+  paths: readonly string[],
+  read: (path: string) => Promise<string | null>,
+  keep: string,
+): Promise<PlaceholderPlan> {
+  const found = new Map<string, { leftOut: string[]; removedIds: Set<string>; empty: boolean }>();
+  for (const path of paths) {
+    const html = await read(path);
+    if (html === null) continue;
+    const page = withoutPlaceholders(html);
+    if (page.leftOut.length > 0)
+      found.set(path, { leftOut: page.leftOut, removedIds: new Set(page.removedIds), empty: page.empty });
+  }
+  const dropped = new Set(
+    [...found]
+      .filter(([path, page]) => page.empty && path !== 'index.html' && path !== keep)
+      .map(([path]) => path),
+  );
+  /** Whether a link on page `from` leads to a page or a section that went, resolved as a browser would. */
+  const isDeadFrom = (from: string) => (href: string) => {
+    let target: URL;
+    try {
+      target = new URL(href, `${ORIGIN}/${from}`);
+    } catch {
+      return false;
+    }
+    if (target.origin !== ORIGIN) return false;
+    let file: string;
+    try {
+      file = decodeURIComponent(target.pathname.slice(1));
+    } catch {
+      return false;
+    }
+    if (file === '' || file.endsWith('/')) file += 'index.html';
+    if (dropped.has(file)) return true;
+    return target.hash.length > 1 && (found.get(file)?.removedIds.has(target.hash.slice(1)) ?? false);
+  };
+  const anyGone = dropped.size > 0 || [...found.values()].some((page) => page.removedIds.size > 0);
+  return {
+    placeholders: [...found].flatMap(([page, f]) => f.leftOut.map((text) => ({ page, text }))),
+    pages: [...dropped],
+    page: (path, html) => {
+      const own = found.has(path) ? withoutPlaceholders(html).html : html;
+      return anyGone ? withoutPlaceholders(own, isDeadFrom(path)).html : own;
+    },
+  };
 }

@@ -12,7 +12,13 @@ import { contentTypeFor } from '../files/content.ts';
 /** A new deployment of `files` (its bytes stored as blobs), naming the version it published if any. */
 export async function insertDeployment(
   trx: Executor,
-  deployment: { orgId: string; projectId: string; versionId: string | null; files: Map<string, Buffer> },
+  deployment: {
+    orgId: string;
+    projectId: string;
+    versionId: string | null;
+    siteUrl: string;
+    files: Map<string, Buffer>;
+  },
 ): Promise<string> {
   const { files } = deployment;
   const total = [...files.values()].reduce((sum, content) => sum + content.length, 0);
@@ -36,6 +42,8 @@ export async function insertDeploymentRow(
     orgId: string;
     projectId: string;
     versionId: string | null;
+    /** The address its pages were written for. */
+    siteUrl: string;
     fileCount: number;
     totalBytes: number;
   },
@@ -50,6 +58,7 @@ export async function insertDeploymentRow(
       version_id: deployment.versionId,
       file_count: deployment.fileCount,
       total_bytes: deployment.totalBytes,
+      site_url: deployment.siteUrl,
       created_at: new Date().toISOString(),
     })
     .execute();
@@ -87,6 +96,8 @@ export interface SubdomainSiteRow extends SiteRow {
   custom_domain: string | null;
   custom_domain_status: string | null;
   settings: string | null;
+  /** The address the live deployment's pages name. */
+  site_url: string | null;
 }
 
 export interface ServedFileRow {
@@ -103,6 +114,7 @@ export function prepareSiteReads(database: Database) {
       db
         .selectFrom('projects as p')
         .leftJoin('site_settings as s', 's.project_id', 'p.id')
+        .leftJoin('deployments as d', 'd.id', 'p.current_deployment_id')
         .select([
           'p.org_id',
           'p.id',
@@ -110,6 +122,7 @@ export function prepareSiteReads(database: Database) {
           'p.custom_domain',
           'p.custom_domain_status',
           's.settings',
+          'd.site_url',
         ])
         .where('p.subdomain', '=', p('label')),
     ),
@@ -147,15 +160,15 @@ export function prepareSiteReads(database: Database) {
   };
 }
 
-/** The HTML pages of a project's current files (a preview of the site as it will go live). */
-export async function currentPages(db: Executor, projectId: string): Promise<Map<string, string>> {
+/** A project's current files that may be pages (`.htm`, `.html`, any case): a preview of the site as it will go live. */
+export async function currentPageFiles(db: Executor, projectId: string): Promise<Map<string, Buffer>> {
   const rows = await db
     .selectFrom('project_files')
     .select(['path', 'content'])
     .where('project_id', '=', projectId)
-    .where((w) => w.or([w('path', 'like', '%.html'), w('path', 'like', '%.htm')]))
+    .where((eb) => eb(eb.fn('lower', ['path']), 'like', '%.htm%'))
     .execute();
-  return new Map(rows.map((row) => [row.path, Buffer.from(row.content).toString('utf8')]));
+  return new Map(rows.map((row) => [row.path, Buffer.from(row.content)]));
 }
 
 /** What a site's address is made of, for a preview of its pages as they will go live. */

@@ -19,7 +19,7 @@ import { isPlatformFile } from './platform-files.ts';
 import { goLive } from './go-live.ts';
 import { siteNotes } from './search/site-notes.ts';
 import { searchReadyFiles, searchReadyUpload } from './search/publish-files.ts';
-import { decorate, isPage, leavePlaceholdersOut, type LeftOut } from './search/site-files.ts';
+import { decorate, isPage, leftOutOf, utf8, type LeftOut } from './search/site-files.ts';
 import { sharingTags } from './search/page-head.ts';
 import { readSiteSettings } from '../site-settings/repo.ts';
 import { siteUrl } from './urls.ts';
@@ -86,7 +86,13 @@ export class PublishingService {
         const deployed = await searchReadyFiles(trx, this.config.sites, current, checked, notes, {
           pagesFrom: builtFiles ? 'now' : 'project',
         });
-        const deployId = await repo.insertDeployment(trx, { orgId, projectId, versionId, files: deployed });
+        const deployId = await repo.insertDeployment(trx, {
+          orgId,
+          projectId,
+          versionId,
+          siteUrl: siteUrl(this.config.sites, current),
+          files: deployed,
+        });
         return goLive(trx, this.config.sites, current, deployId);
       },
     });
@@ -130,6 +136,7 @@ export class PublishingService {
             orgId,
             projectId,
             versionId: null,
+            siteUrl: siteUrl(this.config.sites, current),
             fileCount: deployed.length,
             totalBytes: deployed.reduce((sum, file) => sum + file.size, 0),
           });
@@ -172,10 +179,12 @@ export class PublishingService {
   async leftOut(principal: Principal, projectId: string): Promise<LeftOut> {
     await visibleProject(this.database.db, principal, projectId);
     const pages = new Map<string, string>();
-    for (const file of await readProjectFiles(this.database.db, principal.orgId, projectId))
-      if (isPage(file.path) && !isPlatformFile(file.path, file.content))
-        pages.set(file.path, typeof file.content === 'string' ? file.content : file.content.toString('utf8'));
-    const { placeholders, pages: gone } = leavePlaceholdersOut(pages);
+    for (const file of await readProjectFiles(this.database.db, principal.orgId, projectId)) {
+      if (!isPage(file.path) || isPlatformFile(file.path, file.content)) continue;
+      const text = typeof file.content === 'string' ? file.content : utf8(file.content);
+      if (text !== null) pages.set(file.path, text);
+    }
+    const { placeholders, pages: gone } = await leftOutOf(pages);
     return { placeholders, pages: gone };
   }
 

@@ -10,7 +10,7 @@ import { isPlatformFile } from './platform-files.ts';
 import { GENERATOR_NOTES_FILE } from '../files/paths.ts';
 import { sha256 } from '../files/content.ts';
 import { readSiteSettings } from '../site-settings/repo.ts';
-import { decorate, leavePlaceholdersOut } from './search/site-files.ts';
+import { decorate, isPage, leftOutOf, utf8 } from './search/site-files.ts';
 import { siteNotes } from './search/site-notes.ts';
 import { siteUrl } from './urls.ts';
 
@@ -61,6 +61,9 @@ export class SitesService {
     const row = await this.reads.bySubdomain.first({ label });
     const target = toTarget(row);
     if (!target || !row?.custom_domain || row.custom_domain_status !== 'active') return target;
+    // Pages published before the domain was verified still name the subdomain as their address:
+    // until the next publish, the subdomain stays the site's address (indexed, not redirected).
+    if (row.site_url !== `https://${row.custom_domain}/`) return target;
     const settings = row.settings ? (JSON.parse(row.settings) as { redirect_subdomain?: boolean }) : {};
     return {
       ...target,
@@ -89,11 +92,26 @@ export class SitesService {
    * settings as they are now (search/site-files.ts); `live`: also without the placeholders
    * publishing leaves out, exactly as it will go live. Other files as they are.
    */
-  async asPublished(projectId: string, path: string, file: ServedFile, live = false): Promise<ServedFile> {
-    if (!file.contentType.startsWith('text/html')) return file;
-    const html = live
-      ? leavePlaceholdersOut(await repo.currentPages(this.database.db, projectId)).page(path)
-      : file.content.toString('utf8');
+  async asPublished(
+    projectId: string,
+    path: string,
+    file: ServedFile,
+    live = false,
+  ): Promise<ServedFile | null> {
+    const source = file.contentType.startsWith('text/html') ? utf8(file.content) : null;
+    if (source === null) return file;
+    let html = source;
+    if (live) {
+      const pages = new Map<string, string>();
+      for (const [page, content] of await repo.currentPageFiles(this.database.db, projectId)) {
+        const text = isPage(page) && !isPlatformFile(page, content) ? utf8(content) : null;
+        if (text !== null) pages.set(page, text);
+      }
+      const plan = await leftOutOf(pages);
+      // A page publishing would leave out is not there live.
+      if (plan.pages.includes(path)) return null;
+      html = plan.page(path, source);
+    }
     const project = await repo.siteAddress(this.database.db, projectId);
     if (!project) return file;
     const settings = await readSiteSettings(this.database.db, project.org_id, projectId);

@@ -49,6 +49,20 @@ export async function readUploadFile(
   return Buffer.from(row.content);
 }
 
+/** Removes one file of an upload (a page publishing leaves out): no blob is made of it. */
+export async function removeUploadFile(
+  trx: Executor,
+  upload: { id: string; orgId: string },
+  path: string,
+): Promise<void> {
+  await trx
+    .deleteFrom('upload_files')
+    .where('upload_id', '=', upload.id)
+    .where('org_id', '=', upload.orgId)
+    .where('path', '=', path)
+    .execute();
+}
+
 /** Writes (or replaces) one file of an upload, inside the publish's transaction. */
 export async function writeUploadFile(
   trx: Executor,
@@ -57,12 +71,7 @@ export async function writeUploadFile(
   content: Buffer,
 ): Promise<UploadedFile> {
   const file = { path, sha256: sha256(content), size: content.length };
-  await trx
-    .deleteFrom('upload_files')
-    .where('upload_id', '=', upload.id)
-    .where('org_id', '=', upload.orgId)
-    .where('path', '=', path)
-    .execute();
+  await removeUploadFile(trx, upload, path);
   await trx
     .insertInto('upload_files')
     .values({

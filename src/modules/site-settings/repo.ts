@@ -17,7 +17,12 @@ export async function readSiteSettings(
   if (!row) return NO_SETTINGS;
   const stored = JSON.parse(row.settings) as Partial<SiteSettings>;
   // Fields added after a document was written read as their defaults.
-  return { ...NO_SETTINGS, ...stored, facts: { ...NO_SETTINGS.facts, ...stored.facts } };
+  return {
+    ...NO_SETTINGS,
+    ...stored,
+    facts: { ...NO_SETTINGS.facts, ...stored.facts },
+    forms: { ...stored.forms },
+  };
 }
 
 export async function writeSiteSettings(

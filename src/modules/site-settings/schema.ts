@@ -58,11 +58,37 @@ const FormNotify = Type.Array(Type.String({ minLength: 1, maxLength: 254 }), {
     'Who is emailed about each form message: `"client"` (the client’s portal users), `"members"` (the agency’s members) or email addresses',
 });
 
+/** A form's own rules, over the site's: who hears about its messages, and the visitor's copy. */
+export const FormRules = Type.Object(
+  {
+    notify: Nullable(FormNotify),
+    visitor_copy: Type.Boolean({
+      description:
+        'Mail the visitor a copy of what they sent, to the address in the form’s email field (at most one a day per address and site)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type FormRules = Static<typeof FormRules>;
+
+/** A form's name, as in /_forms/{formName}. */
+export const FORM_NAME = '^[A-Za-z0-9_-]{1,64}$';
+
 export const SiteSettings = Type.Object(
   {
     ...nullableAll(settingFields),
     facts: Facts,
     form_notify: Nullable(FormNotify),
+    form_digest: Type.Boolean({
+      description:
+        'Mail the day’s form messages once, shortly after midnight UTC, instead of one mail per message',
+    }),
+    forms: Type.Record(Type.String({ pattern: FORM_NAME }), FormRules, {
+      description: 'Rules of single forms by name (`contact`), over `form_notify`',
+      maxProperties: 20,
+      // A name that is no form's (`no spaces`) is refused, not kept.
+      additionalProperties: false,
+    }),
     redirect_subdomain: Type.Boolean({
       description:
         'When true and the site has a verified custom domain, its default subdomain answers 301 to the same path on that domain',
@@ -79,6 +105,18 @@ export const SiteSettingsPatch = Body(
       Nullable(Type.Object(optionalAll(nullableAll(factFields)), { additionalProperties: false })),
     ),
     form_notify: Type.Optional(Nullable(FormNotify)),
+    form_digest: Type.Optional(Type.Boolean()),
+    forms: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: FORM_NAME }),
+        Nullable(Type.Object(optionalAll(FormRules.properties), { additionalProperties: false })),
+        {
+          maxProperties: 20,
+          additionalProperties: false,
+          description: 'Only the forms named change; `null` removes a form’s rules',
+        },
+      ),
+    ),
     redirect_subdomain: Type.Optional(Type.Boolean()),
   },
   { description: 'Only the fields named change; in `facts`, only the facts named. `null` clears a field.' },
@@ -94,5 +132,7 @@ export const NO_SETTINGS: SiteSettings = {
   favicon: null,
   facts: { address: null, phone: null, email: null, opening_hours: null },
   form_notify: null,
+  form_digest: false,
+  forms: {},
   redirect_subdomain: false,
 };

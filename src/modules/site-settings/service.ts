@@ -37,15 +37,20 @@ export class SiteSettingsService {
       // Locked: two changes at once each keep the other's fields.
       requireVisibleProject(principal, await lockProject(trx, orgId, projectId));
       const current = await readSiteSettings(trx, orgId, projectId);
-      const { facts, ...fields } = patch;
+      const { facts, forms, ...fields } = patch;
       const next: SiteSettings = {
         ...current,
         ...fields,
         facts: facts === null ? { ...NO_FACTS } : { ...current.facts, ...facts },
+        forms: mergeForms(current.forms, forms),
       };
       if (patch.language != null) next.language = checkLanguage(patch.language);
       if (patch.facts?.email != null) checkEmail('facts.email', patch.facts.email);
-      if (patch.form_notify != null) next.form_notify = checkNotify(patch.form_notify);
+      if (patch.form_notify != null) next.form_notify = checkNotify('form_notify', patch.form_notify);
+      for (const [name, rules] of Object.entries(patch.forms ?? {}))
+        if (rules?.notify) next.forms[name]!.notify = checkNotify(`forms.${name}.notify`, rules.notify);
+      if (Object.keys(next.forms).length > 20)
+        throw invalid("field 'forms': at most 20 forms have rules of their own");
       for (const [field, kinds, allowed] of [
         ['social_image', 'PNG, JPEG, WebP or GIF', IMAGE],
         ['favicon', 'SVG, PNG or ICO', ICON],
@@ -66,6 +71,19 @@ export class SiteSettingsService {
     signalWork('sites');
     return settings;
   }
+}
+
+/** The forms a PATCH names replace their rules (field by field); `null` removes a form's. */
+function mergeForms(
+  current: SiteSettings['forms'],
+  patch: SiteSettingsPatch['forms'],
+): SiteSettings['forms'] {
+  const out = { ...current };
+  for (const [name, rules] of Object.entries(patch ?? {})) {
+    if (rules === null) delete out[name];
+    else out[name] = { notify: null, visitor_copy: false, ...out[name], ...rules };
+  }
+  return out;
 }
 
 const NO_FACTS: SiteSettings['facts'] = { address: null, phone: null, email: null, opening_hours: null };
@@ -97,11 +115,11 @@ function checkEmail(field: string, value: string): void {
 }
 
 /** `client`, `members` or addresses; duplicates (addresses compared without case) kept once. */
-function checkNotify(list: string[]): string[] {
+function checkNotify(field: string, list: string[]): string[] {
   const seen = new Map<string, string>();
   for (const [i, raw] of list.entries()) {
     const entry = raw.trim();
-    if (entry !== 'client' && entry !== 'members') checkEmail(`form_notify[${i}]`, entry);
+    if (entry !== 'client' && entry !== 'members') checkEmail(`${field}[${i}]`, entry);
     const key = entry.toLowerCase();
     if (!seen.has(key)) seen.set(key, entry);
   }

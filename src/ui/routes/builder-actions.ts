@@ -177,6 +177,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
             ...(checkbox(form, 'notify_members') ? ['members'] : []),
             ...addresses,
           ],
+          form_digest: checkbox(form, 'form_digest'),
           redirect_subdomain: checkbox(form, 'redirect_subdomain'),
         });
         const settings = await siteSettings.update(asking, project.id, patch);
@@ -207,7 +208,11 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
         const did = idFromUrl(request.params.did, 'Domain');
         return answer(request, reply, back(scope, 'publish'), async () => {
           const domain = await domains.verify(asking, { projectId: project.id, domainId: did });
-          if (domain.status === 'active') return { notice: `${domain.domain} is active.`, data: { domain } };
+          if (domain.status === 'active')
+            return {
+              notice: `${domain.domain} is active. Publish again so that search engines and shared links use it.`,
+              data: { domain },
+            };
           return {
             notice: `${domain.domain}: the DNS records are not right yet. Check them below; a change at the DNS provider can take a while to show.`,
             tone: 'warning',

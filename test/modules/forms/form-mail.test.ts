@@ -11,6 +11,7 @@ import { SmtpSink } from '../../helpers/smtp.ts';
 import { freePort } from '../../helpers/server-process.ts';
 import { waitUntil } from '../../helpers/wait.ts';
 import { MailSender } from '../../../src/modules/mail/sender.ts';
+import { queueDigests } from '../../../src/modules/forms/digest.ts';
 
 const smtpPort = await freePort();
 const api = useTestApi({
@@ -137,6 +138,59 @@ describe('form mail', () => {
     const [mail] = await sink.waitFor(client.email, 1, 5_000);
     expect(mail!.replyTo).toBe('bo@visitor.test');
     await waitUntil(async () => (await outbox()).find((m) => m.id === waiting.id)?.status === 'sent', 2_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sink.to(client.email)).toHaveLength(1);
+  });
+
+  it('sends the visitor a copy when the form asks, only to the address it gives, once a day', async () => {
+    sink ??= await SmtpSink.start(smtpPort);
+    const { project, client, host } = await site('Copy Bakery');
+    await api.patch(`/api/v1/projects/${project.id}/site-settings`, {
+      facts: { email: 'hello@copybakery.test' },
+      forms: { contact: { visitor_copy: true } },
+    });
+    expect(await postForm(host, 'name=Cy&email=cy%40visitor.test&message=A+cake+for+Friday')).toBe(303);
+    const [copy] = await sink.waitFor('cy@visitor.test');
+    expect(copy!.subject).toBe('Your message to Copy Bakery');
+    expect(copy!.replyTo).toBe('hello@copybakery.test');
+    expect(copy!.text).toContain('message: A cake for Friday');
+    await sink.waitFor(client.email);
+    // A second message the same day from the same address: the owner hears, the address does not again.
+    expect(await postForm(host, 'email=CY%40visitor.test&message=And+bread')).toBe(303);
+    await sink.waitFor(client.email, 2);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sink.to('cy@visitor.test')).toHaveLength(1);
+    // No address in the message: no copy to anyone.
+    const before = sink.messages.length;
+    expect(await postForm(host, 'message=No+address')).toBe(303);
+    await sink.waitFor(client.email, 3);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sink.messages.length).toBe(before + 1);
+  });
+
+  it('with a daily digest, mails the day’s messages once, whoever looks and however often', async () => {
+    sink ??= await SmtpSink.start(smtpPort);
+    const { project, client, host } = await site('Digest Deli');
+    await api.patch(`/api/v1/projects/${project.id}/site-settings`, { form_digest: true });
+    expect(await postForm(host, 'email=di%40visitor.test&message=First')).toBe(303);
+    expect(await postForm(host, 'name=Ed&message=Second')).toBe(303);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sink.to(client.email)).toHaveLength(0);
+    // The next day: two instances look at once, and again later.
+    const tomorrow = Date.now() + 86_400_000;
+    const counts = await Promise.all([
+      queueDigests(api.ctx.database, 'https://app.agency.test', tomorrow),
+      queueDigests(api.ctx.database, 'https://app.agency.test', tomorrow),
+    ]);
+    expect(counts[0]! + counts[1]!).toBe(1);
+    expect(await queueDigests(api.ctx.database, 'https://app.agency.test', tomorrow + 3_600_000)).toBe(0);
+    sender.wake();
+    const [digest] = await sink.waitFor(client.email);
+    const day = new Date().toISOString().slice(0, 10);
+    expect(digest!.subject).toBe(`2 form messages on Digest Deli, ${day}`);
+    expect(digest!.text).toContain('message: First');
+    expect(digest!.text).toContain('Reply to: di@visitor.test');
+    expect(digest!.text).toContain('name: Ed');
     await new Promise((r) => setTimeout(r, 300));
     expect(sink.to(client.email)).toHaveLength(1);
   });

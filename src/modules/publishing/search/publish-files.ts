@@ -7,7 +7,7 @@ import { listFiles } from '../../files/repo.ts';
 import type { ProjectRow } from '../../projects/repo.ts';
 import type { SitesSettings } from '../../settings.ts';
 import { readSiteSettings } from '../../site-settings/repo.ts';
-import { readUploadFile, writeUploadFile, type UploadedFile } from '../uploads-repo.ts';
+import { readUploadFile, removeUploadFile, writeUploadFile, type UploadedFile } from '../uploads-repo.ts';
 import { siteUrl } from '../urls.ts';
 import type { SiteNotes } from './site-notes.ts';
 import { isPage, makeReadyToGoLive, type SearchSite } from './site-files.ts';
@@ -77,7 +77,10 @@ export async function searchReadyUpload(
         const stored = byPath.get(path)?.stored ?? path;
         byPath.set(path, { ...(await writeUploadFile(trx, upload, stored, content)), path, stored });
       },
-      remove: async (path) => void byPath.delete(path),
+      remove: async (path) => {
+        await removeUploadFile(trx, upload, byPath.get(path)!.stored);
+        byPath.delete(path);
+      },
     },
     () => now,
   );

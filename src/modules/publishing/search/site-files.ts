@@ -5,7 +5,7 @@
 import type { SiteSettings } from '../../site-settings/schema.ts';
 import { decoratePage, type PageFacts } from './page-head.ts';
 import { structuredData } from './structured-data.ts';
-import { linksTo, withoutPlaceholders, type PagePlaceholders } from '../placeholders.ts';
+import { planPlaceholders, type PlaceholderPlan } from '../placeholders.ts';
 
 export const SITEMAP = 'sitemap.xml';
 export const ROBOTS = 'robots.txt';
@@ -106,10 +106,10 @@ export async function makeReadyToGoLive(
 ): Promise<LeftOut> {
   const present = new Set(io.paths);
   const pagePaths = io.paths.filter(isPage);
-  const sources = new Map<string, string>();
-  for (const path of pagePaths) sources.set(path, (await io.read(path)).toString('utf8'));
-  const out = leavePlaceholdersOut(sources);
-  for (const path of out.pages) {
+  // One page in memory at a time: an archive's site may be large.
+  const text = async (path: string) => utf8(await io.read(path));
+  const plan = await planPlaceholders(pagePaths, text, NOT_FOUND_PAGE);
+  for (const path of plan.pages) {
     present.delete(path);
     await io.remove(path);
   }
@@ -117,47 +117,35 @@ export async function makeReadyToGoLive(
   const pages: { path: string; lastModified: string }[] = [];
   for (const path of pagePaths) {
     if (!present.has(path)) continue;
-    const page = decorate(full, path, out.page(path));
-    if (page.html !== sources.get(path)) await io.write(path, Buffer.from(page.html));
+    const html = await text(path);
+    // A page that is not UTF-8 is published as it is: decoding it would corrupt it.
+    if (html === null) {
+      if (path !== NOT_FOUND_PAGE) pages.push({ path, lastModified: lastModified(path) });
+      continue;
+    }
+    const page = decorate(full, path, plan.page(path, html));
+    if (page.html !== html) await io.write(path, Buffer.from(page.html));
     if (page.indexable) pages.push({ path, lastModified: lastModified(path) });
   }
   if (!present.has(SITEMAP)) await io.write(SITEMAP, Buffer.from(sitemapXml(full, pages)));
   if (!present.has(ROBOTS)) await io.write(ROBOTS, Buffer.from(robotsTxt(full)));
-  return { placeholders: out.placeholders, pages: out.pages };
+  return { placeholders: plan.placeholders, pages: plan.pages };
 }
 
-/** Pass one over a site's pages: what each leaves out, and the pages that go whole. */
-export function leavePlaceholdersOut(sources: ReadonlyMap<string, string>): LeftOut & {
-  /** A page as it goes live: without its placeholders and without links to what went. */
-  page(path: string): string;
-} {
-  const cleaned = new Map<string, PagePlaceholders>();
-  for (const [path, html] of sources) {
-    const page = withoutPlaceholders(html);
-    if (page.leftOut.length > 0) cleaned.set(path, page);
+/** What publishing the pages in `sources` leaves out (builder's Publish tab, previews). */
+export async function leftOutOf(sources: ReadonlyMap<string, string>): Promise<PlaceholderPlan> {
+  return planPlaceholders([...sources.keys()], async (path) => sources.get(path) ?? null, NOT_FOUND_PAGE);
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** The text of a page, or null when it is not UTF-8. */
+export function utf8(content: Buffer): string | null {
+  try {
+    return decoder.decode(content);
+  } catch {
+    return null;
   }
-  const dropped = [...cleaned]
-    .filter(([path, page]) => page.empty && path !== 'index.html' && path !== NOT_FOUND_PAGE)
-    .map(([path]) => path);
-  const homeIds = cleaned.get('index.html')?.removedIds ?? [];
-  return {
-    placeholders: [...cleaned].flatMap(([page, found]) => found.leftOut.map((text) => ({ page, text }))),
-    pages: dropped,
-    page: (path) => {
-      const html = cleaned.get(path)?.html ?? sources.get(path) ?? '';
-      const dead = deadLinks(path, dropped, cleaned.get(path)?.removedIds ?? [], homeIds);
-      return dead.size > 0 ? withoutPlaceholders(html, dead).html : html;
-    },
-  };
-}
-
-/** The hrefs on `path` that lead to what went: pages dropped, and sections removed here or from the home page. */
-function deadLinks(path: string, dropped: string[], ownIds: string[], homeIds: string[]): Set<string> {
-  const dead = new Set(dropped.flatMap((gone) => linksTo(gone, path)));
-  for (const id of ownIds) dead.add(`#${id}`);
-  if (path !== 'index.html')
-    for (const id of homeIds) for (const home of linksTo('index.html', path)) dead.add(`${home}#${id}`);
-  return dead;
 }
 
 function escapeXml(value: string): string {
