@@ -1,11 +1,11 @@
 // A contact form on a published site reaches the agency's webhook as a signed form.submitted
 // event, even when the endpoint is down at the moment of the post: the outbox holds it.
 import type { AddressInfo } from 'node:net';
-import { request } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
 import { Receiver, verify } from '../helpers/receiver.ts';
+import { postForm as postSiteForm } from '../helpers/site-client.ts';
 
 const api = useTestApi(
   {
@@ -25,24 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-function postForm(host: string, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const headers = {
-      host,
-      'content-type': 'application/x-www-form-urlencoded',
-      'content-length': String(Buffer.byteLength(body)),
-    };
-    const req = request(
-      { host: '127.0.0.1', port, path: '/_forms/contact', method: 'POST', headers },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode!));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const postForm = (host: string, body: string) => postSiteForm(port, host, body);
 
 it('delivers form.submitted with the project id, form name and fields once the endpoint is back', async () => {
   const hook = (

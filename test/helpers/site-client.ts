@@ -30,3 +30,23 @@ export function fetchSite(
     req.end();
   });
 }
+
+/** Posts a plain form (urlencoded `body`) to `/_forms/contact` of the site at `host`; answers the status. */
+export function postForm(port: number, host: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers = {
+      host,
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': String(Buffer.byteLength(body)),
+    };
+    const req = request(
+      { host: '127.0.0.1', port, path: '/_forms/contact', method: 'POST', headers },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -3,11 +3,11 @@
 // loopback, with Reply-To the visitor's address, its fields as text and a link to the messages;
 // spam is never mailed; an SMTP server that is down for a while delays the mail, never loses it.
 import type { AddressInfo } from 'node:net';
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../../helpers/app.ts';
 import { createClient, createProject } from '../../helpers/fixtures.ts';
 import { SmtpSink } from '../../helpers/smtp.ts';
+import { postForm as postSiteForm } from '../../helpers/site-client.ts';
 import { freePort } from '../../helpers/server-process.ts';
 import { waitUntil } from '../../helpers/wait.ts';
 import { MailSender } from '../../../src/modules/mail/sender.ts';
@@ -36,24 +36,7 @@ afterAll(async () => {
   await sink?.close();
 });
 
-function postForm(host: string, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const headers = {
-      host,
-      'content-type': 'application/x-www-form-urlencoded',
-      'content-length': String(Buffer.byteLength(body)),
-    };
-    const req = request(
-      { host: '127.0.0.1', port, path: '/_forms/contact', method: 'POST', headers },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode!));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const postForm = (host: string, body: string) => postSiteForm(port, host, body);
 
 async function site(name: string) {
   const client = await createClient(api, { email: `${name.toLowerCase().replace(/\W/g, '')}@client.test` });
