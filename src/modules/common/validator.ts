@@ -22,3 +22,6 @@ export function makeValidator(coerceTypes: boolean): Ajv {
   ajv.addFormat('uuid', UUID);
   return ajv;
 }
+
+/** An email address as every `format: 'email'` field of the API takes it. */
+export const isEmailAddress = makeValidator(false).compile<string>({ type: 'string', format: 'email' });

@@ -55,13 +55,16 @@ export function replaceElementText(html: string, selector: string, text: string)
     .replace(/\r?\n/g, '<br>');
   // A generated site's placeholder (data-sw-todo, "Add your phone number") is no longer one once
   // its text is written: it loses the marker and its highlight.
-  const start = html.slice(location.startTag.startOffset, location.startTag.endOffset);
-  const tag = start.includes('data-sw-todo')
-    ? start
-        .replace(/\s+data-sw-todo(?:="[^"]*")?/, '')
-        .replace(/\sclass="todo(?: ([^"]*))?"/, (_m, rest?: string) => (rest ? ` class="${rest}"` : ''))
-    : start;
+  const tag = withoutPlaceholderMark(html.slice(location.startTag.startOffset, location.startTag.endOffset));
   return (
     html.slice(0, location.startTag.startOffset) + tag + escaped + html.slice(location.endTag.startOffset)
   );
+}
+
+/** A start tag without a placeholder's marker (`data-sw-todo`) and highlight (class `todo`). */
+export function withoutPlaceholderMark(startTag: string): string {
+  if (!startTag.includes('data-sw-todo')) return startTag;
+  return startTag
+    .replace(/\s+data-sw-todo(?:="[^"]*")?/, '')
+    .replace(/\sclass="todo(?: ([^"]*))?"/, (_m, rest?: string) => (rest ? ` class="${rest}"` : ''));
 }

@@ -6,14 +6,13 @@
 // - to the visitor, a copy, when the form asks for one: only to the address the message itself
 //   gives, at most once a day per address and site.
 import type { Executor } from '../../db/executor.ts';
-import { makeValidator } from '../common/validator.ts';
+import { isEmailAddress as isEmail } from '../common/validator.ts';
 import { mailedSince, type QueuedMail } from '../mail/outbox-repo.ts';
 import { readSiteSettings } from '../site-settings/repo.ts';
 import type { SiteSettings } from '../site-settings/schema.ts';
 import { formSite, memberEmails, submissionsBetween } from './repo.ts';
 import type { Submission } from './schema.ts';
 
-const isEmail = makeValidator(false).compile({ type: 'string', format: 'email' });
 /** Field names that carry the visitor's own address. */
 const REPLY_FIELD = /^(?:e-?mail|your[-_ ]?e-?mail|e-?mail[-_ ]?address|_?reply[-_]?to)$/i;
 /** Who hears about form messages when the owner has not said. */

@@ -5,6 +5,7 @@
 // with nothing in its main content (with the links that led to it or to a section that went).
 // A table cell is emptied rather than removed, so the table keeps its columns.
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import { withoutPlaceholderMark } from '../files/text-edit.ts';
 
 type Node = DefaultTreeAdapterMap['childNode'];
 type Element = DefaultTreeAdapterMap['element'];
@@ -114,10 +115,9 @@ export function withoutPlaceholders(html: string, isDead?: (href: string) => boo
       edits.push({ start: location.startTag.startOffset, end: location.startTag.endOffset });
     } else if (emptied.has(el) && location.startTag) {
       // An emptied cell loses its marker and highlight too (as text-edit.ts does once it is filled).
-      const tag = html
-        .slice(location.startTag.startOffset, location.startTag.endOffset)
-        .replace(/\s+data-sw-todo(?:="[^"]*")?/, '')
-        .replace(/\sclass="todo(?: ([^"]*))?"/, (_m, rest?: string) => (rest ? ` class="${rest}"` : ''));
+      const tag = withoutPlaceholderMark(
+        html.slice(location.startTag.startOffset, location.startTag.endOffset),
+      );
       // A cell whose end tag is left out ends where its content does.
       const end = location.endTag?.startOffset ?? location.endOffset;
       edits.push({ start: location.startTag.startOffset, end, text: tag });

@@ -4,7 +4,7 @@
 import type { Database } from '../../db/index.ts';
 import { signalWork } from '../../jobs/signal.ts';
 import { invalid } from '../common/errors.ts';
-import { makeValidator } from '../common/validator.ts';
+import { isEmailAddress as isEmail } from '../common/validator.ts';
 import { lockProject } from '../projects/repo.ts';
 import { fileExists } from '../files/repo.ts';
 import { isInternalPath, normalisePath, PathError } from '../files/paths.ts';
@@ -16,7 +16,6 @@ import { readSiteSettings, writeSiteSettings } from './repo.ts';
 
 /** A BCP 47 language tag in its common form: a 2-3 letter language, then subtags. */
 const LANGUAGE_TAG = /^[a-z]{2,3}(?:-[a-z0-9]{1,8})*$/i;
-const isEmail = makeValidator(false).compile({ type: 'string', format: 'email' });
 const IMAGE = /\.(?:png|jpe?g|webp|gif)$/i;
 const ICON = /\.(?:svg|png|ico)$/i;
 
