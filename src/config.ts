@@ -258,6 +258,12 @@ export const EnvSchema = Type.Object({
     description:
       'API requests with a body over 1 MiB (or of unknown length) served at once; one more gets 503 with `Retry-After` until one ends. Bounds the memory uploads take.',
   }),
+  IMAGE_MAX_PIXELS: Type.String({
+    default: '50000000',
+    pattern: '^[1-9][0-9]*$',
+    description:
+      'The largest picture a JPEG, PNG, WebP, AVIF or GIF file may hold, in pixels (width times height; the default is 50 megapixels). Read from the image header on upload, so a small file claiming a huge picture is refused before anything unpacks it.',
+  }),
   PROJECT_MAX_FILES: Type.String({
     default: '1000',
     pattern: '^[1-9][0-9]*$',
@@ -474,6 +480,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxFileBytes: Number(e.FILE_MAX_BYTES),
       maxProjectBytes: Number(e.PROJECT_MAX_BYTES),
       maxProjectFiles: Number(e.PROJECT_MAX_FILES),
+      maxImagePixels: Number(e.IMAGE_MAX_PIXELS),
     },
     accounts: {
       registration: e.REGISTRATION,

@@ -55,6 +55,7 @@ describe('site content and AI settings', () => {
       maxFileBytes: 5 * 1_048_576,
       maxProjectBytes: 50 * 1_048_576,
       maxProjectFiles: 1000,
+      maxImagePixels: 50_000_000,
     });
     expect(config.ai).toEqual({
       apiKey: undefined,

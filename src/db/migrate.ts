@@ -26,6 +26,7 @@ import * as m024 from './migrations/024_billing.ts';
 import * as m025 from './migrations/025_backups.ts';
 import * as m026 from './migrations/026_site_settings.ts';
 import * as m027 from './migrations/027_mail_outbox.ts';
+import * as m028 from './migrations/028_image_variants.ts';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 const migrations: Record<string, EngineMigration> = {
@@ -53,6 +54,7 @@ const migrations: Record<string, EngineMigration> = {
   '025_backups': m025,
   '026_site_settings': m026,
   '027_mail_outbox': m027,
+  '028_image_variants': m028,
 };
 
 /** Every migration this code knows, oldest first. */

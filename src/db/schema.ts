@@ -316,6 +316,16 @@ export interface BlobsTable {
   created_at: Timestamp;
 }
 
+/** A served copy of a raster image blob: `width` pixels wide, in `format` (migration 028). */
+export interface ImageVariantsTable {
+  sha256: string;
+  width: number;
+  format: string;
+  content: Buffer;
+  size: number;
+  created_at: Timestamp;
+}
+
 export type VersionSource = 'generation' | 'edit' | 'files_api' | 'restore' | 'template';
 
 export interface VersionsTable {
@@ -783,6 +793,7 @@ export interface DB {
   deployments: DeploymentsTable;
   deployment_files: DeploymentFilesTable;
   blobs: BlobsTable;
+  image_variants: ImageVariantsTable;
   upload_files: UploadFilesTable;
   embed_sessions: EmbedSessionsTable;
   generation_events: GenerationEventsTable;

@@ -9,6 +9,7 @@ import type { ServedFile, SitesService } from '../modules/publishing/sites.ts';
 import { findSiteFile } from './site-paths.ts';
 import { htmlPage, sendHtml, sendText } from './respond.ts';
 import { sendFile } from './serve.ts';
+import { BAD_WIDTH_MESSAGE, imageOrFile } from './image-copy.ts';
 
 const NOT_FOUND_PAGE = Buffer.from(
   htmlPage('Not found', '<p>This preview link is not valid, or it has expired.</p>'),
@@ -75,7 +76,12 @@ export async function servePreviewHost(
       : found.file;
   if (page === null) return sendHtml(res, 404, LEFT_OUT_PAGE);
   const editing = params.get('edit') === '1';
-  const file = editing && page && found.path ? withEditScript(page, found.path) : page;
+  let file = editing && page && found.path ? withEditScript(page, found.path) : page;
+  if (file && found.path && found.status === 200) {
+    const sent = await imageOrFile(sites, req, found.path, file);
+    if (sent === null) return sendText(res, 400, BAD_WIDTH_MESSAGE);
+    file = sent;
+  }
   sendFile(req, res, file, found.status, 'private', {
     'x-robots-tag': 'noindex',
     'content-security-policy': PREVIEW_CSP,

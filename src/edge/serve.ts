@@ -6,9 +6,10 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import fresh from 'fresh';
 import { LRUCache } from 'lru-cache';
 import type { ServedFile, SitesService } from '../modules/publishing/sites.ts';
-import { htmlPage, sendHtml } from './respond.ts';
+import { htmlPage, sendHtml, sendText } from './respond.ts';
 import { SiteFileCache } from './site-file-cache.ts';
 import { findSiteFile } from './site-paths.ts';
+import { BAD_WIDTH_MESSAGE, imageOrFile } from './image-copy.ts';
 
 const NOT_FOUND_PAGE = Buffer.from(htmlPage('Not found', '<p>There is no page here.</p>'));
 /** URLs come from clients: a bound on how many resolutions (and how many bytes of them) are kept. */
@@ -31,7 +32,10 @@ export class DeploymentFiles {
     sizeCalculation: (resolution, key) => key.length + (resolution.path?.length ?? 0) + 64,
   });
 
-  constructor(sites: SitesService, fileCacheBytes?: number) {
+  constructor(
+    private readonly sites: SitesService,
+    fileCacheBytes?: number,
+  ) {
     this.files = new SiteFileCache(sites, fileCacheBytes);
   }
 
@@ -62,6 +66,18 @@ export class DeploymentFiles {
       file = found.file;
     }
     const cached = file;
+    if (cached && resolution.status === 200 && resolution.path) {
+      const copyCache = this.files.copy.bind(this.files);
+      const sent = await imageOrFile(this.sites, req, resolution.path, cached, copyCache);
+      if (sent === null) {
+        sendText(res, 400, BAD_WIDTH_MESSAGE);
+        return null;
+      }
+      if (sent !== cached) {
+        sendFile(req, res, sent, 200, 'public', {});
+        return sent;
+      }
+    }
     sendFile(
       req,
       res,
@@ -91,7 +107,7 @@ export function sendFile(
     ...extra,
     'content-type': file.contentType,
     etag: file.etag,
-    vary: 'Accept-Encoding',
+    vary: file.vary ?? 'Accept-Encoding',
     'cache-control':
       scope === 'private'
         ? 'private, no-cache'

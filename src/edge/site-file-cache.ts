@@ -1,7 +1,8 @@
 // The files of deployments, kept in memory by this process. Deployments never change, so an entry
 // (or the knowledge that a path is absent) stays true for as long as the deployment exists. One
 // cache bounded by bytes, least recently used out first; a compressed body is an entry of its own,
-// made on first request, so its bytes count towards the bound and leave with it.
+// made on first request, so its bytes count towards the bound and leave with it; so is the copy
+// of an image (edge/image-copy.ts), by the copy's key.
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { isTextType } from '../modules/files/content.ts';
@@ -13,8 +14,8 @@ export interface CachedFile extends ServedFile {
 }
 
 type Encoding = 'br' | 'gzip';
-/** A file (null: the deployment has no such path), or a compressed body of one. */
-type Entry = { file: CachedFile | null } | { compressed: Buffer };
+/** A file (null: the deployment has no such path), a compressed body of one, or an image's copy. */
+type Entry = { file: CachedFile | null } | { compressed: Buffer } | { copy: ServedFile };
 
 const DEFAULT_MAX_BYTES = 64 * 1_048_576;
 /** Smaller bodies are not worth compressing. */
@@ -23,7 +24,11 @@ const COMPRESS_FROM_BYTES = 512;
 const ENTRY_OVERHEAD_BYTES = 64;
 
 const entryBytes = (entry: Entry, key: string): number =>
-  ('compressed' in entry ? entry.compressed.length : (entry.file?.content.length ?? 0)) +
+  ('compressed' in entry
+    ? entry.compressed.length
+    : 'copy' in entry
+      ? entry.copy.content.length
+      : (entry.file?.content.length ?? 0)) +
   key.length +
   ENTRY_OVERHEAD_BYTES;
 
@@ -51,6 +56,15 @@ export class SiteFileCache {
     // A file larger than the whole bound is not kept (the cache refuses it) but still served.
     this.entries.set(key, { file });
     return file;
+  }
+
+  /** An image's copy by its key (images/copies.ts), made by `make` when this cache has none. */
+  async copy(key: string, make: () => Promise<ServedFile | undefined>): Promise<ServedFile | undefined> {
+    const hit = this.entries.get(`copy\u0000${key}`);
+    if (hit && 'copy' in hit) return hit.copy;
+    const copy = await make();
+    if (copy) this.entries.set(`copy\u0000${key}`, { copy });
+    return copy;
   }
 
   /** The body to send for `acceptEncoding`, compressed when worth it. */

@@ -168,7 +168,7 @@ export function createServices({
     publishing,
     deployments,
     versions: new VersionsService(database, previewLinks, content),
-    sites: new SitesService(database, config.sites, preview),
+    sites: new SitesService(database, config.sites, preview, config.files.maxImagePixels),
     domains: new DomainsService(database, config),
     siteSettings: new SiteSettingsService(database),
     forms: new FormsService(database, formLimiter, publicUrl),

@@ -87,11 +87,12 @@ export interface WebhookSettings {
   endpointConcurrency: number;
 }
 
-/** Limits on a project's working files, in bytes and files. */
+/** Limits on a project's working files, in bytes and files, and on the pictures of its images. */
 export interface FileLimits {
   maxFileBytes: number;
   maxProjectBytes: number;
   maxProjectFiles: number;
+  maxImagePixels: number;
 }
 
 /** Everything the services of modules/index.ts are built from. */

@@ -6,6 +6,8 @@ export interface SiteResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body's bytes (after any content encoding is undone). */
+  bytes: Buffer;
 }
 
 export function fetchSite(
@@ -23,7 +25,12 @@ export function fetchSite(
         let body = Buffer.concat(chunks);
         if (res.headers['content-encoding'] === 'gzip') body = gunzipSync(body);
         if (res.headers['content-encoding'] === 'br') body = brotliDecompressSync(body);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body.toString('utf8') });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: body.toString('utf8'),
+          bytes: body,
+        });
       });
     });
     req.on('error', reject);

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
 import { fetchSite } from '../helpers/site-client.ts';
+import { tinyPng } from '../helpers/images.ts';
 
 const api = useTestApi({
   SITES_DOMAIN: 'sites.test',
@@ -38,7 +39,7 @@ async function send(method: string, path: string, type: string, body: Uint8Array
 
 const page = (title: string) =>
   `<!doctype html><html lang="en"><title>${title}</title><h1>${title}</h1></html>`;
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0xff, 0x00, 0x7f]);
+const PNG = await tinyPng();
 
 function tar(files: Record<string, string | Buffer>, links: Record<string, string> = {}): Promise<Buffer> {
   const archive = pack();

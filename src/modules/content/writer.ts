@@ -12,6 +12,7 @@ import { lockProject, type ProjectRow } from '../projects/repo.ts';
 import * as files from '../files/repo.ts';
 import {
   checkFileSet,
+  checkImages,
   checkFileSize,
   checkProjectTotals,
   type FileLimits,
@@ -98,6 +99,7 @@ export class WorkingFiles {
   /** Creates or replaces one file (path already validated); `created` tells which. */
   async put(path: string, content: Buffer): Promise<{ file: FileMeta; created: boolean }> {
     checkFileSize(path, content.length, this.limits);
+    await checkImages([[path, content]], this.limits);
     const others = await files.projectTotals(this.trx, this.orgId, this.projectId, path);
     checkProjectTotals(others.files + 1, others.bytes + content.length, this.limits);
     const row = files.fileRow(this.orgId, this.projectId, path, content, new Date().toISOString());
@@ -115,6 +117,8 @@ export class WorkingFiles {
   /** Makes `set` the whole set of files (each checked, and the totals); returns the checked set. */
   async replaceAll(set: SiteFile[]): Promise<Map<string, Buffer>> {
     const checked = checkFileSet(set, this.limits);
+    const stored = await files.listFiles(this.trx, this.orgId, this.projectId);
+    await checkImages(checked, this.limits, new Map(stored.map((f) => [f.path, f.sha256])));
     await files.replaceProjectFiles(this.trx, this.orgId, this.projectId, checked);
     return checked;
   }

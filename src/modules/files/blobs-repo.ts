@@ -61,7 +61,7 @@ export async function storeBlobs(trx: Executor, contents: Map<string, Buffer>): 
   return hashes;
 }
 
-/** Removes the blobs among `hashes` that no version, deployment or template refers to any more. */
+/** Removes the blobs among `hashes` that no version, deployment or template refers to any more, and their images' copies. */
 export async function sweepBlobs(trx: Executor, hashes: Iterable<string>): Promise<void> {
   await holdBlobStore(trx, 'sweep');
   const all = [...new Set(hashes)];
@@ -96,6 +96,21 @@ export async function sweepBlobs(trx: Executor, hashes: Iterable<string>): Promi
             ),
           ),
         ]),
+      )
+      .execute();
+    // The served copies of images (images/copies.ts) go with their blob.
+    await trx
+      .deleteFrom('image_variants')
+      .where('sha256', 'in', all.slice(i, i + 500))
+      .where((w) =>
+        w.not(
+          w.exists(
+            w
+              .selectFrom('blobs as b')
+              .select(sql.lit(1).as('one'))
+              .whereRef('b.sha256', '=', 'image_variants.sha256'),
+          ),
+        ),
       )
       .execute();
   }

@@ -1,12 +1,16 @@
 // The limits every write of site files obeys, whatever writes them (the files API, a generation,
 // a publish with builtFiles): checked before anything is stored, so a refused write changes nothing.
 import { InvalidInputError, TooLargeError, invalid } from '../common/errors.ts';
+import { checkImage } from '../images/checks.ts';
+import { sha256 } from './content.ts';
 import { normalisePath, PathError } from './paths.ts';
 
 export interface FileLimits {
   maxFileBytes: number;
   maxProjectBytes: number;
   maxProjectFiles: number;
+  /** The largest picture (width times height) a raster image file may hold. */
+  maxImagePixels: number;
 }
 
 /** A file as providers and publishing hand it over: text as a string, binary as a Buffer. */
@@ -67,4 +71,20 @@ export function checkFileSet(files: SiteFile[], limits: FileLimits, field = 'pat
   }
   checkProjectTotals(byPath.size, bytes, limits);
   return byPath;
+}
+
+/**
+ * The raster images among `files` checked for what they hold (images/checks.ts: the format their
+ * name says, at most IMAGE_MAX_PIXELS). `stored`: the sha256 already at each path, whose bytes
+ * were checked when written (or stored before the check) and pass as they are.
+ */
+export async function checkImages(
+  files: Iterable<readonly [string, Buffer]>,
+  limits: FileLimits,
+  stored?: ReadonlyMap<string, string>,
+): Promise<void> {
+  for (const [path, content] of files) {
+    if (stored?.get(path) === sha256(content)) continue;
+    await checkImage(path, content, limits.maxImagePixels);
+  }
 }

@@ -5,7 +5,13 @@ import type { Database } from '../../db/index.ts';
 import { invalid } from '../common/errors.ts';
 import { sha256 } from '../files/content.ts';
 import { isInternalPath } from '../files/paths.ts';
-import { checkFileSize, checkProjectTotals, validPath, type FileLimits } from '../files/rules.ts';
+import {
+  checkFileSize,
+  checkImages,
+  checkProjectTotals,
+  validPath,
+  type FileLimits,
+} from '../files/rules.ts';
 import { storeUploadFile, type UploadedFile } from './uploads-repo.ts';
 
 /** A file as an archive reader hands it over: the path as the archive names it. */
@@ -40,6 +46,7 @@ export async function storeArchive(
     checkFileSize(path, file.content.length, limits);
     bytes += file.content.length;
     checkProjectTotals(stored.size + 1, bytes, limits);
+    await checkImages([[path, file.content]], limits);
     const meta = { path, sha256: sha256(file.content), size: file.content.length };
     await storeUploadFile(database, upload, { ...meta, content: file.content });
     stored.set(path, meta);

@@ -5,7 +5,7 @@ import type { FileLimits, SitesSettings } from '../settings.ts';
 import type { Database } from '../../db/index.ts';
 import { signalWork } from '../../jobs/signal.ts';
 import { forPeople, invalid } from '../common/errors.ts';
-import { checkFileSet, type SiteFile } from '../files/rules.ts';
+import { checkFileSet, checkImages, type SiteFile } from '../files/rules.ts';
 import { lockProject, toProject } from '../projects/repo.ts';
 import { requireAbility, requirePermission, requireVisibleProject } from '../access/access.ts';
 import { visibleProject } from '../access/projects.ts';
@@ -80,6 +80,8 @@ export class PublishingService {
           );
         }
         const checked = checkFileSet(files, this.config.files, 'builtFiles path');
+        // The project's own files were checked as they were written; a build's are checked now.
+        if (builtFiles) await checkImages(checked, this.config.files);
         const notes = siteNotes(files);
         for (const [path, content] of checked) if (isPlatformFile(path, content)) checked.delete(path);
         if (!checked.has('index.html')) throw invalid('Nothing to publish: the files have no index.html');

@@ -13,6 +13,7 @@ import { readSiteSettings } from '../site-settings/repo.ts';
 import { decorate, isPage, leftOutOf, utf8 } from './search/site-files.ts';
 import { siteNotes } from './search/site-notes.ts';
 import { siteUrl } from './urls.ts';
+import { ImageCopies, type CopyPlan } from '../images/copies.ts';
 
 /** The site a host names: its project, and the deployment it serves (null: not published). */
 export interface SiteTarget {
@@ -30,6 +31,10 @@ export interface ServedFile {
   content: Buffer;
   contentType: string;
   etag: string;
+  /** The stored blob's sha256 (a page with what publishing writes into it has none). */
+  sha256?: string;
+  /** Set on a copy of an image chosen by the request's `Accept`. */
+  vary?: string;
 }
 
 const toTarget = (row: repo.SiteRow | undefined): SiteTarget | undefined =>
@@ -41,19 +46,27 @@ function toFile(path: string, row: repo.ServedFileRow | undefined): ServedFile |
   const content = Buffer.from(row.content);
   return isPlatformFile(path, content)
     ? null
-    : { content, contentType: row.content_type, etag: `"${row.sha256.slice(0, 32)}"` };
+    : {
+        content,
+        contentType: row.content_type,
+        etag: `"${row.sha256.slice(0, 32)}"`,
+        sha256: row.sha256,
+      };
 }
 
 export class SitesService {
   private readonly reads: ReturnType<typeof repo.prepareSiteReads>;
   private readonly suffix: string;
+  private readonly copies: ImageCopies;
 
   constructor(
     private readonly database: Database,
     private readonly sites: SitesSettings,
     private readonly preview: PreviewSigner,
+    maxImagePixels: number,
   ) {
     this.reads = repo.prepareSiteReads(database);
+    this.copies = new ImageCopies(database, maxImagePixels);
     this.suffix = `.${sites.domain.replace(/:\d+$/, '')}`;
   }
 
@@ -127,6 +140,27 @@ export class SitesService {
     };
     const content = Buffer.from(decorate(site, path, html).html);
     return { ...file, content, etag: `"${sha256(content).slice(0, 32)}"` };
+  }
+
+  /**
+   * Which copy of the image `file` at `path` a request for `width` (none: its own) with `accept`
+   * gets (images/copies.ts); undefined: the file is sent as it is.
+   */
+  imageCopyPlan(
+    path: string,
+    file: ServedFile,
+    width: number | undefined,
+    accept: string | undefined,
+  ): Promise<CopyPlan | undefined> {
+    if (!file.sha256) return Promise.resolve(undefined);
+    return this.copies.plan({ path, content: file.content, sha256: file.sha256 }, width, accept);
+  }
+
+  /** The copy `plan` names, as served; undefined when it cannot be made (the file is sent as it is). */
+  async imageCopy(path: string, file: ServedFile, plan: CopyPlan): Promise<ServedFile | undefined> {
+    const source = { path, content: file.content, sha256: file.sha256! };
+    const copy = await this.copies.copy(source, plan);
+    return copy && { ...copy, vary: 'Accept' };
   }
 
   /** A file of one version of a project, for that version's preview link. */

@@ -14,7 +14,12 @@ let runtime: Container;
 let writer: ContentWriter;
 let orgId: string;
 let clientEmail: string;
-const LIMITS = { maxFileBytes: 1_000, maxProjectBytes: 10_000, maxProjectFiles: 5 };
+const LIMITS = {
+  maxFileBytes: 1_000,
+  maxProjectBytes: 10_000,
+  maxProjectFiles: 5,
+  maxImagePixels: 1_000_000,
+};
 
 beforeAll(async () => {
   db = await createTestDatabase();

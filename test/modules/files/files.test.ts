@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../../helpers/app.ts';
 import { createClient, createProject, OTHER_UUID } from '../../helpers/fixtures.ts';
+import { tinyPng } from '../../helpers/images.ts';
 
 const api = useTestApi({ FILE_MAX_BYTES: '2000', PROJECT_MAX_BYTES: '5000', PROJECT_MAX_FILES: '4' });
 
@@ -52,7 +53,7 @@ describe('project files', () => {
 
   it('round-trips binary content as base64, byte for byte', async () => {
     const p = await project();
-    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x10]);
+    const png = await tinyPng();
     const res = await api.put(`/api/v1/projects/${p.id}/files/img/logo.png`, {
       content: png.toString('base64'),
       encoding: 'base64',

@@ -4,6 +4,9 @@ import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../../helpers/app.ts';
 import { createClient, createProject, createTemplate } from '../../helpers/fixtures.ts';
+import { tinyPng } from '../../helpers/images.ts';
+
+const DOT = await tinyPng();
 
 const api = useTestApi();
 const file = async (projectId: string, path: string) =>
@@ -14,7 +17,7 @@ async function sourceProject() {
   const project = await createProject(api, { client_email: client.email, name: 'Source site' });
   await api.put(`/api/v1/projects/${project.id}/files/index.html`, { content: '<h1>v1</h1>' });
   await api.put(`/api/v1/projects/${project.id}/files/img/dot.png`, {
-    content: Buffer.from([0, 1, 2, 255]).toString('base64'),
+    content: DOT.toString('base64'),
     encoding: 'base64',
   });
   return { client, project };
@@ -36,9 +39,7 @@ describe('templates with files', () => {
     });
     expect(copy.template).toBe('Starter');
     expect((await file(copy.id, 'index.html')).content).toBe('<h1>v1</h1>');
-    expect(Buffer.from((await file(copy.id, 'img/dot.png')).content, 'base64')).toEqual(
-      Buffer.from([0, 1, 2, 255]),
-    );
+    expect(Buffer.from((await file(copy.id, 'img/dot.png')).content, 'base64')).toEqual(DOT);
 
     // ...and edits to the copy reach neither the template nor the source.
     await api.put(`/api/v1/projects/${copy.id}/files/index.html`, { content: '<h1>mine</h1>' });
@@ -79,7 +80,7 @@ describe('GET /projects/{id}/export', () => {
     const entries = unzipSync(new Uint8Array(res.rawPayload));
     expect(Object.keys(entries).sort()).toEqual(['img/dot.png', 'index.html']);
     expect(Buffer.from(entries['index.html']!).toString()).toBe('<h1>v1</h1>');
-    expect(Buffer.from(entries['img/dot.png']!)).toEqual(Buffer.from([0, 1, 2, 255]));
+    expect(Buffer.from(entries['img/dot.png']!)).toEqual(DOT);
   });
 
   it('follows can_export_code of the client’s plan', async () => {

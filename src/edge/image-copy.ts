@@ -1,0 +1,44 @@
+// Raster images of sites are sent as copies (modules/images): the width a page asks for with the
+// documented `?w=` (rounded up to the next of COPY_WIDTHS), in the best format the browser's
+// `Accept` names, without the original's metadata. The original stays with the owner (files API).
+import type { IncomingMessage } from 'node:http';
+import { rasterFormatOf } from '../modules/images/formats.ts';
+import type { ServedFile, SitesService } from '../modules/publishing/sites.ts';
+
+/** The width a URL's `?w=` asks for; undefined when it asks none, null when `w` is no width. */
+export function requestedWidth(url: string): number | undefined | null {
+  const at = url.indexOf('?');
+  if (at < 0) return undefined;
+  const w = new URLSearchParams(url.slice(at + 1)).get('w');
+  if (w === null) return undefined;
+  return /^[1-9][0-9]{0,4}$/.test(w) ? Number(w) : null;
+}
+
+export const BAD_WIDTH_MESSAGE = 'w must be a width in whole pixels (1 to 99999)';
+
+/** A copy made once and kept: by its key, in the edge's file cache (undefined: none). */
+export type CopyCache = (
+  key: string,
+  make: () => Promise<ServedFile | undefined>,
+) => Promise<ServedFile | undefined>;
+
+/**
+ * What to send for the file at `path` that `req` asked for: the copy of an image, or the file as it
+ * is; null when `?w=` of an image is no width (a 400).
+ */
+export async function imageOrFile(
+  sites: SitesService,
+  req: IncomingMessage,
+  path: string,
+  file: ServedFile,
+  cache?: CopyCache,
+): Promise<ServedFile | null> {
+  if (!rasterFormatOf(path)) return file;
+  const width = requestedWidth(req.url ?? '/');
+  if (width === null) return null;
+  const plan = await sites.imageCopyPlan(path, file, width, req.headers.accept);
+  if (!plan) return file;
+  const make = () => sites.imageCopy(path, file, plan);
+  const key = `${plan.sha256}:${plan.width}:${plan.format}`;
+  return (await (cache ? cache(key, make) : make())) ?? file;
+}

@@ -1,0 +1,169 @@
+// The served copies of a site's raster images: resized to a width from COPY_WIDTHS and encoded in
+// the best format the browser accepts, with no metadata (the EXIF of a phone photo holds where it
+// was taken). Each copy is made once, with sharp, and kept (repo.ts); at most two are encoded at a
+// time, and one asked for by many requests at once is encoded once.
+import sharp, { type Sharp } from 'sharp';
+import { LRUCache } from 'lru-cache';
+import type { Database } from '../../db/index.ts';
+import {
+  CONTENT_TYPES,
+  copyFormat,
+  copyWidth,
+  rasterFormatOf,
+  type CopyFormat,
+  type RasterFormat,
+} from './formats.ts';
+import { keepCopy, readCopy, type CopyKey } from './repo.ts';
+
+// libvips' own cache would keep decoded pictures between requests; the copies are kept instead.
+sharp.cache(false);
+
+/** The source of a copy: a site file that is a raster image, with its blob's sha256. */
+export interface ImageSource {
+  path: string;
+  content: Buffer;
+  sha256: string;
+}
+
+/** Which copy a request gets: its key (also the cache's) and what it will be. */
+export interface CopyPlan extends CopyKey {
+  format: CopyFormat;
+  source: RasterFormat;
+}
+
+export interface ImageCopy {
+  content: Buffer;
+  contentType: string;
+  etag: string;
+}
+
+interface Header {
+  format: string;
+  width: number;
+  height: number;
+  hasAlpha: boolean;
+  pages: number;
+}
+
+const MAX_ENCODING = 2;
+const ENCODERS: Record<CopyFormat, (image: Sharp) => Sharp> = {
+  // Effort 2 of 9: a 960-pixel photo in about a quarter of a second here, still far smaller than WebP.
+  avif: (image) => image.avif({ quality: 50, effort: 2 }),
+  webp: (image) => image.webp({ quality: 75 }),
+  jpeg: (image) => image.jpeg({ quality: 78, mozjpeg: true }),
+  png: (image) => image.png({ compressionLevel: 9, adaptiveFiltering: true }),
+};
+
+export class ImageCopies {
+  private readonly headers = new LRUCache<string, Header | false>({ max: 10_000 });
+  private readonly making = new Map<string, Promise<Buffer | null>>();
+  private encoding = 0;
+  private readonly queue: (() => void)[] = [];
+
+  constructor(
+    private readonly database: Database,
+    private readonly maxPixels: number,
+  ) {}
+
+  /**
+   * The copy a request for `width` (none: the image's own, up to MAX_COPY_WIDTH) with `accept`
+   * gets; undefined when the file is served as it is: no raster image, one sharp cannot read or
+   * larger than IMAGE_MAX_PIXELS (stored before the limit), or a GIF asked for at its own size
+   * (it may move, and a GIF holds no EXIF).
+   */
+  async plan(
+    source: ImageSource,
+    width: number | undefined,
+    accept: string | undefined,
+  ): Promise<CopyPlan | undefined> {
+    const format = rasterFormatOf(source.path);
+    if (!format) return undefined;
+    const header = await this.header(source);
+    if (!header || header.width * header.height > this.maxPixels) return undefined;
+    if (format === 'gif' && width === undefined) return undefined;
+    return {
+      sha256: source.sha256,
+      width: copyWidth(width, header.width),
+      format: copyFormat(format, header.hasAlpha, accept),
+      source: format,
+    };
+  }
+
+  /** The copy `plan` names: kept, or made now (and kept); undefined when sharp fails on the source. */
+  async copy(source: ImageSource, plan: CopyPlan): Promise<ImageCopy | undefined> {
+    const key = `${plan.sha256}:${plan.width}:${plan.format}`;
+    let content = await readCopy(this.database.db, plan);
+    if (!content) {
+      let made = this.making.get(key);
+      if (!made) {
+        made = this.make(source.content, plan).finally(() => this.making.delete(key));
+        this.making.set(key, made);
+      }
+      content = (await made) ?? undefined;
+      if (!content) return undefined;
+    }
+    return {
+      content,
+      contentType: CONTENT_TYPES[plan.format],
+      etag: `"${plan.sha256.slice(0, 24)}-${plan.width}-${plan.format}"`,
+    };
+  }
+
+  /** The size of an image (width and height in pixels, after its EXIF rotation); undefined when it is no image sharp reads. */
+  async size(source: ImageSource): Promise<{ width: number; height: number } | undefined> {
+    const header = await this.header(source);
+    return header ? { width: header.width, height: header.height } : undefined;
+  }
+
+  private async header(source: ImageSource): Promise<Header | undefined> {
+    let header = this.headers.get(source.sha256);
+    if (header === undefined) {
+      header = await sharp(source.content, { limitInputPixels: false })
+        .metadata()
+        .then((m) => {
+          // Orientations 5 to 8 turn the picture a quarter: its width is the stored height.
+          const turned = (m.orientation ?? 1) >= 5;
+          return {
+            format: m.format,
+            width: (turned ? m.height : m.width) ?? 0,
+            height: (turned ? m.width : m.height) ?? 0,
+            hasAlpha: m.hasAlpha,
+            pages: m.pages ?? 1,
+          };
+        })
+        .catch(() => false as const);
+      this.headers.set(source.sha256, header);
+    }
+    return header || undefined;
+  }
+
+  /** The copy made and kept; null when sharp cannot make it (a truncated or broken image). */
+  private async make(content: Buffer, plan: CopyPlan): Promise<Buffer | null> {
+    await this.turn();
+    let made: Buffer | null;
+    try {
+      const image = sharp(content, { limitInputPixels: this.maxPixels, failOn: 'error', pages: 1 })
+        .rotate()
+        .resize({ width: plan.width, withoutEnlargement: true });
+      made = await ENCODERS[plan.format](image).toBuffer();
+    } catch {
+      made = null;
+    } finally {
+      this.done();
+    }
+    if (made) await keepCopy(this.database.db, plan, made);
+    return made;
+  }
+
+  /** Waits for a turn among MAX_ENCODING encoders. */
+  private async turn(): Promise<void> {
+    if (this.encoding < MAX_ENCODING) this.encoding++;
+    else await new Promise<void>((go) => this.queue.push(go)); // done() hands its turn on
+  }
+
+  private done(): void {
+    const next = this.queue.shift();
+    if (next) next();
+    else this.encoding--;
+  }
+}
