@@ -99,6 +99,42 @@ describe('serving images', () => {
   });
 });
 
+describe('generated pages', () => {
+  it('publish their pictures with a srcset whose every copy is the width it says, and width and height', async () => {
+    const client = await createClient(api);
+    const p = await createProject(api, { client_email: client.email, name: 'Generated' });
+    const notes = JSON.stringify({ name: 'Sea Studio', kind: 'photographer' });
+    await api.put(`/api/v1/projects/${p.id}/files/.sitewright/builtin-brief.json`, { content: notes });
+    const page = (body: string) =>
+      `<!doctype html><html lang="en"><head><title>Sea</title></head><body><main>${body}</main></body></html>`;
+    await api.put(`/api/v1/projects/${p.id}/files/index.html`, {
+      content: page(
+        '<img src="images/sea.jpg" alt="Sea" loading="lazy"><img src="images/sun.jpg" alt="Sun">',
+      ),
+    });
+    await put(p.id, 'images/sea.jpg', await photo(1400, 700));
+    await put(p.id, 'images/sun.jpg', await photo(700, 700));
+    expect((await api.post(`/api/v1/projects/${p.id}/publish`, {})).status).toBe(200);
+    const host = `${p.subdomain}.sites.test`;
+    const home = (await fetchSite(port, host, '/')).body;
+    const [sea, sun] = [...home.matchAll(/<img [^>]*>/g)].map((m) => m[0]);
+    expect(sea).toContain('width="1400" height="700" fetchpriority="high"');
+    expect(sea).not.toContain('loading');
+    expect(sun).toContain('width="700" height="700" loading="lazy"');
+    const srcset = /srcset="([^"]+)"/.exec(sea!)![1]!;
+    const candidates = srcset.split(', ').map((c) => c.split(' ') as [string, string]);
+    expect(candidates.map(([, w]) => w)).toEqual(['320w', '480w', '640w', '960w', '1280w', '1400w']);
+    for (const [url, w] of candidates) {
+      const copy = await fetchSite(port, host, `/${url}`, { accept: AVIF });
+      expect((await described(copy.bytes)).width, url).toBe(Number(w.slice(0, -1)));
+    }
+    // The preview shows the page as it will go live, images included.
+    const link = new URL((await api.get(`/api/v1/projects/${p.id}/preview`)).body.preview_url);
+    const preview = await fetchSite(port, link.host, link.pathname.replace(/\/?$/, '/'));
+    expect(preview.body).toContain(`srcset="${srcset}"`);
+  });
+});
+
 describe('image uploads', () => {
   it('refuses what is no image of its name, formats browsers do not show, and decompression bombs', async () => {
     const client = await createClient(api);

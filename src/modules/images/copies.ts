@@ -14,6 +14,7 @@ import {
   type RasterFormat,
 } from './formats.ts';
 import { keepCopy, readCopy, type CopyKey } from './repo.ts';
+import { readHeader, type ImageHeader } from './header.ts';
 
 // libvips' own cache would keep decoded pictures between requests; the copies are kept instead.
 sharp.cache(false);
@@ -37,14 +38,6 @@ export interface ImageCopy {
   etag: string;
 }
 
-interface Header {
-  format: string;
-  width: number;
-  height: number;
-  hasAlpha: boolean;
-  pages: number;
-}
-
 const MAX_ENCODING = 2;
 const ENCODERS: Record<CopyFormat, (image: Sharp) => Sharp> = {
   // Effort 2 of 9: a 960-pixel photo in about a quarter of a second here, still far smaller than WebP.
@@ -55,7 +48,7 @@ const ENCODERS: Record<CopyFormat, (image: Sharp) => Sharp> = {
 };
 
 export class ImageCopies {
-  private readonly headers = new LRUCache<string, Header | false>({ max: 10_000 });
+  private readonly headers = new LRUCache<string, ImageHeader | false>({ max: 10_000 });
   private readonly making = new Map<string, Promise<Buffer | null>>();
   private encoding = 0;
   private readonly queue: (() => void)[] = [];
@@ -68,8 +61,8 @@ export class ImageCopies {
   /**
    * The copy a request for `width` (none: the image's own, up to MAX_COPY_WIDTH) with `accept`
    * gets; undefined when the file is served as it is: no raster image, one sharp cannot read or
-   * larger than IMAGE_MAX_PIXELS (stored before the limit), or a GIF asked for at its own size
-   * (it may move, and a GIF holds no EXIF).
+   * larger than IMAGE_MAX_PIXELS (stored before the limit), or a GIF or moving image asked for at
+   * its own size (a copy would stand still; a GIF holds no EXIF).
    */
   async plan(
     source: ImageSource,
@@ -80,7 +73,7 @@ export class ImageCopies {
     if (!format) return undefined;
     const header = await this.header(source);
     if (!header || header.width * header.height > this.maxPixels) return undefined;
-    if (format === 'gif' && width === undefined) return undefined;
+    if (width === undefined && (format === 'gif' || header.pages > 1)) return undefined;
     return {
       sha256: source.sha256,
       width: copyWidth(width, header.width),
@@ -109,29 +102,10 @@ export class ImageCopies {
     };
   }
 
-  /** The size of an image (width and height in pixels, after its EXIF rotation); undefined when it is no image sharp reads. */
-  async size(source: ImageSource): Promise<{ width: number; height: number } | undefined> {
-    const header = await this.header(source);
-    return header ? { width: header.width, height: header.height } : undefined;
-  }
-
-  private async header(source: ImageSource): Promise<Header | undefined> {
+  private async header(source: ImageSource): Promise<ImageHeader | undefined> {
     let header = this.headers.get(source.sha256);
     if (header === undefined) {
-      header = await sharp(source.content, { limitInputPixels: false })
-        .metadata()
-        .then((m) => {
-          // Orientations 5 to 8 turn the picture a quarter: its width is the stored height.
-          const turned = (m.orientation ?? 1) >= 5;
-          return {
-            format: m.format,
-            width: (turned ? m.height : m.width) ?? 0,
-            height: (turned ? m.width : m.height) ?? 0,
-            hasAlpha: m.hasAlpha,
-            pages: m.pages ?? 1,
-          };
-        })
-        .catch(() => false as const);
+      header = (await readHeader(source.content)) ?? false;
       this.headers.set(source.sha256, header);
     }
     return header || undefined;

@@ -14,6 +14,7 @@ import { decorate, isPage, leftOutOf, utf8 } from './search/site-files.ts';
 import { siteNotes } from './search/site-notes.ts';
 import { siteUrl } from './urls.ts';
 import { ImageCopies, type CopyPlan } from '../images/copies.ts';
+import { imageSizes, responsiveImages } from '../images/responsive.ts';
 
 /** The site a host names: its project, and the deployment it serves (null: not published). */
 export interface SiteTarget {
@@ -138,7 +139,17 @@ export class SitesService {
       notes: siteNotes(notes ? [{ path: GENERATOR_NOTES_FILE, content: Buffer.from(notes.content) }] : []),
       hasFile: (named: string) => present.has(named),
     };
-    const content = Buffer.from(decorate(site, path, html).html);
+    let decorated = decorate(site, path, html).html;
+    if (site.notes.generated) {
+      const read = async (named: string) => {
+        const row = isInternalPath(named)
+          ? undefined
+          : await this.reads.currentFile.first({ projectId, path: named });
+        return row && Buffer.from(row.content);
+      };
+      decorated = await responsiveImages(decorated, path, imageSizes(read));
+    }
+    const content = Buffer.from(decorated);
     return { ...file, content, etag: `"${sha256(content).slice(0, 32)}"` };
   }
 

@@ -69,7 +69,7 @@ export async function searchReadyUpload(
   const now = new Date().toISOString();
   const byPath = new Map(files.map((file) => [file.path, file]));
   await makeReadyToGoLive(
-    await searchSite(trx, sites, project, { name: null, kind: null }),
+    await searchSite(trx, sites, project, { name: null, kind: null, generated: false }),
     {
       paths: files.map((file) => file.path),
       read: (path) => readUploadFile(trx, upload, byPath.get(path)!.stored),

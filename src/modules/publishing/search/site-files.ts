@@ -6,6 +6,8 @@ import type { SiteSettings } from '../../site-settings/schema.ts';
 import { decoratePage, type PageFacts } from './page-head.ts';
 import { structuredData } from './structured-data.ts';
 import { planPlaceholders, type PlaceholderPlan } from '../placeholders.ts';
+import { imageSizes, responsiveImages } from '../../images/responsive.ts';
+import type { SiteNotes } from './site-notes.ts';
 
 export const SITEMAP = 'sitemap.xml';
 export const ROBOTS = 'robots.txt';
@@ -17,7 +19,7 @@ export interface SearchSite {
   baseUrl: string;
   settings: SiteSettings;
   /** What the generator noted about the site, when it made it. */
-  notes: { name: string | null; kind: string | null };
+  notes: SiteNotes;
   /** Whether the deployment has a file (a setting may name one deleted since). */
   hasFile: (path: string) => boolean;
 }
@@ -114,6 +116,7 @@ export async function makeReadyToGoLive(
     await io.remove(path);
   }
   const full: SearchSite = { ...site, hasFile: (path) => present.has(path) };
+  const sizeOf = imageSizes(async (path) => (present.has(path) ? io.read(path) : undefined));
   const pages: { path: string; lastModified: string }[] = [];
   for (const path of pagePaths) {
     if (!present.has(path)) continue;
@@ -124,6 +127,8 @@ export async function makeReadyToGoLive(
       continue;
     }
     const page = decorate(full, path, plan.page(path, html));
+    // The generator's pages get responsive images; a page by hand keeps its own (images/responsive.ts).
+    if (site.notes.generated) page.html = await responsiveImages(page.html, path, sizeOf);
     if (page.html !== html) await io.write(path, Buffer.from(page.html));
     if (page.indexable) pages.push({ path, lastModified: lastModified(path) });
   }

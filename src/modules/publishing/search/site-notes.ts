@@ -7,6 +7,8 @@ import { isPlatformFile } from '../platform-files.ts';
 export interface SiteNotes {
   name: string | null;
   kind: string | null;
+  /** The generator made the site (its notes are there): its pages' layout is the generator's. */
+  generated: boolean;
 }
 
 const text = (content: string | Buffer) => (typeof content === 'string' ? content : content.toString('utf8'));
@@ -20,10 +22,10 @@ export function siteNotes(files: readonly { path: string; content: string | Buff
       const notes = JSON.parse(text(file.content)) as Record<string, unknown>;
       const name = typeof notes.name === 'string' && notes.name.trim() ? notes.name.trim() : null;
       const kind = typeof notes.kind === 'string' ? notes.kind : null;
-      return { name, kind };
+      return { name, kind, generated: true };
     } catch {
       continue;
     }
   }
-  return { name: null, kind: null };
+  return { name: null, kind: null, generated: false };
 }
