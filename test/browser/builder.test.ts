@@ -19,6 +19,7 @@ import { LoopbackDns } from '../helpers/dns-server.ts';
 import { freePort } from '../helpers/server-process.ts';
 import { checkPage as check, cspViolations, hasChromium, launchChromium, SHOTS } from '../helpers/browser.ts';
 import { systemPrincipal } from '../../src/modules/access/principal.ts';
+import { photo, tinyPng } from '../helpers/images.ts';
 
 const PASSWORD = 'a long enough password';
 
@@ -794,4 +795,77 @@ describe.runIf(hasChromium)('the builder and what it trusts, in Chromium', () =>
     expect(csp).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('Replace image: a selected picture shows a chosen or dropped image, with its alt text', async () => {
+    const { org, page, context, csp } = await signedInAgency(1180, 860);
+    const owner = systemPrincipal(org.id);
+    const client = await ctx.services.clients.create(owner, { email: 'replace@cathedral.test' });
+    const project = await ctx.services.projects.create(owner, {
+      client_email: client.email,
+      name: 'Cathedral Weddings',
+    });
+    await page.goto(`${base}/app/projects/${project.id}`);
+    await page.getByLabel('What should we build?').fill('A wedding photographer in Lyon with a gallery');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#history [data-status="succeeded"]').waitFor({ timeout: 15_000 });
+    await ctx.services.files.putBytes(owner, project.id, 'images/cathedral.jpg', await photo(1200, 800));
+    await page.reload();
+    await page.getByRole('button', { name: 'Select an element' }).click();
+    for (let tries = 0; tries < 10; tries++) {
+      await preview(page).locator('.hero svg circle').first().click({ force: true });
+      const shown = await page
+        .locator('#selection-tag', { hasText: '<svg>' })
+        .waitFor({ timeout: 1_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (shown) break;
+    }
+    await page.getByRole('button', { name: 'Replace image' }).click();
+    await page.getByRole('radio', { name: 'images/cathedral.jpg' }).check();
+    await page.getByLabel('Alt text').fill('The cathedral steps at dusk');
+    await page.locator('#image-form').evaluate((form) => form.scrollIntoView({ block: 'start' }));
+    await check(page, 'builder-replace-image');
+    await page.locator('#image-form').getByRole('button', { name: 'Replace image' }).click();
+    const placed = preview(page).locator('.hero img[alt="The cathedral steps at dusk"]');
+    await placed.waitFor({ timeout: 10_000 });
+    // The preview serves the picture as a copy the width the page asks for (srcset).
+    await expect
+      .poll(() => placed.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 10_000 })
+      .toBeGreaterThan(100);
+    expect(await placed.getAttribute('srcset')).toContain('images/cathedral.jpg?w=320 320w');
+
+    // A picture dropped on the form is uploaded and shown instead, as a new version.
+    await page.getByRole('button', { name: 'Select an element' }).click();
+    await page.getByRole('button', { name: 'Select an element' }).click();
+    await preview(page).locator('.hero img').click();
+    await page.locator('#selection-tag', { hasText: '<img>' }).waitFor();
+    await page.getByRole('button', { name: 'Replace image' }).click();
+    expect(await page.getByLabel('Alt text').inputValue()).toBe('The cathedral steps at dusk');
+    const png = (await tinyPng()).toString('base64');
+    const dropped = await page.evaluateHandle((data) => {
+      const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], 'Rings.png', { type: 'image/png' }));
+      return transfer;
+    }, png);
+    await page.dispatchEvent('#image-drop', 'drop', { dataTransfer: dropped });
+    await page.getByText('Rings.png is uploaded into images/').waitFor();
+    await page.getByLabel('Alt text').fill('Two rings');
+    await page.locator('#image-form').getByRole('button', { name: 'Replace image' }).click();
+    await preview(page)
+      .locator('.hero img[src="images/Rings.png"][alt="Two rings"]')
+      .waitFor({ timeout: 10_000 });
+    await page
+      .getByRole('radio', { name: 'images/Rings.png', includeHidden: true })
+      .waitFor({ state: 'attached' });
+    const { versions } = await ctx.services.versions.list(owner, project.id, 2, 0);
+    expect(versions.map((v) => v.summary)).toEqual([
+      'Replaced a picture in index.html with images/Rings.png',
+      'Replaced a picture in index.html with images/cathedral.jpg',
+    ]);
+    expect(csp).toEqual([]);
+    await context.close();
+  }, 90_000);
 });

@@ -8,6 +8,8 @@ import type { ContentWriter, VersionNote } from '../content/writer.ts';
 import { findTemplate } from '../templates/repo.ts';
 import { decodeContent } from './content.ts';
 import { replaceElementText } from './text-edit.ts';
+import { isPicture, replaceImageElement } from './image-edit.ts';
+import { sha256 } from './content.ts';
 import * as repo from './repo.ts';
 import { validPath } from './rules.ts';
 import type { FileMeta, FileWithContent } from './schema.ts';
@@ -119,6 +121,47 @@ export class FilesService {
     });
   }
 
+  /**
+   * The builder's *Replace image* (image-edit.ts): the picture at `selector` in page `file` shows
+   * `image` (one of the project's pictures) or `upload` (a new one, stored under `images/` first,
+   * beside an earlier file of the same name rather than over it), with `alt`. One version.
+   */
+  async replaceImage(
+    principal: Principal,
+    projectId: string,
+    edit: {
+      file: string;
+      selector: string;
+      alt: string;
+      image?: string;
+      upload?: { name: string; content: Buffer };
+    },
+    change: FileChange = {},
+  ): Promise<{ page: FileMeta; image: string }> {
+    const path = validPath(edit.file, 'file');
+    if (!/\.html?$/i.test(path)) throw invalid(`field 'file': only HTML pages hold pictures to replace`);
+    if (!edit.image === !edit.upload) throw invalid('Choose one of the project’s images, or upload one');
+    return this.writer.change(principal, projectId, {
+      write: async (files) => {
+        const current = await files.get(path);
+        if (!current || current.encoding !== 'utf8') throw notFound('File');
+        let image: string;
+        if (edit.upload) {
+          image = await freeImagePath(edit.upload, (p) => files.get(p));
+          await files.put(image, edit.upload.content);
+        } else {
+          image = validPath(edit.image!, 'image');
+          if (!isPicture(image))
+            throw invalid(`field 'image': '${image}' is no picture (JPEG, PNG, WebP, AVIF, GIF or SVG)`);
+          if (!(await files.get(image))) throw invalid(`field 'image': the project has no file '${image}'`);
+        }
+        const html = replaceImageElement(current.content, path, edit.selector, image, edit.alt);
+        return { page: (await files.put(path, Buffer.from(html))).file, image };
+      },
+      version: ({ image }) => versionOf(principal, change, `Replaced a picture in ${path} with ${image}`),
+    });
+  }
+
   async delete(
     principal: Principal,
     projectId: string,
@@ -157,4 +200,39 @@ export class FilesService {
     if (!(await findTemplate(this.db, orgId, templateId))) throw notFound('Template');
     return repo.listTemplateFiles(this.db, orgId, templateId);
   }
+}
+
+/**
+ * Where an uploaded picture is stored: `images/` and its name made a safe path (letters, digits,
+ * `-`, `_`, `.`); the same bytes already there are reused, other bytes get `-2`, `-3`… added.
+ */
+async function freeImagePath(
+  upload: { name: string; content: Buffer },
+  existing: (path: string) => Promise<{ sha256: string } | undefined | null>,
+): Promise<string> {
+  const leaf = upload.name.split(/[\\/]/).pop() ?? '';
+  const dot = leaf.lastIndexOf('.');
+  const extension =
+    dot > 0
+      ? leaf
+          .slice(dot + 1)
+          .toLowerCase()
+          .replace(/[^a-z0-9]/g, '')
+      : '';
+  if (!isPicture(`x.${extension}`))
+    throw invalid(`'${leaf.slice(0, 100)}' is no picture: upload a JPEG, PNG, WebP, AVIF, GIF or SVG`);
+  const stem =
+    (dot > 0 ? leaf.slice(0, dot) : leaf)
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^A-Za-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'picture';
+  const hash = sha256(upload.content);
+  for (let n = 1; n < 1000; n++) {
+    const path = `images/${stem}${n === 1 ? '' : `-${n}`}.${extension}`;
+    const there = await existing(path);
+    if (!there || there.sha256 === hash) return path;
+  }
+  throw invalid('Too many pictures of that name: rename the file and upload it again');
 }

@@ -25,9 +25,11 @@ function steps(selector: string): { tag: string; index: number }[] {
   return parsed;
 }
 
-/** The page with the text of the element at `selector` replaced by `text` (escaped; line breaks kept). */
-export function replaceElementText(html: string, selector: string, text: string): string {
-  if (text.length > MAX_EDIT_TEXT) throw invalid(`field 'text' is longer than ${MAX_EDIT_TEXT} characters`);
+/**
+ * The element of `html` at `selector` (parsed with source locations); a clear error when the page
+ * no longer has it.
+ */
+export function elementAt(html: string, selector: string): ElementNode {
   const document = parse(html, { sourceCodeLocationInfo: true });
   let element = document.childNodes.find(isElement) as ElementNode | undefined;
   for (const step of steps(selector).slice(1)) {
@@ -40,6 +42,13 @@ export function replaceElementText(html: string, selector: string, text: string)
     throw invalid(
       'That element is no longer in the page (it may have changed since the preview loaded): reload the preview and select it again',
     );
+  return element;
+}
+
+/** The page with the text of the element at `selector` replaced by `text` (escaped; line breaks kept). */
+export function replaceElementText(html: string, selector: string, text: string): string {
+  if (text.length > MAX_EDIT_TEXT) throw invalid(`field 'text' is longer than ${MAX_EDIT_TEXT} characters`);
+  const element = elementAt(html, selector);
   const textOnly = element.childNodes.every((n) => n.nodeName === '#text' || n.nodeName === 'br');
   if (!textOnly)
     throw invalid(

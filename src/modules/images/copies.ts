@@ -141,3 +141,20 @@ export class ImageCopies {
     else this.encoding--;
   }
 }
+
+/** A small WebP of an image for choosing among pictures (the builder); not kept. Undefined when it is no image sharp reads. */
+export async function thumbnailOf(
+  content: Buffer,
+  width: number,
+  maxPixels: number,
+): Promise<Buffer | undefined> {
+  try {
+    return await sharp(content, { limitInputPixels: maxPixels, pages: 1 })
+      .rotate()
+      .resize({ width, withoutEnlargement: true })
+      .webp({ quality: 70 })
+      .toBuffer();
+  } catch {
+    return undefined;
+  }
+}

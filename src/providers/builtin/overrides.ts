@@ -6,6 +6,9 @@
 //   `data-sw="<key>"` keeps its text in the brief by that key; any other (a navigation link, a
 //   button, a label) keeps it as a replaced text, applied to every element of that tag and class
 //   that renders the same words;
+// - a picture slot (`data-sw-picture`) that shows another image, as the builder's *Replace image*
+//   leaves it (an `<img>` with its src and alt), is that image placed in the slot: kept in the
+//   brief with its alt text;
 // - any other change (markup, attributes, the stylesheet: the code editor or the files API) means
 //   the page was changed by hand, and the generator does not render the site again over it.
 // So an in-place text edit never stops a later prompt, whatever element it was made on.
@@ -33,21 +36,27 @@ export interface ReadBack {
   texts: Record<string, string>;
   /** Changed texts of other elements. */
   replaced: ReplacedText[];
+  /** Pictures placed in slots, by slot: the image's site path and its alt text. */
+  pictures: Record<string, { path: string; alt: string }>;
 }
 
 export function readBack(files: SiteFile[], rendered: SiteFile[]): ReadBack {
   const now = new Map(files.map((f) => [f.path, asText(f.content)]));
-  const found: ReadBack = { handEdited: [], texts: {}, replaced: [] };
+  const found: ReadBack = { handEdited: [], texts: {}, replaced: [], pictures: {} };
   for (const file of rendered) {
     const current = now.get(file.path);
     if (current === undefined) continue;
     if (file.path.endsWith('.css')) {
       if (current !== asText(file.content)) found.handEdited.push(file.path);
     } else if (file.path.endsWith('.html')) {
-      const changes: ReadBack = { handEdited: [], texts: {}, replaced: [] };
+      const changes: ReadBack = { handEdited: [], texts: {}, replaced: [], pictures: {} };
       if (sameTree(parse(asText(file.content)), parse(current), false, changes)) {
         Object.assign(found.texts, changes.texts);
         found.replaced.push(...changes.replaced);
+        for (const [slot, picture] of Object.entries(changes.pictures)) {
+          const path = sitePathOf(picture.path, file.path);
+          if (path) found.pictures[slot] = { path, alt: picture.alt };
+        }
       } else found.handEdited.push(file.path);
     }
   }
@@ -74,11 +83,29 @@ export function withReadBack(brief: Brief, back: ReadBack): Brief {
     )
       replaced.push(change);
   }
+  const pictures = { ...brief.pictures };
+  const alts: Record<string, string> = {};
+  for (const [slot, picture] of Object.entries(back.pictures)) {
+    pictures[slot] = picture.path;
+    alts[`${slot}.alt`] = picture.alt;
+  }
   return {
     ...brief,
-    texts: { ...brief.texts, ...back.texts },
+    pictures,
+    texts: { ...brief.texts, ...back.texts, ...alts },
     replaced: replaced.filter((r) => r.from !== r.to),
   };
+}
+
+/** The site path a `src` names from the page at `page`; undefined when it is no file of the site. */
+function sitePathOf(src: string, page: string): string | undefined {
+  try {
+    const base = new URL(`http://site.invalid/${page}`);
+    const url = new URL(src, base);
+    return url.origin === base.origin && !url.search ? decodeURIComponent(url.pathname.slice(1)) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The page with the brief's replaced texts applied (in order), as an in-place edit writes them. */
@@ -134,6 +161,8 @@ function textOf(element: Element): string {
 }
 
 const keyOf = (element: Element) => element.attrs.find((a) => a.name === 'data-sw')?.value;
+const attrOf = (element: Element, name: string) => element.attrs.find((a) => a.name === name)?.value;
+const slotOf = (element: Element) => attrOf(element, 'data-sw-picture');
 const classOf = (element: Element) => normalClass(element.attrs.find((a) => a.name === 'class')?.value);
 
 /** A placeholder loses `data-sw-todo` and its `todo` class once its text is written: not a change. */
@@ -179,6 +208,16 @@ function sameTree(theirs: ParentNode, mine: ParentNode, inBody: boolean, changes
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
     const y = b[i]!;
+    // A picture slot showing an image (placed by Replace image), whatever it showed before.
+    const slot = isElement(x) ? slotOf(x) : undefined;
+    if (slot !== undefined && isElement(x) && isElement(y) && y.tagName === 'img' && slotOf(y) === slot) {
+      const [src, alt] = [attrOf(y, 'src'), attrOf(y, 'alt') ?? ''];
+      const same = x.tagName === 'img' && attrOf(x, 'src') === src && (attrOf(x, 'alt') ?? '') === alt;
+      if (src && !same) {
+        changes.pictures[slot] = { path: src, alt };
+        continue;
+      }
+    }
     if (x.nodeName !== y.nodeName) return false;
     if (x.nodeName === '#text' || x.nodeName === '#comment') {
       const value = (n: ChildNode) => ('value' in n ? n.value : 'data' in n ? n.data : '');

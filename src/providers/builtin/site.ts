@@ -87,7 +87,9 @@ export function picture(site: Site, slot: string, fallback: string): string {
   const placed = site.brief.pictures[slot];
   if (!placed) return fallback.replace(/^<([a-z]+)/, `<$1 data-sw-picture="${slot}"`);
   const className = /^<[a-z]+[^>]*?\sclass="([^"]*)"/.exec(fallback)?.[1];
-  return `<img${className ? ` class="${className}"` : ''} src="${escapeHtml(placed)}" alt="${escapeHtml(altOf(site, placed))}" loading="lazy" data-sw-picture="${slot}">`;
+  // The alt text the person wrote (the builder's Replace image), else one from the file's name.
+  const alt = site.brief.texts[`${slot}.alt`] ?? altOf(site, placed);
+  return `<img${className ? ` class="${className}"` : ''} src="${escapeHtml(placed)}" alt="${escapeHtml(alt)}" loading="lazy" data-sw-picture="${slot}">`;
 }
 
 /** What a section is called, in the navigation and as its heading. */

@@ -4,12 +4,14 @@ import { initChat, scrollChat } from './chat.js';
 import { initCode } from './code.js';
 import { addCopyButtons } from './copy.js';
 import { initPreview, refresh } from './preview.js';
+import { initImages } from './images.js';
 import { post, fieldsOf, say } from './http.js';
 
 const workspace = document.getElementById('workspace');
 const projectId = workspace.dataset.project;
 
 initPreview({ projectId });
+initImages();
 // The preview pane alone (embed_preview_path, or a frame's /preview) has no chat and no code panel.
 if (document.getElementById('prompt-form'))
   initChat({ projectId, onFinished: () => refresh(), onSent: () => refresh() });

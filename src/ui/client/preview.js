@@ -172,6 +172,7 @@ function showSelection(data) {
   $('element-selector').value = data.selector;
   $('element-html').value = data.html;
   $('prompt').placeholder = 'What should change in the selected element?';
+  document.dispatchEvent(new CustomEvent('sitewright:selected', { detail: { ...data } }));
 }
 
 export function clearSelection() {
@@ -181,6 +182,7 @@ export function clearSelection() {
   $('selection').hidden = true;
   for (const id of ['element-file', 'element-selector', 'element-html']) $(id).value = '';
   send({ type: 'clear' });
+  document.dispatchEvent(new CustomEvent('sitewright:selected', { detail: null }));
 }
 
 /**

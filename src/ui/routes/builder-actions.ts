@@ -13,6 +13,8 @@ import type { BuilderMount, BuilderParams } from '../builder/mount.ts';
 import type { BuilderScope } from '../builder/scope.ts';
 import { placeholdersOf } from '../builder/placeholders.ts';
 import { idFromUrl } from '../ids.ts';
+import { decodeContent } from '../../modules/files/content.ts';
+import { invalid } from '../../modules/common/errors.ts';
 
 type P = BuilderParams;
 /** What the preview pane alone uses (a hybrid session may do these and nothing else). */
@@ -111,6 +113,34 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
         return { notice: `Saved the text in ${file.path}.`, data: { file } };
       });
     });
+
+    app.post<{ Params: P; Body: Form }>(
+      `${mount.route}/replace-image`,
+      { bodyLimit: fileBodyLimit },
+      async (request, reply) => {
+        const scope = await mount.scope(request, reply, request.params);
+        const { principal: asking, project } = scope;
+        const form = request.body ?? {};
+        return answer(request, reply, back(scope, 'chat'), async () => {
+          const name = optional(form, 'upload_name');
+          const bytes = name ? decodeContent(text(form, 'upload_content'), 'base64') : undefined;
+          if (name && !bytes) throw invalid("field 'upload_content' is not valid base64");
+          const image = optional(form, 'image');
+          const result = await files.replaceImage(
+            asking,
+            project.id,
+            {
+              file: text(form, 'file'),
+              selector: text(form, 'selector'),
+              alt: text(form, 'alt').trim(),
+              ...(name && bytes ? { upload: { name, content: bytes } } : image ? { image } : {}),
+            },
+            { source: 'edit' },
+          );
+          return { notice: `The picture shows ${result.image} now.`, data: result };
+        });
+      },
+    );
 
     app.post<{ Params: P & { vid: string } }>(
       `${mount.route}/versions/:vid/restore`,

@@ -9,11 +9,12 @@ import type { BuilderMount, BuilderParams } from '../builder/mount.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { loadWorkspace, type WorkspaceQuery } from '../builder/workspace.ts';
 import { idFromUrl } from '../ids.ts';
+import { thumbnailOf } from '../../modules/images/copies.ts';
 
 type ProjectParams = BuilderParams;
 
 export function builderRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPluginAsync {
-  const { services } = deps;
+  const { services, config } = deps;
   const { generations, versions, files } = services;
   return async (app) => {
     app.get<{ Params: ProjectParams; Querystring: WorkspaceQuery }>(mount.route, async (request, reply) => {
@@ -113,21 +114,30 @@ export function builderRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPlug
     // A picture of the project's files on the builder's own origin (its CSP takes images from
     // itself only): the shared-link card and image choices show it. Raster images only: an SVG
     // opened from here would run as a page of this origin.
-    app.get<{ Params: ProjectParams; Querystring: { path?: string } }>(
+    // `?thumb=1`: a small WebP of it, for choosing among the project's pictures (Replace image).
+    app.get<{ Params: ProjectParams; Querystring: { path?: string; thumb?: string } }>(
       `${mount.route}/image`,
       async (request, reply) => {
         const { principal: asking, project } = await mount.scope(request, reply, request.params, true);
         const file = await files.get(asking, project.id, request.query.path ?? '');
         if (!RASTER.test(file.content_type) || file.encoding !== 'base64')
           return reply.status(404).type('text/plain; charset=utf-8').send('Not an image');
+        const bytes = Buffer.from(file.content, 'base64');
+        const thumb =
+          request.query.thumb === '1'
+            ? await thumbnailOf(bytes, THUMB_WIDTH, config.files.maxImagePixels)
+            : undefined;
         return reply
           .header('cache-control', 'private, no-cache')
+          .header('etag', `"${file.sha256.slice(0, 32)}${thumb ? '-thumb' : ''}"`)
           .header('content-security-policy', "default-src 'none'")
-          .type(file.content_type)
-          .send(Buffer.from(file.content, 'base64'));
+          .type(thumb ? 'image/webp' : file.content_type)
+          .send(thumb ?? bytes);
       },
     );
   };
 }
 
 const RASTER = /^image\/(?:png|jpeg|webp|gif|avif)$/;
+/** Twice the width a choice shows it at, for sharp screens. */
+const THUMB_WIDTH = 240;
