@@ -80,6 +80,10 @@ describe('serving images', () => {
 
     const owner = await api.get(`/api/v1/projects/${project.id}/files/images/beach.jpg`);
     expect(Buffer.from(owner.body.file.content, 'base64').equals(original)).toBe(true);
+
+    // The copies go with the last version and deployment that hold the photo.
+    expect((await api.delete(`/api/v1/projects/${project.id}`)).status).toBe(200);
+    expect(await api.ctx.database.db.selectFrom('image_variants').select('width').execute()).toEqual([]);
   });
 
   it('serves copies in previews too, and a GIF as it is unless a width is asked', async () => {
