@@ -143,7 +143,11 @@ export function createServices({
     secretsMissing: SECRETS_MISSING,
   });
   const generations = new GenerationsService(database, aiModels);
-  const publishing = new PublishingService(database, config, previewLinks, content);
+  const sites = new SitesService(database, config.sites, preview, config.files.maxImagePixels);
+  // A site just published gets its pictures' copies made at once, before visitors ask.
+  const publishing = new PublishingService(database, config, previewLinks, content, (deployId) => {
+    sites.warmImages(deployId).catch((err: unknown) => logger?.warn({ err }, 'making image copies failed'));
+  });
   const deployments = new DeploymentsService(database, config);
   const billing = new BillingService(
     { database, processor, secrets, secretsMissing: SECRETS_MISSING, publicUrl, mailer, logger },
@@ -168,7 +172,7 @@ export function createServices({
     publishing,
     deployments,
     versions: new VersionsService(database, previewLinks, content),
-    sites: new SitesService(database, config.sites, preview, config.files.maxImagePixels),
+    sites,
     domains: new DomainsService(database, config),
     siteSettings: new SiteSettingsService(database),
     forms: new FormsService(database, formLimiter, publicUrl),

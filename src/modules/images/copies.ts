@@ -39,6 +39,8 @@ export interface ImageCopy {
 }
 
 const MAX_ENCODING = 2;
+/** The most copies one publish warms. */
+const WARM_MAX = 400;
 /**
  * The encoder of each format. A PNG or GIF is mostly a drawing, a logo or a screenshot, whose
  * sharp edges and flat colours show the artefacts a photo hides: it gets a higher quality.
@@ -55,7 +57,9 @@ export class ImageCopies {
   private readonly headers = new LRUCache<string, ImageHeader | false>({ max: 10_000 });
   private readonly making = new Map<string, Promise<Buffer | null>>();
   private encoding = 0;
+  /** Encodings waiting for a turn: a visitor's first, then the warming of a site just published. */
   private readonly queue: (() => void)[] = [];
+  private readonly background: (() => void)[] = [];
 
   constructor(
     private readonly database: Database,
@@ -115,9 +119,35 @@ export class ImageCopies {
     return header || undefined;
   }
 
+  /**
+   * Makes the copies `wanted` (images by path, each at a width or at its own) in `accept`'s format
+   * that are not kept yet, one at a time and after any a visitor waits for: a site just published
+   * has its pictures' copies before its first visitors ask (at most WARM_MAX of them).
+   */
+  async warm(
+    wanted: readonly { path: string; width?: number }[],
+    read: (path: string) => Promise<ImageSource | null>,
+    accept = 'image/avif',
+  ): Promise<number> {
+    let made = 0;
+    const sources = new Map<string, ImageSource | null>();
+    for (const { path, width } of wanted.slice(0, WARM_MAX)) {
+      if (!sources.has(path)) sources.set(path, await read(path));
+      const source = sources.get(path);
+      const plan = source && (await this.plan(source, width, accept));
+      if (!source || !plan || (await readCopy(this.database.db, plan))) continue;
+      const key = `${plan.sha256}:${plan.width}:${plan.format}`;
+      if (this.making.has(key)) continue;
+      const making = this.make(source.content, plan, true).finally(() => this.making.delete(key));
+      this.making.set(key, making);
+      if (await making) made++;
+    }
+    return made;
+  }
+
   /** The copy made and kept; null when sharp cannot make it (a truncated or broken image). */
-  private async make(content: Buffer, plan: CopyPlan): Promise<Buffer | null> {
-    await this.turn();
+  private async make(content: Buffer, plan: CopyPlan, background = false): Promise<Buffer | null> {
+    await this.turn(background);
     let made: Buffer | null;
     try {
       const image = sharp(content, { limitInputPixels: this.maxPixels, failOn: 'error', pages: 1 })
@@ -134,14 +164,15 @@ export class ImageCopies {
     return made;
   }
 
-  /** Waits for a turn among MAX_ENCODING encoders. */
-  private async turn(): Promise<void> {
+  /** Waits for a turn among MAX_ENCODING encoders; `background` turns come after the others. */
+  private async turn(background: boolean): Promise<void> {
     if (this.encoding < MAX_ENCODING) this.encoding++;
-    else await new Promise<void>((go) => this.queue.push(go)); // done() hands its turn on
+    // done() hands its turn on.
+    else await new Promise<void>((go) => (background ? this.background : this.queue).push(go));
   }
 
   private done(): void {
-    const next = this.queue.shift();
+    const next = this.queue.shift() ?? this.background.shift();
     if (next) next();
     else this.encoding--;
   }

@@ -160,6 +160,16 @@ export function prepareSiteReads(database: Database) {
   };
 }
 
+/** The paths of a deployment's files. */
+export async function deploymentPaths(db: Executor, deploymentId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('deployment_files')
+    .select('path')
+    .where('deployment_id', '=', deploymentId)
+    .execute();
+  return rows.map((row) => row.path);
+}
+
 /** A project's current files that may be pages (`.htm`, `.html`, any case): a preview of the site as it will go live. */
 export async function currentPageFiles(db: Executor, projectId: string): Promise<Map<string, Buffer>> {
   const rows = await db

@@ -48,6 +48,8 @@ export class PublishingService {
     private readonly config: { files: FileLimits; sites: SitesSettings },
     private readonly previewLinks: PreviewLinks,
     private readonly writer: ContentWriter,
+    /** Told of each deployment that goes live by a publish (after its commit). */
+    private readonly onLive: (deploymentId: string) => void = () => {},
   ) {}
 
   /** Publishes `builtFiles` when given, else the project's current files. */
@@ -99,6 +101,7 @@ export class PublishingService {
       },
     });
     signalWork('sites');
+    this.onLive(published.deployId);
     return published;
   }
 
@@ -147,6 +150,7 @@ export class PublishingService {
         },
       });
       signalWork('sites');
+      this.onLive(published.deployId);
       return published;
     } finally {
       await discardUpload(this.database, upload.id);

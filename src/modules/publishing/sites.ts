@@ -14,7 +14,7 @@ import { decorate, isPage, leftOutOf, utf8 } from './search/site-files.ts';
 import { siteNotes } from './search/site-notes.ts';
 import { siteUrl } from './urls.ts';
 import { ImageCopies, type CopyPlan } from '../images/copies.ts';
-import { imageSizes, responsiveImages } from '../images/responsive.ts';
+import { imageSizes, pictureRefs, responsiveImages } from '../images/responsive.ts';
 
 /** The site a host names: its project, and the deployment it serves (null: not published). */
 export interface SiteTarget {
@@ -172,6 +172,24 @@ export class SitesService {
     const source = { path, content: file.content, sha256: file.sha256! };
     const copy = await this.copies.copy(source, plan);
     return copy && { ...copy, vary: 'Accept' };
+  }
+
+  /**
+   * Makes, in the background, the copies (AVIF, what current browsers take) that the pages of a
+   * deployment just published ask for; a visitor's request is never kept waiting by it.
+   */
+  async warmImages(deploymentId: string): Promise<number> {
+    const wanted: { path: string; width?: number }[] = [];
+    for (const path of await repo.deploymentPaths(this.database.db, deploymentId)) {
+      if (!isPage(path)) continue;
+      const page = await this.deploymentFile(deploymentId, path);
+      const html = page && utf8(page.content);
+      if (html) wanted.push(...pictureRefs(html, path));
+    }
+    return this.copies.warm(wanted, async (path) => {
+      const file = await this.deploymentFile(deploymentId, path);
+      return file?.sha256 ? { path, content: file.content, sha256: file.sha256 } : null;
+    });
   }
 
   /** A file of one version of a project, for that version's preview link. */

@@ -2,7 +2,7 @@
 // width and height, lazy loading below the first picture, and nothing else in the page changes.
 import { describe, expect, it } from 'vitest';
 import { HtmlValidate } from 'html-validate';
-import { responsiveImages, sitePath, srcsetOf } from '../../../src/modules/images/responsive.ts';
+import { pictureRefs, responsiveImages, sitePath, srcsetOf } from '../../../src/modules/images/responsive.ts';
 import { copyFormat, copyWidth } from '../../../src/modules/images/formats.ts';
 
 const sizes = async (path: string) =>
@@ -13,9 +13,10 @@ const sizes = async (path: string) =>
   })[path];
 
 describe('responsive images', () => {
-  it('adds srcset, sizes, width and height; the first picture loads first, the rest lazily', async () => {
+  it('adds srcset, sizes, width and height; the hero’s picture loads first, the rest lazily', async () => {
     const html = `<!doctype html><html lang="en"><head><title>t</title></head><body>
 <img class="art" src="images/hero.jpg" alt="Hero" loading="lazy" data-sw-picture="hero">
+<div class="gallery"><img src="images/small.png" alt="Tile"></div>
 <p>Text &amp; more</p>
 <img src='../images/small.png' alt="Small"/>
 <img src="images/moving.gif" alt="Moving">
@@ -26,13 +27,17 @@ describe('responsive images', () => {
       sizes(p.replace(/^about\//, '')),
     );
     expect(out).toContain(
-      `<img class="art" src="images/hero.jpg" alt="Hero" data-sw-picture="hero" srcset="${srcsetOf('images/hero.jpg', 3000)}" sizes="(min-width: 1160px) 560px, (min-width: 720px) 50vw, 100vw" width="3000" height="2000" fetchpriority="high">`,
+      `<img class="art" src="images/hero.jpg" alt="Hero" data-sw-picture="hero" srcset="${srcsetOf('images/hero.jpg', 3000)}" sizes="(min-width: 1160px) 560px, (min-width: 720px) 50vw, calc(100vw - 2.5rem)" width="3000" height="2000" fetchpriority="high">`,
     );
     expect(srcsetOf('images/hero.jpg', 3000)).toBe(
-      'images/hero.jpg?w=320 320w, images/hero.jpg?w=480 480w, images/hero.jpg?w=640 640w, images/hero.jpg?w=960 960w, images/hero.jpg?w=1280 1280w, images/hero.jpg?w=1920 1920w, images/hero.jpg?w=2560 2560w',
+      'images/hero.jpg?w=320 320w, images/hero.jpg?w=480 480w, images/hero.jpg?w=640 640w, images/hero.jpg?w=800 800w, images/hero.jpg?w=960 960w, images/hero.jpg?w=1280 1280w, images/hero.jpg?w=1920 1920w, images/hero.jpg?w=2560 2560w',
     );
     expect(out).toContain(
-      `<img src='../images/small.png' alt="Small" srcset="../images/small.png?w=320 320w, ../images/small.png?w=480 480w, ../images/small.png?w=500 500w" sizes="(min-width: 1160px) 560px, (min-width: 720px) 50vw, 100vw" width="500" height="400" loading="lazy" />`,
+      `<img src='../images/small.png' alt="Small" srcset="../images/small.png?w=320 320w, ../images/small.png?w=480 480w, ../images/small.png?w=500 500w" sizes="(min-width: 1160px) 560px, (min-width: 720px) 50vw, calc(100vw - 2.5rem)" width="500" height="400" loading="lazy" />`,
+    );
+    // A gallery's tile is drawn smaller, and lazy though it comes early in the page.
+    expect(out).toContain(
+      '<img src="images/small.png" alt="Tile" srcset="images/small.png?w=320 320w, images/small.png?w=480 480w, images/small.png?w=500 500w" sizes="(min-width: 1160px) 270px, (min-width: 800px) 33vw, (min-width: 560px) 50vw, calc(100vw - 2.5rem)" width="500" height="400" loading="lazy">',
     );
     // Moving, elsewhere, or already responsive: as written.
     expect(out).toContain('<img src="images/moving.gif" alt="Moving">');
@@ -46,6 +51,18 @@ describe('responsive images', () => {
     const problems = async (page: string) =>
       (await validator.validateString(page)).results.flatMap((r) => r.messages.map((m) => m.message));
     expect(await problems(out)).toEqual(await problems(html));
+  });
+
+  it('lists the copies a page asks for', () => {
+    const html =
+      '<img src="a.jpg?w=99" srcset="a.jpg?w=320 320w, /b/c.png 2x, https://x.test/d.jpg 1x"><picture><source srcset="e.webp?w=640"><img src="f.gif"></picture><img src="g.svg">';
+    expect(pictureRefs(html, 'blog/p.html')).toEqual([
+      { path: 'blog/a.jpg', width: 99 },
+      { path: 'blog/a.jpg', width: 320 },
+      { path: 'b/c.png' },
+      { path: 'blog/e.webp', width: 640 },
+      { path: 'blog/f.gif' },
+    ]);
   });
 
   it('leaves a page without site images byte for byte', async () => {
