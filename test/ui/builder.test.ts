@@ -379,6 +379,46 @@ describe('editing, versions and publishing in the builder', () => {
   });
 });
 
+describe('form rules in the Settings tab', () => {
+  it('lists the site’s forms and keeps each one’s recipients and visitor copy; defaults leave no rules', async () => {
+    const { project } = await planned({});
+    const person = await member();
+    const base = `/app/projects/${project.id}`;
+    await api.put(`/api/v1/projects/${project.id}/files/index.html`, {
+      content:
+        '<!doctype html><html><head><title>Luna</title></head><body><form action="/_forms/contact" method="post"></form><form action=\'_forms/booking/\' method="post"></form></body></html>',
+    });
+    const page = await person.get(`${base}?tab=settings`);
+    expect(visibleText(page.body)).toContain('The form “booking”');
+    expect(visibleText(page.body)).toContain('The form “contact”');
+    const saved = await person.post(`${base}/site-settings`, {
+      notify_client: 'on',
+      form_names: ['booking', 'contact'],
+      form_copy_contact: 'on',
+      form_notify_booking: 'members\nowner@luna.test',
+    });
+    expect(saved.status).toBe(303);
+    const rules = async () =>
+      (await api.get(`/api/v1/projects/${project.id}/site-settings`)).body.site_settings.forms;
+    expect(await rules()).toEqual({
+      contact: { notify: null, visitor_copy: true },
+      booking: { notify: ['members', 'owner@luna.test'], visitor_copy: false },
+    });
+    const shown = await person.get(`${base}?tab=settings`);
+    expect(shown.body).toMatch(/name="form_copy_contact" checked/);
+    expect(shown.body).toContain('members\nowner@luna.test</textarea>');
+    const bad = await person.postJson(`${base}/site-settings`, {
+      notify_client: 'on',
+      form_names: 'booking',
+      form_notify_booking: 'not an address',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toContain("'not an address' is not an email address");
+    await person.post(`${base}/site-settings`, { notify_client: 'on', form_names: ['booking', 'contact'] });
+    expect(await rules()).toEqual({});
+  });
+});
+
 /** The selector the preview computes for the first element `match` accepts (see preview-edit.js). */
 function selectorOf(
   html: string,

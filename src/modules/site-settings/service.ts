@@ -6,7 +6,7 @@ import { signalWork } from '../../jobs/signal.ts';
 import { invalid } from '../common/errors.ts';
 import { isEmailAddress as isEmail } from '../common/validator.ts';
 import { lockProject } from '../projects/repo.ts';
-import { fileExists } from '../files/repo.ts';
+import { fileExists, readProjectFiles } from '../files/repo.ts';
 import { isInternalPath, normalisePath, PathError } from '../files/paths.ts';
 import { requireAbility, requirePermission, requireVisibleProject } from '../access/access.ts';
 import { visibleProject } from '../access/projects.ts';
@@ -18,6 +18,8 @@ import { readSiteSettings, writeSiteSettings } from './repo.ts';
 const LANGUAGE_TAG = /^[a-z]{2,3}(?:-[a-z0-9]{1,8})*$/i;
 const IMAGE = /\.(?:png|jpe?g|webp|gif)$/i;
 const ICON = /\.(?:svg|png|ico)$/i;
+/** A form's `action` naming the edge's form path (edge/forms.ts), however the URL is written. */
+const FORM_ACTION = /\saction\s*=\s*["']?(?:[^"'\s>]*\/)?_forms\/([A-Za-z0-9_-]{1,64})(?=[/"'\s>?])/gi;
 
 export class SiteSettingsService {
   constructor(private readonly database: Database) {}
@@ -25,6 +27,23 @@ export class SiteSettingsService {
   async get(principal: Principal, projectId: string): Promise<SiteSettings> {
     await visibleProject(this.database.db, principal, projectId);
     return readSiteSettings(this.database.db, principal.orgId, projectId);
+  }
+
+  /**
+   * The names of the site's forms: those its pages post to (`/_forms/{name}`) and those with rules
+   * of their own, sorted; for setting each one's rules (the builder's Settings tab).
+   */
+  async formNames(principal: Principal, projectId: string): Promise<string[]> {
+    await visibleProject(this.database.db, principal, projectId);
+    const names = new Set(
+      Object.keys((await readSiteSettings(this.database.db, principal.orgId, projectId)).forms),
+    );
+    for (const file of await readProjectFiles(this.database.db, principal.orgId, projectId)) {
+      if (!/\.html?$/i.test(file.path) || isInternalPath(file.path)) continue;
+      const html = typeof file.content === 'string' ? file.content : file.content.toString('utf8');
+      for (const match of html.matchAll(FORM_ACTION)) names.add(match[1]!);
+    }
+    return [...names].sort().slice(0, 20);
   }
 
   /** Changes only the fields `patch` names (in `facts`, only the facts it names). */

@@ -37,6 +37,7 @@ export async function loadWorkspace(services: Services, scope: BuilderScope, que
     placeholders,
     site,
     shared,
+    formNames,
   ] = await Promise.all([
     services.generations.list(asking, id, 30, 0),
     services.generations.dailyAllowance(asking, id),
@@ -49,6 +50,7 @@ export async function loadWorkspace(services: Services, scope: BuilderScope, que
     placeholdersOf(services, asking, id),
     services.siteSettings.get(asking, id),
     services.publishing.sharedLink(asking, id),
+    services.siteSettings.formNames(asking, id),
   ]);
   const running =
     generations.generations.find((g) => g.status === 'queued' || g.status === 'running') ?? null;
@@ -91,6 +93,8 @@ export async function loadWorkspace(services: Services, scope: BuilderScope, que
     placeholders,
     site,
     shared,
+    /** The site's forms, each with its own rules (Settings tab). */
+    formNames,
     /** The project's files a setting may name: pictures for shared links, icons. */
     images: files.filter((f) => /\.(?:png|jpe?g|webp|gif)$/i.test(f.path)).map((f) => f.path),
     icons: files.filter((f) => /\.(?:svg|png|ico)$/i.test(f.path)).map((f) => f.path),

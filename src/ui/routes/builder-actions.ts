@@ -186,10 +186,9 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
       const { principal: asking, project } = scope;
       const form = request.body ?? {};
       return answer(request, reply, back(scope, 'settings'), async () => {
-        const addresses = text(form, 'notify_addresses')
-          .split(/[\n,;]/)
-          .map((a) => a.trim())
-          .filter(Boolean);
+        const addresses = lines(text(form, 'notify_addresses'));
+        const raw = form.form_names;
+        const names = [...new Set(Array.isArray(raw) ? raw : raw ? [raw] : [])].slice(0, 20);
         const patch = validForm(SiteSettingsPatch, {
           site_name: nullable(form, 'site_name'),
           language: nullable(form, 'language'),
@@ -209,6 +208,7 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
           ],
           form_digest: checkbox(form, 'form_digest'),
           redirect_subdomain: checkbox(form, 'redirect_subdomain'),
+          ...(names.length ? { forms: formRules(form, names) } : {}),
         });
         const settings = await siteSettings.update(asking, project.id, patch);
         return {
@@ -276,4 +276,26 @@ export function builderActionRoutes(deps: RouteDeps, mount: BuilderMount): Fasti
         .send(zip);
     });
   };
+}
+
+/** A text box's entries: one per line (commas and semicolons also part them). */
+const lines = (value: string): string[] =>
+  value
+    .split(/[\n,;]/)
+    .map((a) => a.trim())
+    .filter(Boolean);
+
+/**
+ * Each named form's rules from the Settings tab: its visitor copy and its own recipients; a form
+ * left at the defaults has no rules of its own (null removes any).
+ */
+function formRules(form: Form, names: string[]) {
+  const rules: Record<string, { notify: string[] | null; visitor_copy: boolean } | null> = {};
+  for (const name of names) {
+    const notify = lines(text(form, `form_notify_${name}`));
+    const copy = checkbox(form, `form_copy_${name}`);
+    rules[name] =
+      notify.length || copy ? { notify: notify.length ? notify : null, visitor_copy: copy } : null;
+  }
+  return rules;
 }
