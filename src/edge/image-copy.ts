@@ -15,16 +15,18 @@ export function requestedWidth(url: string): number | undefined | null {
 }
 
 export const BAD_WIDTH_MESSAGE = 'w must be a width in whole pixels (1 to 99999)';
+export const BUSY_MESSAGE = 'This picture is being prepared; try again in a few seconds';
 
 /** A copy made once and kept: by its key, in the edge's file cache (undefined: none). */
 export type CopyCache = (
   key: string,
-  make: () => Promise<ServedFile | undefined>,
-) => Promise<ServedFile | undefined>;
+  make: () => Promise<ServedFile | 'busy' | undefined>,
+) => Promise<ServedFile | 'busy' | undefined>;
 
 /**
  * What to send for the file at `path` that `req` asked for: the copy of an image, or the file as it
- * is; null when `?w=` of an image is no width (a 400).
+ * is; null when `?w=` of an image is no width (a 400); `busy` when the copy is not made yet and too
+ * many visitors wait for copies (a 503).
  */
 export async function imageOrFile(
   sites: SitesService,
@@ -32,7 +34,7 @@ export async function imageOrFile(
   path: string,
   file: ServedFile,
   cache?: CopyCache,
-): Promise<ServedFile | null> {
+): Promise<ServedFile | 'busy' | null> {
   if (!rasterFormatOf(path)) return file;
   const width = requestedWidth(req.url ?? '/');
   if (width === null) return null;

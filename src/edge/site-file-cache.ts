@@ -59,11 +59,14 @@ export class SiteFileCache {
   }
 
   /** An image's copy by its key (images/copies.ts), made by `make` when this cache has none. */
-  async copy(key: string, make: () => Promise<ServedFile | undefined>): Promise<ServedFile | undefined> {
+  async copy(
+    key: string,
+    make: () => Promise<ServedFile | 'busy' | undefined>,
+  ): Promise<ServedFile | 'busy' | undefined> {
     const hit = this.entries.get(`copy\u0000${key}`);
     if (hit && 'copy' in hit) return hit.copy;
     const copy = await make();
-    if (copy) this.entries.set(`copy\u0000${key}`, { copy });
+    if (copy && copy !== 'busy') this.entries.set(`copy\u0000${key}`, { copy });
     return copy;
   }
 

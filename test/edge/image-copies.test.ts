@@ -174,7 +174,7 @@ describe('image uploads', () => {
     expect(ok.status).toBe(201);
   });
 
-  it('refuses a bomb in a publish of built files and in an archive too', async () => {
+  it('refuses an image that is none in a publish of built files (archives: test/http/uploads.test.ts)', async () => {
     const client = await createClient(api);
     const p = await createProject(api, { client_email: client.email, name: 'Built' });
     const res = await api.post(`/api/v1/projects/${p.id}/publish`, {

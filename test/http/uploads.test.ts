@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
 import { fetchSite } from '../helpers/site-client.ts';
-import { tinyPng } from '../helpers/images.ts';
+import { pngBomb, tinyPng } from '../helpers/images.ts';
 
 const api = useTestApi({
   SITES_DOMAIN: 'sites.test',
@@ -148,6 +148,11 @@ describe('POST /projects/{id}/publish with an archive', () => {
     const tooBig = await send('POST', `/projects/${p.id}/publish`, 'application/zip', bomb);
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.error).toContain('FILE_MAX_BYTES');
+    // A picture that would unpack to 64 megapixels, in a few KiB: refused by its header.
+    const pictureBomb = zipSync({ 'index.html': Buffer.from(page('New')), 'big.png': pngBomb(8000) });
+    const unpacked = await send('POST', `/projects/${p.id}/publish`, 'application/zip', pictureBomb);
+    expect(unpacked.status).toBe(413);
+    expect(unpacked.body.error).toContain('IMAGE_MAX_PIXELS');
     const link = await tar({ 'index.html': page('New') }, { 'passwd.html': '/etc/passwd' });
     const linked = await send('POST', `/projects/${p.id}/publish`, 'application/x-tar', link);
     expect(linked.status).toBe(400);

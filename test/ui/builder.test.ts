@@ -414,6 +414,14 @@ describe('form rules in the Settings tab', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toContain("'not an address' is not an email address");
+    // `nobody` mails no one, and shows again as `nobody`.
+    await person.post(`${base}/site-settings`, {
+      notify_client: 'on',
+      form_names: ['booking', 'contact'],
+      form_notify_contact: 'nobody',
+    });
+    expect(await rules()).toEqual({ contact: { notify: [], visitor_copy: false } });
+    expect((await person.get(`${base}?tab=settings`)).body).toContain('>nobody</textarea>');
     await person.post(`${base}/site-settings`, { notify_client: 'on', form_names: ['booking', 'contact'] });
     expect(await rules()).toEqual({});
   });

@@ -38,6 +38,10 @@ export function replaceImageElement(
     throw invalid(
       'The selected element is no picture: select an image, or a picture placeholder, in the preview',
     );
+  // A <picture> chooses among its <source>s first: changing the <img> alone would show nothing new.
+  const parent = element.parentNode;
+  if (parent && 'tagName' in parent && parent.tagName === 'picture')
+    throw invalid('This picture has other versions in a <picture> element: change it in the code editor');
   const attributes = ` src="${escapeAttribute(linkFrom(page, image))}" alt="${escapeAttribute(alt)}"`;
   if (element.tagName === 'img') {
     // Each stale attribute cut out where parse5 found it, from the last; the new ones after `<img`.

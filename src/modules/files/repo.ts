@@ -137,15 +137,23 @@ export async function deleteFile(
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Every file of the project with its content: strings for text, Buffers for binary files. */
-export async function readProjectFiles(db: Executor, orgId: string, projectId: string): Promise<SiteFile[]> {
-  const rows = await db
+/**
+ * Every file of the project with its content: strings for text, Buffers for binary files.
+ * `pagesOnly`: only files that may be pages (`.htm`, `.html`, any case), not a byte of the rest.
+ */
+export async function readProjectFiles(
+  db: Executor,
+  orgId: string,
+  projectId: string,
+  pagesOnly = false,
+): Promise<SiteFile[]> {
+  let query = db
     .selectFrom('project_files')
     .select(['path', 'content', 'content_type'])
     .where('org_id', '=', orgId)
-    .where('project_id', '=', projectId)
-    .orderBy('path')
-    .execute();
+    .where('project_id', '=', projectId);
+  if (pagesOnly) query = query.where((eb) => eb(eb.fn('lower', ['path']), 'like', '%.htm%'));
+  const rows = await query.orderBy('path').execute();
   return rows.map((r) => {
     const content = Buffer.from(r.content);
     return {

@@ -15,6 +15,7 @@ import {
 } from './formats.ts';
 import { keepCopy, readCopy, type CopyKey } from './repo.ts';
 import { readHeader, type ImageHeader } from './header.ts';
+import type { ImageSize } from './responsive.ts';
 
 // libvips' own cache would keep decoded pictures between requests; the copies are kept instead.
 sharp.cache(false);
@@ -39,6 +40,11 @@ export interface ImageCopy {
 }
 
 const MAX_ENCODING = 2;
+/**
+ * Visitors' copies waiting for a turn, at most: each waiting one holds its source's bytes, and
+ * anyone can ask for copies not made yet. One more is answered 503 (edge/image-copy.ts).
+ */
+const MAX_WAITING = 16;
 /** The most copies one publish warms. */
 const WARM_MAX = 400;
 /**
@@ -53,10 +59,14 @@ const ENCODERS: Record<CopyFormat, (image: Sharp, drawing: boolean) => Sharp> = 
   png: (image) => image.png({ compressionLevel: 9, adaptiveFiltering: true }),
 };
 
+const keyOf = (plan: CopyKey) => `${plan.sha256}:${plan.width}:${plan.format}`;
+
 export class ImageCopies {
   private readonly headers = new LRUCache<string, ImageHeader | false>({ max: 10_000 });
   private readonly making = new Map<string, Promise<Buffer | null>>();
   private encoding = 0;
+  /** Copies this process has encoded (each made once: a test counts them). */
+  encoded = 0;
   /** Encodings waiting for a turn: a visitor's first, then the warming of a site just published. */
   private readonly queue: (() => void)[] = [];
   private readonly background: (() => void)[] = [];
@@ -90,14 +100,21 @@ export class ImageCopies {
     };
   }
 
-  /** The copy `plan` names: kept, or made now (and kept); undefined when sharp fails on the source. */
-  async copy(source: ImageSource, plan: CopyPlan): Promise<ImageCopy | undefined> {
-    const key = `${plan.sha256}:${plan.width}:${plan.format}`;
+  /**
+   * The copy `plan` names: kept, or made now (and kept). Undefined when sharp fails on the source
+   * (remembered: it is then served as it is, never decoded again); `busy` when MAX_WAITING
+   * visitors already wait for copies to be made (the edge answers 503 with Retry-After).
+   */
+  async copy(source: ImageSource, plan: CopyPlan): Promise<ImageCopy | 'busy' | undefined> {
+    const key = keyOf(plan);
     let content = await readCopy(this.database.db, plan);
     if (!content) {
       let made = this.making.get(key);
       if (!made) {
-        made = this.make(source.content, plan).finally(() => this.making.delete(key));
+        if (this.queue.length >= MAX_WAITING) return 'busy';
+        made = this.withTurn(false, () => this.encode(source.content, plan)).finally(() =>
+          this.making.delete(key),
+        );
         this.making.set(key, made);
       }
       content = (await made) ?? undefined;
@@ -108,6 +125,18 @@ export class ImageCopies {
       contentType: CONTENT_TYPES[plan.format],
       etag: `"${plan.sha256.slice(0, 24)}-${plan.width}-${plan.format}"`,
     };
+  }
+
+  /** The size of the image whose bytes have `sha256`, its header read once (from `read`); undefined when it is none. */
+  async sizeOf(sha256: string, read: () => Promise<Buffer | undefined>): Promise<ImageSize | undefined> {
+    let header = this.headers.get(sha256);
+    if (header === undefined) {
+      const content = await read();
+      if (!content) return undefined;
+      header = (await readHeader(content)) ?? false;
+      this.headers.set(sha256, header);
+    }
+    return header ? { width: header.width, height: header.height, animated: header.pages > 1 } : undefined;
   }
 
   private async header(source: ImageSource): Promise<ImageHeader | undefined> {
@@ -121,8 +150,9 @@ export class ImageCopies {
 
   /**
    * Makes the copies `wanted` (images by path, each at a width or at its own) in `accept`'s format
-   * that are not kept yet, one at a time and after any a visitor waits for: a site just published
-   * has its pictures' copies before its first visitors ask (at most WARM_MAX of them).
+   * that are not kept yet, one at a time, each only once no visitor waits for a turn: a site just
+   * published has its pictures' copies before its first visitors ask (at most WARM_MAX of them).
+   * A visitor may share an encoding that has started; none waits for one that has not.
    */
   async warm(
     wanted: readonly { path: string; width?: number }[],
@@ -136,32 +166,48 @@ export class ImageCopies {
       const source = sources.get(path);
       const plan = source && (await this.plan(source, width, accept));
       if (!source || !plan || (await readCopy(this.database.db, plan))) continue;
-      const key = `${plan.sha256}:${plan.width}:${plan.format}`;
+      const key = keyOf(plan);
       if (this.making.has(key)) continue;
-      const making = this.make(source.content, plan, true).finally(() => this.making.delete(key));
-      this.making.set(key, making);
-      if (await making) made++;
+      const content = await this.withTurn(true, async () => {
+        // Asked for (and made, or started) while this waited for its turn: nothing to do.
+        if (this.making.has(key) || (await readCopy(this.database.db, plan))) return null;
+        const making = this.encode(source.content, plan).finally(() => this.making.delete(key));
+        this.making.set(key, making);
+        return making;
+      });
+      if (content) made++;
     }
     return made;
   }
 
-  /** The copy made and kept; null when sharp cannot make it (a truncated or broken image). */
-  private async make(content: Buffer, plan: CopyPlan, background = false): Promise<Buffer | null> {
-    await this.turn(background);
-    let made: Buffer | null;
+  /**
+   * The copy made and kept; null when sharp cannot make it (a truncated or broken image: it is
+   * not tried again). A copy that cannot be kept (the database is busy) is still answered.
+   */
+  private async encode(content: Buffer, plan: CopyPlan): Promise<Buffer | null> {
+    let made: Buffer;
     try {
       const image = sharp(content, { limitInputPixels: this.maxPixels, failOn: 'error', pages: 1 })
         .rotate()
         .resize({ width: plan.width, withoutEnlargement: true });
       const drawing = plan.source === 'png' || plan.source === 'gif';
       made = await ENCODERS[plan.format](image, drawing).toBuffer();
+      this.encoded++;
     } catch {
-      made = null;
+      this.headers.set(plan.sha256, false);
+      return null;
+    }
+    await keepCopy(this.database.db, plan, made).catch(() => undefined);
+    return made;
+  }
+
+  private async withTurn<T>(background: boolean, work: () => Promise<T>): Promise<T> {
+    await this.turn(background);
+    try {
+      return await work();
     } finally {
       this.done();
     }
-    if (made) await keepCopy(this.database.db, plan, made);
-    return made;
   }
 
   /** Waits for a turn among MAX_ENCODING encoders; `background` turns come after the others. */
@@ -175,22 +221,5 @@ export class ImageCopies {
     const next = this.queue.shift() ?? this.background.shift();
     if (next) next();
     else this.encoding--;
-  }
-}
-
-/** A small WebP of an image for choosing among pictures (the builder); not kept. Undefined when it is no image sharp reads. */
-export async function thumbnailOf(
-  content: Buffer,
-  width: number,
-  maxPixels: number,
-): Promise<Buffer | undefined> {
-  try {
-    return await sharp(content, { limitInputPixels: maxPixels, pages: 1 })
-      .rotate()
-      .resize({ width, withoutEnlargement: true })
-      .webp({ quality: 70 })
-      .toBuffer();
-  } catch {
-    return undefined;
   }
 }

@@ -19,8 +19,17 @@ export async function readCopy(db: Executor, key: CopyKey): Promise<Buffer | und
   return row && Buffer.from(row.content);
 }
 
-/** Keeps a copy; one another instance kept first stays (both are the same picture). */
+/**
+ * Keeps a copy; one another instance kept first stays (both are the same picture). Not when its
+ * blob is gone (deleted while the copy was made): nothing would ever remove it.
+ */
 export async function keepCopy(db: Executor, key: CopyKey, content: Buffer): Promise<void> {
+  const blob = await db
+    .selectFrom('blobs')
+    .select('sha256')
+    .where('sha256', '=', key.sha256)
+    .executeTakeFirst();
+  if (!blob) return;
   await db
     .insertInto('image_variants')
     .values({

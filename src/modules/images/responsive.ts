@@ -80,7 +80,8 @@ export function sitePath(src: string, pagePath: string): string | undefined {
   try {
     const base = new URL(`http://site.invalid/${pagePath}`);
     const url = new URL(src.trim(), base);
-    if (url.origin !== base.origin || url.search) return undefined;
+    // A query or a fragment is the page's own: its copies' URLs could not be made from it.
+    if (url.origin !== base.origin || url.search || url.hash) return undefined;
     return decodeURIComponent(url.pathname.slice(1));
   } catch {
     return undefined;

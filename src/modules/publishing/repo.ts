@@ -160,6 +160,21 @@ export function prepareSiteReads(database: Database) {
   };
 }
 
+/** The sha256 of a project's current file; undefined when it has none at `path`. */
+export async function currentFileSha(
+  db: Executor,
+  projectId: string,
+  path: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('project_files')
+    .select('sha256')
+    .where('project_id', '=', projectId)
+    .where('path', '=', path)
+    .executeTakeFirst();
+  return row?.sha256;
+}
+
 /** The paths of a deployment's files. */
 export async function deploymentPaths(db: Executor, deploymentId: string): Promise<string[]> {
   const rows = await db

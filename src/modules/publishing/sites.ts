@@ -14,7 +14,7 @@ import { decorate, isPage, leftOutOf, utf8 } from './search/site-files.ts';
 import { siteNotes } from './search/site-notes.ts';
 import { siteUrl } from './urls.ts';
 import { ImageCopies, type CopyPlan } from '../images/copies.ts';
-import { imageSizes, pictureRefs, responsiveImages } from '../images/responsive.ts';
+import { pictureRefs, responsiveImages } from '../images/responsive.ts';
 
 /** The site a host names: its project, and the deployment it serves (null: not published). */
 export interface SiteTarget {
@@ -141,13 +141,17 @@ export class SitesService {
     };
     let decorated = decorate(site, path, html).html;
     if (site.notes.generated) {
-      const read = async (named: string) => {
-        const row = isInternalPath(named)
-          ? undefined
-          : await this.reads.currentFile.first({ projectId, path: named });
-        return row && Buffer.from(row.content);
+      // Each image's size from its header, read once per image (by its sha256), not per page.
+      const sizeOf = async (named: string) => {
+        if (isInternalPath(named)) return undefined;
+        const sha = await repo.currentFileSha(this.database.db, projectId, named);
+        const read = async () => {
+          const row = await this.reads.currentFile.first({ projectId, path: named });
+          return row && Buffer.from(row.content);
+        };
+        return sha ? this.copies.sizeOf(sha, read) : undefined;
       };
-      decorated = await responsiveImages(decorated, path, imageSizes(read));
+      decorated = await responsiveImages(decorated, path, sizeOf);
     }
     const content = Buffer.from(decorated);
     return { ...file, content, etag: `"${sha256(content).slice(0, 32)}"` };
@@ -167,11 +171,14 @@ export class SitesService {
     return this.copies.plan({ path, content: file.content, sha256: file.sha256 }, width, accept);
   }
 
-  /** The copy `plan` names, as served; undefined when it cannot be made (the file is sent as it is). */
-  async imageCopy(path: string, file: ServedFile, plan: CopyPlan): Promise<ServedFile | undefined> {
+  /**
+   * The copy `plan` names, as served; undefined when it cannot be made (the file is sent as it
+   * is); `busy` when too many visitors wait for copies already (images/copies.ts).
+   */
+  async imageCopy(path: string, file: ServedFile, plan: CopyPlan): Promise<ServedFile | 'busy' | undefined> {
     const source = { path, content: file.content, sha256: file.sha256! };
     const copy = await this.copies.copy(source, plan);
-    return copy && { ...copy, vary: 'Accept' };
+    return copy === 'busy' || copy === undefined ? copy : { ...copy, vary: 'Accept' };
   }
 
   /**

@@ -38,7 +38,7 @@ export class SiteSettingsService {
     const names = new Set(
       Object.keys((await readSiteSettings(this.database.db, principal.orgId, projectId)).forms),
     );
-    for (const file of await readProjectFiles(this.database.db, principal.orgId, projectId)) {
+    for (const file of await readProjectFiles(this.database.db, principal.orgId, projectId, true)) {
       if (!/\.html?$/i.test(file.path) || isInternalPath(file.path)) continue;
       const html = typeof file.content === 'string' ? file.content : file.content.toString('utf8');
       for (const match of html.matchAll(FORM_ACTION)) names.add(match[1]!);

@@ -110,6 +110,7 @@ async function replace(form) {
     if (upload) addChoice(answer.image);
     say(answer.notice);
     close();
+    $('replace-image').focus();
     await refresh();
   } catch (error) {
     say(error.message, 'error');

@@ -292,10 +292,12 @@ const lines = (value: string): string[] =>
 function formRules(form: Form, names: string[]) {
   const rules: Record<string, { notify: string[] | null; visitor_copy: boolean } | null> = {};
   for (const name of names) {
-    const notify = lines(text(form, `form_notify_${name}`));
+    const written = lines(text(form, `form_notify_${name}`));
+    // `nobody` alone: the form mails no one (its rule `notify: []`).
+    const notify = written.length === 1 && written[0]!.toLowerCase() === 'nobody' ? [] : written;
     const copy = checkbox(form, `form_copy_${name}`);
-    rules[name] =
-      notify.length || copy ? { notify: notify.length ? notify : null, visitor_copy: copy } : null;
+    const own = written.length > 0;
+    rules[name] = own || copy ? { notify: own ? notify : null, visitor_copy: copy } : null;
   }
   return rules;
 }

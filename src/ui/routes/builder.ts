@@ -9,12 +9,11 @@ import type { BuilderMount, BuilderParams } from '../builder/mount.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { loadWorkspace, type WorkspaceQuery } from '../builder/workspace.ts';
 import { idFromUrl } from '../ids.ts';
-import { thumbnailOf } from '../../modules/images/copies.ts';
 
 type ProjectParams = BuilderParams;
 
 export function builderRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPluginAsync {
-  const { services, config } = deps;
+  const { services } = deps;
   const { generations, versions, files } = services;
   return async (app) => {
     app.get<{ Params: ProjectParams; Querystring: WorkspaceQuery }>(mount.route, async (request, reply) => {
@@ -114,7 +113,8 @@ export function builderRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPlug
     // A picture of the project's files on the builder's own origin (its CSP takes images from
     // itself only): the shared-link card and image choices show it. Raster images only: an SVG
     // opened from here would run as a page of this origin.
-    // `?thumb=1`: a small WebP of it, for choosing among the project's pictures (Replace image).
+    // `?thumb=1`: a small WebP copy of it (made once and kept like a site's, images/copies.ts),
+    // for choosing among the project's pictures (Replace image).
     app.get<{ Params: ProjectParams; Querystring: { path?: string; thumb?: string } }>(
       `${mount.route}/image`,
       async (request, reply) => {
@@ -122,22 +122,35 @@ export function builderRoutes(deps: RouteDeps, mount: BuilderMount): FastifyPlug
         const file = await files.get(asking, project.id, request.query.path ?? '');
         if (!RASTER.test(file.content_type) || file.encoding !== 'base64')
           return reply.status(404).type('text/plain; charset=utf-8').send('Not an image');
-        const bytes = Buffer.from(file.content, 'base64');
-        const thumb =
-          request.query.thumb === '1'
-            ? await thumbnailOf(bytes, THUMB_WIDTH, config.files.maxImagePixels)
-            : undefined;
-        return reply
+        const original: { content: Buffer; contentType: string; etag: string; sha256: string } = {
+          content: Buffer.from(file.content, 'base64'),
+          contentType: file.content_type,
+          etag: `"${file.sha256.slice(0, 32)}"`,
+          sha256: file.sha256,
+        };
+        let sent = original;
+        if (request.query.thumb === '1') {
+          const plan = await services.sites.imageCopyPlan(file.path, original, THUMB_WIDTH, 'image/webp');
+          const copy = plan && (await services.sites.imageCopy(file.path, original, plan));
+          if (copy === 'busy')
+            return reply
+              .status(503)
+              .header('retry-after', '5')
+              .type('text/plain; charset=utf-8')
+              .send('Busy');
+          sent = copy ? { ...copy, sha256: file.sha256 } : original;
+        }
+        reply
           .header('cache-control', 'private, no-cache')
-          .header('etag', `"${file.sha256.slice(0, 32)}${thumb ? '-thumb' : ''}"`)
-          .header('content-security-policy', "default-src 'none'")
-          .type(thumb ? 'image/webp' : file.content_type)
-          .send(thumb ?? bytes);
+          .header('etag', sent.etag)
+          .header('content-security-policy', "default-src 'none'");
+        if (request.headers['if-none-match'] === sent.etag) return reply.status(304).send();
+        return reply.type(sent.contentType).send(sent.content);
       },
     );
   };
 }
 
 const RASTER = /^image\/(?:png|jpeg|webp|gif|avif)$/;
-/** Twice the width a choice shows it at, for sharp screens. */
-const THUMB_WIDTH = 240;
+/** Over twice the width a choice shows it at (120), for sharp screens: a stock width of copies. */
+const THUMB_WIDTH = 320;

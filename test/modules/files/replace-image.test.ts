@@ -58,6 +58,12 @@ describe('replaceImageElement', () => {
       '<img class="art" src="images/x.png" alt="X" loading="lazy" data-sw-picture="hero"><p>Text</p>',
     );
   });
+  it('refuses the <img> of a <picture>, whose sources would still be shown', () => {
+    const html =
+      '<html><body><picture><source srcset="a.avif"><img src="a.jpg" alt="A"></picture></body></html>';
+    const selector = 'html > body:nth-child(2) > picture:nth-child(1) > img:nth-child(2)';
+    expect(() => replaceImageElement(html, 'index.html', selector, 'b.jpg', 'B')).toThrow('<picture>');
+  });
   it('refuses an element that is no picture, and one no longer in the page', () => {
     expect(() =>
       replaceImageElement(

@@ -76,6 +76,7 @@ describe('responsive images', () => {
     expect(sitePath('/img/a.jpg', 'blog/post.html')).toBe('img/a.jpg');
     expect(sitePath('//cdn.example/a.jpg', 'index.html')).toBeUndefined();
     expect(sitePath('img/a.jpg?v=2', 'index.html')).toBeUndefined();
+    expect(sitePath('img/a.jpg#top', 'index.html')).toBeUndefined();
   });
 
   it('chooses the width and the format of a copy', () => {
