@@ -1,6 +1,7 @@
 // The Code panel: the file tree, the editor (loaded on first use), saving a new version, and
 // uploading files by drag-and-drop or the file picker (the files API's limits apply).
 import { base, post, say } from './http.js';
+import { acceptDrops, base64Of } from './files.js';
 
 const $ = (id) => document.getElementById(id);
 let editor = null;
@@ -37,19 +38,7 @@ export function initCode({ projectId, onChange }) {
     void open(projectId, link.dataset.file);
   });
   // Files dropped on the tree or on the drop zone below it are uploaded.
-  const drop = $('drop');
-  for (const target of [$('tree'), drop]) {
-    target.addEventListener('dragover', (event) => {
-      event.preventDefault();
-      drop.classList.add('over');
-    });
-    target.addEventListener('dragleave', () => drop.classList.remove('over'));
-    target.addEventListener('drop', (event) => {
-      event.preventDefault();
-      drop.classList.remove('over');
-      void upload(projectId, [...(event.dataTransfer?.files ?? [])], onChange);
-    });
-  }
+  acceptDrops([$('tree'), $('drop')], $('drop'), (files) => void upload(projectId, files, onChange));
   $('upload').addEventListener(
     'change',
     (event) =>
@@ -107,14 +96,6 @@ function addToTree(projectId, path) {
   item.append(link);
   tree.append(item);
 }
-
-const base64Of = (file) =>
-  new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).split(',', 2)[1] ?? '');
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
 
 async function upload(projectId, files, onChange) {
   for (const file of files) {

@@ -4,6 +4,7 @@
 // preview then reloads like after any edit).
 import { base, post, say } from './http.js';
 import { refresh } from './preview.js';
+import { acceptDrops, base64Of } from './files.js';
 
 const $ = (id) => document.getElementById(id);
 /** The selected element (from preview.js), and a file chosen or dropped to upload. */
@@ -16,14 +17,6 @@ const isPicture = (selection) =>
 
 const altOf = (html) =>
   new DOMParser().parseFromString(html, 'text/html').body.firstElementChild?.getAttribute('alt') ?? '';
-
-const base64Of = (file) =>
-  new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).split(',', 2)[1] ?? '');
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
 
 export function initImages() {
   const form = $('image-form');
@@ -41,17 +34,7 @@ export function initImages() {
     button.focus();
   });
   $('image-upload').addEventListener('change', (event) => choose(event.target.files?.[0]));
-  const drop = $('image-drop');
-  drop.addEventListener('dragover', (event) => {
-    event.preventDefault();
-    drop.classList.add('over');
-  });
-  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-  drop.addEventListener('drop', (event) => {
-    event.preventDefault();
-    drop.classList.remove('over');
-    choose(event.dataTransfer?.files?.[0]);
-  });
+  acceptDrops([$('image-drop')], $('image-drop'), (files) => choose(files[0]));
   // Choosing one of the site's pictures sets an upload aside.
   form.addEventListener('change', (event) => {
     if (event.target.name === 'image') forgetUpload();
