@@ -154,7 +154,8 @@ export class SitesService {
       decorated = await responsiveImages(decorated, path, sizeOf);
     }
     const content = Buffer.from(decorated);
-    return { ...file, content, etag: `"${sha256(content).slice(0, 32)}"` };
+    // No sha256: these bytes are no stored blob's.
+    return { contentType: file.contentType, content, etag: `"${sha256(content).slice(0, 32)}"` };
   }
 
   /**
