@@ -427,6 +427,15 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
     await check(page, 'builder-site-settings');
     expect((await card.boundingBox())!.height).toBeGreaterThan(200);
     if (SHOTS) await card.screenshot({ path: 'docs/shared-link-card.png' });
+    // Each form the pages post to has rules of its own, set here too.
+    const rules = page.locator('fieldset.form-rules', { hasText: 'The form “contact”' });
+    await rules.getByLabel('Send the visitor a copy of their message').check();
+    await rules.getByLabel('Tell these instead of the recipients above').fill('bookings@luna.test');
+    if (SHOTS) await rules.screenshot({ path: 'docs/builder-form-rules.png' });
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect
+      .poll(async () => (await ctx.services.siteSettings.get(asOwner, project.id)).forms)
+      .toEqual({ contact: { notify: ['bookings@luna.test'], visitor_copy: true } });
     expect(csp).toEqual([]);
     await context.close();
   }, 60_000);
