@@ -67,6 +67,10 @@ export class ImageCopies {
   private encoding = 0;
   /** Copies this process has encoded (each made once: a test counts them). */
   encoded = 0;
+  /** Visitors' copies waiting for a turn now (at most MAX_WAITING). */
+  get waiting(): number {
+    return this.queue.length;
+  }
   /** Encodings waiting for a turn: a visitor's first, then the warming of a site just published. */
   private readonly queue: (() => void)[] = [];
   private readonly background: (() => void)[] = [];
