@@ -110,7 +110,7 @@ export async function responsiveImages(html: string, pagePath: string, sizeOf: I
     const hero = attr(img, 'data-sw-picture') === 'hero' || within(img, 'hero');
     const set = new Map<string, string>();
     if (attr(img, 'srcset') === undefined) {
-      set.set('srcset', srcsetOf(src, size.width));
+      set.set('srcset', srcsetOf(src.trim(), size.width));
       if (attr(img, 'sizes') === undefined)
         set.set('sizes', within(img, 'gallery') ? GALLERY_SIZES : GENERATED_SIZES);
     }

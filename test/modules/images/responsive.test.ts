@@ -65,6 +65,13 @@ describe('responsive images', () => {
     ]);
   });
 
+  it('writes the srcset from the src without the spaces around it', async () => {
+    const out = await responsiveImages('<img src=" images/small.png " alt="">', 'index.html', sizes);
+    expect(out).toContain(
+      'srcset="images/small.png?w=320 320w, images/small.png?w=480 480w, images/small.png?w=500 500w"',
+    );
+  });
+
   it('leaves a page without site images byte for byte', async () => {
     const html = '<p>No pictures</p><img src="data:image/png;base64,AA==" alt="">';
     expect(await responsiveImages(html, 'index.html', sizes)).toBe(html);
