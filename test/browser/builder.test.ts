@@ -427,14 +427,22 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
     await check(page, 'builder-site-settings');
     expect((await card.boundingBox())!.height).toBeGreaterThan(200);
     if (SHOTS) await card.screenshot({ path: 'docs/shared-link-card.png' });
-    // Each form the pages post to has rules of its own, set here too.
+    // Each form the pages post to has rules of its own, set here too (by keyboard, as the
+    // first save: nothing on the page can stand in the way of a key).
     const rules = page.locator('fieldset.form-rules', { hasText: 'The form “contact”' });
-    await rules.getByLabel('Send the visitor a copy of their message').check();
-    await rules.getByLabel('Tell these instead of the recipients above').fill('bookings@luna.test');
+    const copy = rules.getByLabel('Send the visitor a copy of their message');
+    await copy.focus({ timeout: 10_000 });
+    await page.keyboard.press('Space');
+    expect(await copy.isChecked()).toBe(true);
+    await rules
+      .getByLabel('Tell these instead of the recipients above')
+      .fill('bookings@luna.test', { timeout: 10_000 });
     if (SHOTS) await rules.screenshot({ path: 'docs/builder-form-rules.png' });
-    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('button', { name: 'Save settings' }).press('Enter', { timeout: 10_000 });
     await expect
-      .poll(async () => (await ctx.services.siteSettings.get(asOwner, project.id)).forms)
+      .poll(async () => (await ctx.services.siteSettings.get(asOwner, project.id)).forms, {
+        timeout: 10_000,
+      })
       .toEqual({ contact: { notify: ['bookings@luna.test'], visitor_copy: true } });
     expect(csp).toEqual([]);
     await context.close();
