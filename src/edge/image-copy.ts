@@ -2,6 +2,7 @@
 // documented `?w=` (rounded up to the next of COPY_WIDTHS), in the best format the browser's
 // `Accept` names, without the original's metadata. The original stays with the owner (files API).
 import type { IncomingMessage } from 'node:http';
+import { keyOf } from '../modules/images/copies.ts';
 import { rasterFormatOf } from '../modules/images/formats.ts';
 import type { ServedFile, SitesService } from '../modules/publishing/sites.ts';
 
@@ -41,6 +42,5 @@ export async function imageOrFile(
   const plan = await sites.imageCopyPlan(path, file, width, req.headers.accept);
   if (!plan) return file;
   const make = () => sites.imageCopy(path, file, plan);
-  const key = `${plan.sha256}:${plan.width}:${plan.format}`;
-  return (await (cache ? cache(key, make) : make())) ?? file;
+  return (await (cache ? cache(keyOf(plan), make) : make())) ?? file;
 }

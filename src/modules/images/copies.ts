@@ -59,7 +59,8 @@ const ENCODERS: Record<CopyFormat, (image: Sharp, drawing: boolean) => Sharp> = 
   png: (image) => image.png({ compressionLevel: 9, adaptiveFiltering: true }),
 };
 
-const keyOf = (plan: CopyKey) => `${plan.sha256}:${plan.width}:${plan.format}`;
+/** A copy's key: in `making`, and in the edge's file cache. */
+export const keyOf = (plan: CopyKey) => `${plan.sha256}:${plan.width}:${plan.format}`;
 
 export class ImageCopies {
   private readonly headers = new LRUCache<string, ImageHeader | false>({ max: 10_000 });
@@ -93,7 +94,7 @@ export class ImageCopies {
   ): Promise<CopyPlan | undefined> {
     const format = rasterFormatOf(source.path);
     if (!format) return undefined;
-    const header = await this.header(source);
+    const header = await this.header(source.sha256, async () => source.content);
     if (!header || header.width * header.height > this.maxPixels) return undefined;
     if (width === undefined && (format === 'gif' || header.pages > 1)) return undefined;
     return {
@@ -133,21 +134,21 @@ export class ImageCopies {
 
   /** The size of the image whose bytes have `sha256`, its header read once (from `read`); undefined when it is none. */
   async sizeOf(sha256: string, read: () => Promise<Buffer | undefined>): Promise<ImageSize | undefined> {
+    const header = await this.header(sha256, read);
+    return header && { width: header.width, height: header.height, animated: header.pages > 1 };
+  }
+
+  /** An image's header by its sha256, read once (from `read`'s bytes); undefined when it is none. */
+  private async header(
+    sha256: string,
+    read: () => Promise<Buffer | undefined>,
+  ): Promise<ImageHeader | undefined> {
     let header = this.headers.get(sha256);
     if (header === undefined) {
       const content = await read();
       if (!content) return undefined;
       header = (await readHeader(content)) ?? false;
       this.headers.set(sha256, header);
-    }
-    return header ? { width: header.width, height: header.height, animated: header.pages > 1 } : undefined;
-  }
-
-  private async header(source: ImageSource): Promise<ImageHeader | undefined> {
-    let header = this.headers.get(source.sha256);
-    if (header === undefined) {
-      header = (await readHeader(source.content)) ?? false;
-      this.headers.set(source.sha256, header);
     }
     return header || undefined;
   }

@@ -15,6 +15,7 @@
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import type { SiteFile } from '../../modules/generations/provider.ts';
 import type { Brief, ReplacedText } from './brief.ts';
+import { sitePath } from '../../modules/images/responsive.ts';
 
 type ChildNode = DefaultTreeAdapterMap['childNode'];
 type ParentNode = DefaultTreeAdapterMap['parentNode'];
@@ -54,7 +55,7 @@ export function readBack(files: SiteFile[], rendered: SiteFile[]): ReadBack {
         Object.assign(found.texts, changes.texts);
         found.replaced.push(...changes.replaced);
         for (const [slot, picture] of Object.entries(changes.pictures)) {
-          const path = sitePathOf(picture.path, file.path);
+          const path = sitePath(picture.path, file.path);
           if (path) found.pictures[slot] = { path, alt: picture.alt };
         }
       } else found.handEdited.push(file.path);
@@ -95,17 +96,6 @@ export function withReadBack(brief: Brief, back: ReadBack): Brief {
     texts: { ...brief.texts, ...back.texts, ...alts },
     replaced: replaced.filter((r) => r.from !== r.to),
   };
-}
-
-/** The site path a `src` names from the page at `page`; undefined when it is no file of the site. */
-function sitePathOf(src: string, page: string): string | undefined {
-  try {
-    const base = new URL(`http://site.invalid/${page}`);
-    const url = new URL(src, base);
-    return url.origin === base.origin && !url.search ? decodeURIComponent(url.pathname.slice(1)) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The page with the brief's replaced texts applied (in order), as an in-place edit writes them. */
