@@ -20,6 +20,7 @@ import { freePort } from '../helpers/server-process.ts';
 import { checkPage as check, cspViolations, hasChromium, launchChromium, SHOTS } from '../helpers/browser.ts';
 import { systemPrincipal } from '../../src/modules/access/principal.ts';
 import { photo, tinyPng } from '../helpers/images.ts';
+import { untilSucceeded } from '../helpers/wait.ts';
 
 const PASSWORD = 'a long enough password';
 
@@ -87,6 +88,8 @@ async function signedInAgency(width: number, height: number) {
     name: 'Luna Bakery Ltd',
   });
   const context = await browser.newContext({ viewport: { width, height } });
+  // A step that cannot happen fails naming itself, well before the test's own time runs out.
+  context.setDefaultTimeout(20_000);
   const page = await context.newPage();
   const csp = cspViolations(page);
   await page.goto(`${base}/sign-in`);
@@ -356,14 +359,9 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
     const generation = await ctx.services.generations.create(asOwner, project.id, {
       prompt: 'A website for Luna Bakery in Bristol: sourdough, cakes and coffee',
     });
-    for (let i = 0; i < 200; i++) {
-      const g = await ctx.services.generations.get(asOwner, {
-        projectId: project.id,
-        generationId: generation.id,
-      });
-      if (g.status === 'succeeded') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await untilSucceeded(() =>
+      ctx.services.generations.get(asOwner, { projectId: project.id, generationId: generation.id }),
+    );
     // A picture for shared links, drawn by the browser itself.
     const art = await context.newPage();
     const dataUrl = await art.evaluate(() => {
@@ -446,7 +444,7 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
       .toEqual({ contact: { notify: ['bookings@luna.test'], visitor_copy: true } });
     expect(csp).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 90_000);
 
   it('a reload in the middle of a generation resumes its progress', async () => {
     const { page, context, csp } = await signedInAgency(1024, 768);

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
 import { fetchSite } from '../helpers/site-client.ts';
+import { untilSucceeded } from '../helpers/wait.ts';
 import { planPlaceholders, withoutPlaceholders } from '../../src/modules/publishing/placeholders.ts';
 import { systemPrincipal } from '../../src/modules/access/principal.ts';
 
@@ -53,11 +54,9 @@ describe('publishing leaves placeholders out', () => {
     const prompt =
       'A website for Brightside Yoga in Leeds with a team page, a timetable page, reviews, FAQ, pricing and a contact section';
     const { id } = (await api.post(`/api/v1/projects/${p.id}/generate`, { prompt })).body.generation;
-    for (let i = 0; i < 400; i++) {
-      const { generation } = (await api.get(`/api/v1/projects/${p.id}/generations/${id}`)).body;
-      if (generation.status === 'succeeded') break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await untilSucceeded(
+      async () => (await api.get(`/api/v1/projects/${p.id}/generations/${id}`)).body.generation,
+    );
     const files = (await api.get(`/api/v1/projects/${p.id}/files`)).body.files.map((f: any) => f.path);
     const sources = new Map<string, string>();
     for (const path of files.filter((f: string) => f.endsWith('.html')))

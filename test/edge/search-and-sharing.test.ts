@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
 import { fetchSite } from '../helpers/site-client.ts';
+import { untilSucceeded } from '../helpers/wait.ts';
 import { schemaOrgProblems } from '../helpers/schema-org.ts';
 import { LoopbackDns } from '../helpers/dns-server.ts';
 
@@ -32,12 +33,9 @@ async function generatedSite(prompt: string) {
   const client = await createClient(api);
   const p = await createProject(api, { client_email: client.email, name: 'Search site' });
   const { id } = (await api.post(`/api/v1/projects/${p.id}/generate`, { prompt })).body.generation;
-  for (let i = 0; i < 400; i++) {
-    const { generation } = (await api.get(`/api/v1/projects/${p.id}/generations/${id}`)).body;
-    if (generation.status === 'succeeded') break;
-    if (generation.status === 'failed') throw new Error(generation.error);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await untilSucceeded(
+    async () => (await api.get(`/api/v1/projects/${p.id}/generations/${id}`)).body.generation,
+  );
   return { id: p.id as string, host: `${p.subdomain}.sites.test`, base: `http://${p.subdomain}.sites.test/` };
 }
 

@@ -14,3 +14,25 @@ export async function waitUntil<T>(
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits until the generation `read` returns has succeeded, and fails at once, saying so, when it
+ * failed or was cancelled. A loaded machine gets time: giving up quietly after a few seconds left
+ * the tests after it looking at a project with no pages.
+ */
+export async function untilSucceeded(
+  read: () => Promise<{ status: string; error?: unknown }>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  await waitUntil(
+    async () => {
+      const generation = await read();
+      if (generation.status === 'failed' || generation.status === 'cancelled') {
+        throw new Error(`the generation ended ${generation.status}: ${JSON.stringify(generation.error)}`);
+      }
+      return generation.status === 'succeeded';
+    },
+    timeoutMs,
+    'the generation to succeed',
+  );
+}
