@@ -413,11 +413,15 @@ describe.runIf(hasChromium)('the builder in Chromium', () => {
       redirect_subdomain: false,
     });
     // The preview shows the page as it will go live: in the language set just now.
-    await expect.poll(() => preview(page).locator('html').getAttribute('lang')).toBe('en-GB');
+    await expect
+      .poll(() => preview(page).locator('html').getAttribute('lang'), { timeout: 10_000 })
+      .toBe('en-GB');
     // The shared-link card: the picture from the builder's own origin, the page's title and text.
     const card = page.locator('.share-card');
     await expect
-      .poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth), {
+        timeout: 10_000,
+      })
       .toBe(1200);
     expect(await card.locator('.share-text').textContent()).toBe(
       'Sourdough, cakes and coffee on Gloucester Road, baked every morning.',
