@@ -14,8 +14,10 @@ export type Reply =
       cutAt?: number;
       /** `destroy`: the connection dies; `end`: the response ends cleanly, without finish or [DONE]. */
       cut?: 'destroy' | 'end';
-      /** Streaming: pause once this many characters are sent, until release() (or a second). */
+      /** Streaming: pause once this many characters are sent, until release() (or `holdMs`). */
       holdAt?: number;
+      /** The longest a hold lasts without release(); a second unless said. */
+      holdMs?: number;
     }
   | { kind: 'status'; status: number; body?: unknown }
   | { kind: 'hang' };
@@ -43,6 +45,11 @@ export class FakeOpenAi {
 
   reply(...replies: Reply[]): void {
     this.queue.push(...replies);
+  }
+
+  /** Drops the replies no call has taken (one queued for a generation cancelled before it asked). */
+  forget(): void {
+    this.queue.length = 0;
   }
 
   /** Lets a held stream go on. */
@@ -114,7 +121,7 @@ export class FakeOpenAi {
       if (reply.holdAt !== undefined && sent < reply.holdAt && sent + piece.length >= reply.holdAt) {
         await write(event({ content: piece }, null));
         sent += piece.length;
-        await this.hold(res);
+        await this.hold(res, reply.holdMs ?? 1_000);
         continue;
       }
       // Several events per write, and a turn of the event loop now and then, as a network would.
@@ -132,8 +139,8 @@ export class FakeOpenAi {
     res.end('data: [DONE]\n\n');
   }
 
-  /** Pauses until release(), a second, or the client going away. */
-  private async hold(res: ServerResponse): Promise<void> {
+  /** Pauses until release(), `ms`, or the client going away. */
+  private async hold(res: ServerResponse, ms: number): Promise<void> {
     this.held = true;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -141,7 +148,7 @@ export class FakeOpenAi {
         res.off('close', done);
         resolve();
       };
-      const timer = setTimeout(done, 1_000);
+      const timer = setTimeout(done, ms);
       res.on('close', done);
       this.releaseHold = done;
     });

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { FakeOpenAi, GOOD_SITE } from '../helpers/fake-openai.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
-import { waitUntil } from '../helpers/wait.ts';
+import { untilSucceeded, waitUntil } from '../helpers/wait.ts';
+import { tinyPng } from '../helpers/images.ts';
 
 const fake = await new FakeOpenAi().start();
 afterAll(() => fake.stop());
@@ -204,5 +205,50 @@ describe('cancelling a generation', () => {
       expect(cancel.status).toBe(409);
       expect(content).toContain('Moon Cafe');
     }
+  });
+});
+
+describe('what is written while a generation runs', () => {
+  it('is kept: the answer is laid over it, and a file both changed is named and kept in the history', async () => {
+    const id = await project();
+    await api.put(`/api/v1/projects/${id}/files/index.html`, { content: '<h1>Before</h1>' });
+    await api.put(`/api/v1/projects/${id}/files/notes.txt`, { content: 'Untouched by the answer' });
+    // The answer rewrites index.html, adds css/site.css and, being a whole site, deletes notes.txt.
+    fake.forget();
+    fake.reply({ kind: 'answer', content: GOOD_SITE, holdAt: 40, holdMs: 30_000 });
+    const generation = (
+      await api.post(`/api/v1/projects/${id}/generate`, { prompt: 'Moon cafe', model: 'gpt-4o-mini' })
+    ).body.generation;
+    await waitUntil(() => fake.held, 10_000, 'the answer to be on its way');
+    // Meanwhile the person uploads a picture and edits the home page.
+    const png = await tinyPng();
+    expect(
+      (
+        await api.put(`/api/v1/projects/${id}/files/images/meanwhile.png`, {
+          content: png.toString('base64'),
+          encoding: 'base64',
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await api.put(`/api/v1/projects/${id}/files/index.html`, { content: '<h1>Mine</h1>' })).status,
+    ).toBe(200);
+    const mine = (await api.get(`/api/v1/projects/${id}/versions`)).body.versions[0];
+    fake.release();
+    await untilSucceeded(
+      async () => (await api.get(`/api/v1/projects/${id}/generations/${generation.id}`)).body.generation,
+    );
+
+    const files = (await api.get(`/api/v1/projects/${id}/files`)).body.files.map((f: any) => f.path);
+    expect(files.sort()).toEqual(['css/site.css', 'images/meanwhile.png', 'index.html']);
+    const picture = (await api.get(`/api/v1/projects/${id}/files/images/meanwhile.png`)).body.file;
+    expect(picture.content).toBe(png.toString('base64'));
+    // Both changed index.html: the answer's version is the site's, the person's is in the history.
+    const home = (await api.get(`/api/v1/projects/${id}/files/index.html`)).body.file.content;
+    expect(home).toContain('Moon Cafe');
+    const done = (await api.get(`/api/v1/projects/${id}/generations/${generation.id}`)).body.generation;
+    expect(done.summary).toContain('replaced by this answer: index.html;');
+    const earlier = await api.get(`/api/v1/projects/${id}/versions/${mine.id}/files/index.html`);
+    expect(earlier.body.file.content).toBe('<h1>Mine</h1>');
   });
 });

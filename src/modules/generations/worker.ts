@@ -2,7 +2,8 @@
 // claim loop as webhook deliveries (src/jobs/): any number of workers may share one database, a
 // job whose process died is taken over when its lease runs out, and a retryable failure (a model
 // timeout, 429 or 5xx) is tried again on GENERATION_RETRY_SCHEDULE. On success the new files
-// replace the project's files in the same transaction that marks the generation succeeded.
+// replace the project's files in the same transaction that marks the generation succeeded, laid
+// over what was written meanwhile (lay-over.ts).
 import { noTelemetry, type Telemetry } from '../../lib/telemetry.ts';
 import { tracing } from '../../lib/tracing.ts';
 import { systemPrincipal } from '../access/principal.ts';
@@ -12,6 +13,8 @@ import { ClaimLoop, type ClaimLoopLogger } from '../../jobs/claim-loop.ts';
 import { DomainError } from '../common/errors.ts';
 import { readProjectFiles } from '../files/repo.ts';
 import { ContentWriter } from '../content/writer.ts';
+import type { SiteFile } from '../files/rules.ts';
+import { layOver } from './lay-over.ts';
 import { requireProject } from '../projects/repo.ts';
 import { GenerationError, type ElementContext, type ModelSource, type ProgressStep } from './provider.ts';
 import { appendEvent, recordEvent as recordProgress } from './progress.ts';
@@ -176,7 +179,7 @@ export class GenerationWorker {
       });
       await steps;
       if (abort.signal.aborted) throw abort.signal.reason;
-      await this.succeed(job, result.files, result.summary);
+      await this.succeed(job, files, result.files, result.summary);
     } catch (error) {
       await steps;
       await this.failed(job, abort.signal.reason instanceof Cancelled ? abort.signal.reason : error);
@@ -196,16 +199,17 @@ export class GenerationWorker {
     );
   }
 
-  private async succeed(
-    job: Job,
-    files: Awaited<ReturnType<typeof readProjectFiles>>,
-    summary: string,
-  ): Promise<void> {
+  /** Lays the result (made from `base`, the files read at the start) over the files as they are now. */
+  private async succeed(job: Job, base: SiteFile[], result: SiteFile[], summary: string): Promise<void> {
     const now = new Date().toISOString();
     // Under the project's lock, as every write of its files, so a file written through the API
-    // meanwhile is never half-replaced.
+    // meanwhile is never half-replaced; and laid over them, so it is not lost (lay-over.ts).
     await this.writer.change(systemPrincipal(job.orgId), job.projectId, {
-      write: (working) => working.replaceAll(files),
+      write: async (working) => {
+        const laid = layOver(base, result, await working.all());
+        if (laid.replaced.length > 0) summary = `${summary} (${replacedNote(laid.replaced)})`;
+        return working.replaceAll(laid.files);
+      },
       version: () => ({ source: 'generation', generationId: job.id, summary, actor: job.author }),
       finish: async (trx, checked, version) => {
         // The site is as it was: the request did nothing, and is not counted.
@@ -305,4 +309,11 @@ export class GenerationWorker {
       }
     });
   }
+}
+
+/** What the summary says of files also written while the generation ran, which its answer replaced. */
+function replacedNote(paths: string[]): string {
+  const named =
+    paths.length > 5 ? `${paths.slice(0, 5).join(', ')} and ${paths.length - 5} more` : paths.join(', ');
+  return `changed while this ran, and replaced by this answer: ${named}; the version history keeps the earlier text`;
 }
