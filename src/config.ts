@@ -338,7 +338,8 @@ export const EnvSchema = Type.Object({
   GENERATION_CONCURRENCY: Type.String({
     default: '2',
     pattern: '^[1-9][0-9]{0,2}$',
-    description: 'Generation jobs run at once per process.',
+    description:
+      'Generation jobs run at once per process (of different projects: a project’s own run one after another).',
   }),
   GENERATION_POLL_INTERVAL: Type.String({
     default: '1s',

@@ -75,6 +75,8 @@ export interface LeaseDueOptions {
   statuses: readonly string[];
   /** Status written on the leased rows. */
   leasedStatus: string;
+  /** One more condition a due row meets, given `now` (in it, the table's own name is the row). */
+  alsoDue?: (now: string) => RawBuilder<unknown>;
   now?: number;
 }
 
@@ -86,7 +88,8 @@ export async function leaseDue(database: Database, table: JobTable, opts: LeaseD
   const lease = newLease(opts.leaseMs, opts.now);
   const { now } = lease;
   const statuses = sql.join(opts.statuses.map((s) => sql.lit(s)));
-  const due = sql`status IN (${statuses}) AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})`;
+  const also = opts.alsoDue ? sql` AND ${opts.alsoDue(now)}` : sql``;
+  const due = sql`status IN (${statuses}) AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})${also}`;
   const ids = await leaseRows(database, lease, {
     table,
     candidates: [

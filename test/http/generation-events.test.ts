@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../helpers/app.ts';
 import { FakeOpenAi, GOOD_SITE } from '../helpers/fake-openai.ts';
 import { createClient, createProject } from '../helpers/fixtures.ts';
-import { untilSucceeded, waitUntil } from '../helpers/wait.ts';
+import { sleep, untilSucceeded, waitUntil } from '../helpers/wait.ts';
 import { tinyPng } from '../helpers/images.ts';
 
 const fake = await new FakeOpenAi().start();
@@ -250,5 +250,47 @@ describe('what is written while a generation runs', () => {
     expect(done.summary).toContain('replaced by this answer: index.html;');
     const earlier = await api.get(`/api/v1/projects/${id}/versions/${mine.id}/files/index.html`);
     expect(earlier.body.file.content).toBe('<h1>Mine</h1>');
+  });
+});
+
+describe('generations of one project', () => {
+  it('run one at a time, in order: the next starts on what the one before made', async () => {
+    const id = await project();
+    await api.put(`/api/v1/projects/${id}/files/index.html`, { content: '<h1>Before</h1>' });
+    const edit = JSON.stringify({
+      changes: [
+        {
+          path: 'index.html',
+          edits: [{ search: '<h1>Moon Cafe</h1>', replace: '<h1>Moon Cafe in Bristol</h1>' }],
+        },
+      ],
+      summary: 'Named the city',
+    });
+    fake.forget();
+    fake.reply(
+      { kind: 'answer', content: GOOD_SITE, holdAt: 40, holdMs: 30_000 },
+      { kind: 'answer', content: edit },
+    );
+    const generate = (prompt: string) =>
+      api
+        .post(`/api/v1/projects/${id}/generate`, { prompt, model: 'gpt-4o-mini' })
+        .then((r) => r.body.generation);
+    const read = (generationId: string) => async () =>
+      (await api.get(`/api/v1/projects/${id}/generations/${generationId}`)).body.generation;
+    const first = await generate('Moon cafe');
+    await waitUntil(() => fake.held, 10_000, 'the first answer to be on its way');
+    const asked = fake.requests.length;
+    const second = await generate('Say we are in Bristol');
+    // The worker has a free turn (GENERATION_CONCURRENCY is 2) and looks every 50 ms: it waits.
+    await sleep(800);
+    expect(fake.requests.length).toBe(asked);
+    expect((await read(second.id)()).status).toBe('queued');
+    fake.release();
+    await untilSucceeded(read(first.id));
+    await untilSucceeded(read(second.id));
+    // The second edited the first one's page, which it could only do if it read it.
+    const home = (await api.get(`/api/v1/projects/${id}/files/index.html`)).body.file.content;
+    expect(home).toContain('<h1>Moon Cafe in Bristol</h1>');
+    expect((await read(second.id)()).summary).toBe('Named the city');
   });
 });

@@ -1,7 +1,7 @@
 // SQL for generations. Every function takes the organization id, except the worker's, which act
 // on rows it is leasing or holds the lease of, and the AI message counts, kept per client (a
 // client the caller has already found within its organization).
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { num, type Executor } from '../../db/executor.ts';
 import type { GenerationsTable } from '../../db/schema.ts';
@@ -116,6 +116,14 @@ export function leaseDueGenerations(database: Database, limit: number, leaseMs: 
     // A `running` row whose lease ran out lost its worker: it is taken over.
     statuses: ['queued', 'running'],
     leasedStatus: 'running',
+    // One generation of a project at a time, in the order they were asked for: each builds on the
+    // site as the one before left it (two at once would mix their answers file by file).
+    alsoDue: (now) => sql`NOT EXISTS (
+      SELECT 1 FROM generations earlier
+      WHERE earlier.project_id = generations.project_id AND earlier.id <> generations.id
+        AND earlier.status IN ('queued', 'running')
+        AND (earlier.lease_until > ${now} OR earlier.created_at < generations.created_at
+          OR (earlier.created_at = generations.created_at AND earlier.id < generations.id)))`,
   });
 }
 

@@ -315,5 +315,5 @@ export class GenerationWorker {
 function replacedNote(paths: string[]): string {
   const named =
     paths.length > 5 ? `${paths.slice(0, 5).join(', ')} and ${paths.length - 5} more` : paths.join(', ');
-  return `changed while this ran, and replaced by this answer: ${named}; the version history keeps the earlier text`;
+  return `changed while this ran, and replaced by this answer: ${named}; the version history keeps the earlier version`;
 }
