@@ -1,10 +1,11 @@
 // Raster images of sites are sent as copies (modules/images): the width a page asks for with the
 // documented `?w=` (rounded up to the next of COPY_WIDTHS), in the best format the browser's
 // `Accept` names, without the original's metadata. The original stays with the owner (files API).
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { keyOf } from '../modules/images/copies.ts';
 import { rasterFormatOf } from '../modules/images/formats.ts';
 import type { ServedFile, SitesService } from '../modules/publishing/sites.ts';
+import { sendText } from './respond.ts';
 
 /** The width a URL's `?w=` asks for; undefined when it asks none, null when `w` is no width. */
 export function requestedWidth(url: string): number | undefined | null {
@@ -15,8 +16,17 @@ export function requestedWidth(url: string): number | undefined | null {
   return /^[1-9][0-9]{0,4}$/.test(w) ? Number(w) : null;
 }
 
-export const BAD_WIDTH_MESSAGE = 'w must be a width in whole pixels (1 to 99999)';
-export const BUSY_MESSAGE = 'This picture is being prepared; try again in a few seconds';
+const BAD_WIDTH_MESSAGE = 'w must be a width in whole pixels (1 to 99999)';
+const BUSY_MESSAGE = 'This picture is being prepared; try again in a few seconds';
+
+/**
+ * Answers what imageOrFile refused: a `w` that is no width (400), or a copy not made yet while
+ * too many visitors wait for copies (503, Retry-After).
+ */
+export function sendNoCopy(res: ServerResponse, refused: null | 'busy'): void {
+  if (refused === null) sendText(res, 400, BAD_WIDTH_MESSAGE);
+  else sendText(res, 503, BUSY_MESSAGE, { 'retry-after': '5' });
+}
 
 /** A copy made once and kept: by its key, in the edge's file cache (undefined: none). */
 export type CopyCache = (

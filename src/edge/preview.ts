@@ -9,7 +9,7 @@ import type { ServedFile, SitesService } from '../modules/publishing/sites.ts';
 import { findSiteFile } from './site-paths.ts';
 import { htmlPage, sendHtml, sendText } from './respond.ts';
 import { sendFile } from './serve.ts';
-import { BAD_WIDTH_MESSAGE, BUSY_MESSAGE, imageOrFile } from './image-copy.ts';
+import { imageOrFile, sendNoCopy } from './image-copy.ts';
 
 const NOT_FOUND_PAGE = Buffer.from(
   htmlPage('Not found', '<p>This preview link is not valid, or it has expired.</p>'),
@@ -79,8 +79,7 @@ export async function servePreviewHost(
   let file = editing && page && found.path ? withEditScript(page, found.path) : page;
   if (file && found.path && found.status === 200) {
     const sent = await imageOrFile(sites, req, found.path, file);
-    if (sent === null) return sendText(res, 400, BAD_WIDTH_MESSAGE);
-    if (sent === 'busy') return sendText(res, 503, BUSY_MESSAGE, { 'retry-after': '5' });
+    if (sent === null || sent === 'busy') return sendNoCopy(res, sent);
     file = sent;
   }
   sendFile(req, res, file, found.status, 'private', {

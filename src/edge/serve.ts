@@ -6,10 +6,10 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import fresh from 'fresh';
 import { LRUCache } from 'lru-cache';
 import type { ServedFile, SitesService } from '../modules/publishing/sites.ts';
-import { htmlPage, sendHtml, sendText } from './respond.ts';
+import { htmlPage, sendHtml } from './respond.ts';
 import { SiteFileCache } from './site-file-cache.ts';
 import { findSiteFile } from './site-paths.ts';
-import { BAD_WIDTH_MESSAGE, BUSY_MESSAGE, imageOrFile } from './image-copy.ts';
+import { imageOrFile, sendNoCopy } from './image-copy.ts';
 
 const NOT_FOUND_PAGE = Buffer.from(htmlPage('Not found', '<p>There is no page here.</p>'));
 /** URLs come from clients: a bound on how many resolutions (and how many bytes of them) are kept. */
@@ -70,8 +70,7 @@ export class DeploymentFiles {
       const copyCache = this.files.copy.bind(this.files);
       const sent = await imageOrFile(this.sites, req, resolution.path, cached, copyCache);
       if (sent === null || sent === 'busy') {
-        if (sent === null) sendText(res, 400, BAD_WIDTH_MESSAGE);
-        else sendText(res, 503, BUSY_MESSAGE, { 'retry-after': '5' });
+        sendNoCopy(res, sent);
         return null;
       }
       if (sent !== cached) {
