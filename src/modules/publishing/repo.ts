@@ -149,6 +149,14 @@ export function prepareSiteReads(database: Database) {
         .where('project_id', '=', p('projectId'))
         .where('path', '=', p('path')),
     ),
+    // Whether a project has a file, and which bytes, without reading them.
+    currentFileSha: prepareQuery<{ projectId: string; path: string }, { sha256: string }>(database, (p) =>
+      db
+        .selectFrom('project_files')
+        .select('sha256')
+        .where('project_id', '=', p('projectId'))
+        .where('path', '=', p('path')),
+    ),
     versionFile: prepareQuery<{ versionId: string; path: string }, ServedFileRow>(database, (p) =>
       db
         .selectFrom('version_files as f')
@@ -158,21 +166,6 @@ export function prepareSiteReads(database: Database) {
         .where('f.path', '=', p('path')),
     ),
   };
-}
-
-/** The sha256 of a project's current file; undefined when it has none at `path`. */
-export async function currentFileSha(
-  db: Executor,
-  projectId: string,
-  path: string,
-): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('project_files')
-    .select('sha256')
-    .where('project_id', '=', projectId)
-    .where('path', '=', path)
-    .executeTakeFirst();
-  return row?.sha256;
 }
 
 /** The paths of a deployment's files. */

@@ -132,7 +132,7 @@ export class SitesService {
     const notes = await this.reads.currentFile.first({ projectId, path: GENERATOR_NOTES_FILE });
     const present = new Set<string>();
     for (const named of [settings.favicon, settings.social_image])
-      if (named && (await this.reads.currentFile.first({ projectId, path: named }))) present.add(named);
+      if (named && (await this.reads.currentFileSha.first({ projectId, path: named }))) present.add(named);
     const site = {
       baseUrl: siteUrl(this.sites, project),
       settings,
@@ -144,7 +144,7 @@ export class SitesService {
       // Each image's size from its header, read once per image (by its sha256), not per page.
       const sizeOf = async (named: string) => {
         if (isInternalPath(named)) return undefined;
-        const sha = await repo.currentFileSha(this.database.db, projectId, named);
+        const sha = (await this.reads.currentFileSha.first({ projectId, path: named }))?.sha256;
         const read = async () => {
           const row = await this.reads.currentFile.first({ projectId, path: named });
           return row && Buffer.from(row.content);
